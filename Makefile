@@ -1,0 +1,40 @@
+# The two public commands: `make run` (the demo, zero setup) and `make test` (the whole suite).
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed-$(shell sha1sum pyproject.toml | cut -c1-12)
+DEMO_ENV := DEBUG=true
+
+.PHONY: run test lint format bench-setup services clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check uv==0.13.9
+	$(VENV)/bin/uv pip install --quiet --python $(PY) -e '.[dev]'
+	rm -f $(VENV)/.installed-*
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+# The demo: SQLite, Celery tasks in-process, e-mail printed to the console.
+run: $(STAMP)
+	$(DEMO_ENV) $(PY) manage.py migrate --noinput
+	$(DEMO_ENV) $(PY) manage.py seed_demo
+	$(DEMO_ENV) $(PY) manage.py runserver 127.0.0.1:8000
+
+# Installs what the tests need if it is missing (chromium, PostgreSQL, Redis), then runs them.
+test: $(STAMP)
+	bash scripts/ensure-services.sh
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/pytest
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: $(STAMP)
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+clean:
+	rm -rf $(VENV) db.sqlite3 staticfiles

@@ -1,0 +1,335 @@
+"""The director's home. Every admin here is scoped: a director sees and changes only their own
+institution's rows (site admins see all), and writes go through the services."""
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+
+from . import roles
+from .errors import DomainError, RosterFileError
+from .models import (
+    Eligibility,
+    EligibilityEvent,
+    IdCheck,
+    Institution,
+    PlayerProfile,
+    RosterEntry,
+    Season,
+    User,
+)
+from .services import RosterRejected, eligibility_rule, role_grant, role_revoke, roster_import
+
+# How to reach the institution from each model a form may offer in a drop-down.
+INSTITUTION_PATHS = {
+    Institution: "pk",
+    Season: "institution_id",
+    PlayerProfile: "institution_id",
+    User: "profile__institution_id",
+}
+
+
+class InstitutionScopedAdmin(admin.ModelAdmin):
+    """Rows, and the choices in every drop-down, limited to the director's institution."""
+
+    institution_path = "institution_id"
+
+    def get_queryset(self, request):
+        queryset = super().get_queryset(request)
+        if request.user.is_superuser:
+            return queryset
+        institution = roles.institution_of(request.user)
+        if institution is None:
+            return queryset.none()
+        return queryset.filter(**{self.institution_path: institution.pk})
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        path = INSTITUTION_PATHS.get(db_field.related_model)
+        if path and not request.user.is_superuser:
+            kwargs["queryset"] = db_field.related_model._default_manager.filter(
+                **{path: getattr(roles.institution_of(request.user), "pk", None)}
+            )
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+
+@admin.register(Institution)
+class InstitutionAdmin(InstitutionScopedAdmin):
+    institution_path = "pk"
+    list_display = ["name", "slug", "email_domains", "campus_id_label", "timezone"]
+    prepopulated_fields = {"slug": ["name"]}
+
+
+class PlayerProfileInline(admin.StackedInline):
+    model = PlayerProfile
+    can_delete = False
+    fk_name = "user"
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name == "institution" and not request.user.is_superuser:
+            kwargs["queryset"] = Institution.objects.filter(
+                pk=roles.institution_of(request.user).pk
+            )
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+
+@admin.register(User)
+class UserAdmin(InstitutionScopedAdmin, DjangoUserAdmin):
+    institution_path = "profile__institution_id"
+    ordering = ["last_name", "first_name"]
+    list_display = ["email", "first_name", "last_name", "campus_id", "roles", "is_active"]
+    list_filter = ["groups", "is_active", "is_staff"]
+    search_fields = ["email", "first_name", "last_name", "profile__campus_id"]
+    list_select_related = ["profile"]
+    inlines = [PlayerProfileInline]
+    actions = ["grant_front_desk", "revoke_front_desk", "grant_director", "revoke_director"]
+    fieldsets = (
+        (None, {"fields": ("email", "password")}),
+        ("Name", {"fields": ("first_name", "last_name")}),
+        ("Access", {"fields": ("is_active", "is_staff", "is_superuser", "groups")}),
+        ("Dates", {"fields": ("last_login", "date_joined")}),
+    )
+    add_fieldsets = (
+        (
+            None,
+            {
+                "classes": ("wide",),
+                "fields": ("email", "first_name", "last_name", "password1", "password2"),
+            },
+        ),
+    )
+    readonly_fields = ["last_login", "date_joined"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related("groups")
+
+    def get_readonly_fields(self, request, obj=None):
+        fields = list(super().get_readonly_fields(request, obj))
+        if not request.user.is_superuser:
+            # Roles change only through the actions below, which check who may grant what.
+            fields += ["is_staff", "is_superuser", "groups"]
+        return fields
+
+    @admin.display(description="Campus ID")
+    def campus_id(self, user):
+        profile = getattr(user, "profile", None)
+        return profile.campus_id if profile else ""
+
+    @admin.display(description="Roles")
+    def roles(self, user):
+        return ", ".join(group.name for group in user.groups.all())
+
+    def _apply(self, request, queryset, change, role, done):
+        for user in queryset:
+            try:
+                change(actor=request.user, user=user, role=role)
+            except DomainError as error:
+                self.message_user(request, f"{user}: {error.message}", messages.ERROR)
+                return
+        self.message_user(request, f"{queryset.count()} {done}.", messages.SUCCESS)
+
+    @admin.action(description="Give the front-desk role")
+    def grant_front_desk(self, request, queryset):
+        self._apply(request, queryset, role_grant, "front_desk", "users now staff the front desk")
+
+    @admin.action(description="Take away the front-desk role")
+    def revoke_front_desk(self, request, queryset):
+        self._apply(
+            request, queryset, role_revoke, "front_desk", "users no longer staff the front desk"
+        )
+
+    @admin.action(description="Make director (site admins only)")
+    def grant_director(self, request, queryset):
+        self._apply(request, queryset, role_grant, "director", "users are now directors")
+
+    @admin.action(description="Remove director role (site admins only)")
+    def revoke_director(self, request, queryset):
+        self._apply(request, queryset, role_revoke, "director", "users are no longer directors")
+
+
+@admin.register(PlayerProfile)
+class PlayerProfileAdmin(InstitutionScopedAdmin):
+    list_display = ["user", "campus_id", "institution"]
+    list_select_related = ["user", "institution"]
+    search_fields = ["campus_id", "user__email", "user__first_name", "user__last_name"]
+    raw_id_fields = ["user"]
+
+
+class RosterUploadForm(forms.Form):
+    file = forms.FileField(
+        label="Roster CSV",
+        help_text="A header line with campus_id (first_name, last_name, email optional).",
+    )
+    encoding = forms.CharField(
+        initial="utf-8", help_text="utf-8 unless the registrar says otherwise (e.g. latin-1)."
+    )
+    strict = forms.BooleanField(required=False, label="Refuse the whole file if any row is bad")
+
+
+@admin.register(Season)
+class SeasonAdmin(InstitutionScopedAdmin):
+    list_display = [
+        "name",
+        "institution",
+        "starts_on",
+        "ends_on",
+        "registration_deadline",
+        "roster_size",
+    ]
+    list_filter = ["institution"]
+    prepopulated_fields = {"slug": ["name"]}
+    actions = ["import_roster_action"]
+
+    @admin.display(description="Roster")
+    def roster_size(self, season):
+        return season.roster_entries.count()
+
+    def get_urls(self):
+        return [
+            path(
+                "<int:season_id>/import-roster/",
+                self.admin_site.admin_view(self.import_roster_view),
+                name="accounts_season_import_roster",
+            )
+        ] + super().get_urls()
+
+    @admin.action(description="Import the registrar's roster (CSV) for this season")
+    def import_roster_action(self, request, queryset):
+        if queryset.count() != 1:
+            self.message_user(
+                request, "Pick exactly one season to import a roster into.", messages.WARNING
+            )
+            return None
+        return redirect("admin:accounts_season_import_roster", season_id=queryset.get().pk)
+
+    def import_roster_view(self, request, season_id):
+        season = get_object_or_404(self.get_queryset(request), pk=season_id)
+        if not request.user.has_perm("accounts.add_rosterentry"):
+            raise DjangoPermissionDenied
+        result = None
+        form = RosterUploadForm(request.POST or None, request.FILES or None)
+        if request.method == "POST" and form.is_valid():
+            try:
+                result = roster_import(
+                    actor=request.user,
+                    season=season,
+                    data=form.cleaned_data["file"].read(),
+                    encoding=form.cleaned_data["encoding"],
+                    strict=form.cleaned_data["strict"],
+                )
+                self.message_user(request, result.summary(), messages.SUCCESS)
+            except RosterRejected as error:
+                form.add_error("file", error.message)
+                result = error
+            except (RosterFileError, DomainError) as error:
+                form.add_error("file", error.message)
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "season": season,
+            "form": form,
+            "result": result,
+            "title": f"Import the roster for {season.name}",
+            "roster_url": reverse("admin:accounts_rosterentry_changelist")
+            + f"?season__id__exact={season.pk}",
+        }
+        return TemplateResponse(request, "admin/accounts/season/import_roster.html", context)
+
+
+@admin.register(RosterEntry)
+class RosterEntryAdmin(InstitutionScopedAdmin):
+    institution_path = "season__institution_id"
+    list_display = ["campus_id", "first_name", "last_name", "email", "season", "imported_at"]
+    list_filter = ["season"]
+    list_select_related = ["season__institution"]
+    search_fields = ["campus_id", "first_name", "last_name", "email"]
+    readonly_fields = ["imported_at", "imported_by"]
+
+
+@admin.register(IdCheck)
+class IdCheckAdmin(InstitutionScopedAdmin):
+    """Read-only here: ID checks are recorded at the front desk (/desk/)."""
+
+    institution_path = "season__institution_id"
+    list_display = ["profile", "season", "checked_by", "checked_at", "note"]
+    list_select_related = ["profile__user", "season__institution", "checked_by"]
+    list_filter = ["season"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+class EligibilityForm(forms.ModelForm):
+    reason = forms.CharField(
+        max_length=300, help_text="Required: it goes into the eligibility history."
+    )
+
+    class Meta:
+        model = Eligibility
+        fields = ["profile", "season", "status", "reason"]
+
+
+@admin.register(Eligibility)
+class EligibilityAdmin(InstitutionScopedAdmin):
+    """A director's ruling: saved through `eligibility_rule`, which logs who, when and why."""
+
+    institution_path = "season__institution_id"
+    form = EligibilityForm
+    list_display = ["profile", "season", "status", "source", "reason", "decided_by", "decided_at"]
+    list_filter = ["season", "status", "source"]
+    list_select_related = ["profile__user", "season__institution", "decided_by"]
+    search_fields = ["profile__campus_id", "profile__user__email", "profile__user__last_name"]
+    autocomplete_fields = ["profile"]
+
+    def get_readonly_fields(self, request, obj=None):
+        return ["profile", "season"] if obj else []
+
+    def save_model(self, request, obj, form, change):
+        try:
+            ruled = eligibility_rule(
+                actor=request.user,
+                profile=obj.profile,
+                season=obj.season,
+                status=form.cleaned_data["status"],
+                reason=form.cleaned_data["reason"],
+            )
+        except DomainError as error:
+            raise DjangoPermissionDenied(error.message) from None
+        obj.pk = ruled.pk
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(EligibilityEvent)
+class EligibilityEventAdmin(InstitutionScopedAdmin):
+    """Append-only history: nobody adds, changes or deletes it."""
+
+    institution_path = "season__institution_id"
+    list_display = [
+        "created_at",
+        "profile",
+        "season",
+        "old_status",
+        "new_status",
+        "source",
+        "actor",
+        "reason",
+    ]
+    list_filter = ["season", "source", "new_status"]
+    list_select_related = ["profile__user", "season__institution", "actor"]
+    search_fields = ["profile__campus_id", "profile__user__email"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

@@ -1,0 +1,307 @@
+"""Institutions, seasons, people and eligibility (rule L10).
+
+Words used here:
+- campus ID: the number on a student's campus card, unique within an institution; its shape is
+  the institution's `campus_id_pattern` (for example seven digits).
+- season: a term (fall, spring); eligibility is decided per season.
+- roster: the registrar's list of enrolled campus IDs for a season, imported as CSV.
+- ID check: front-desk staff saw a current campus picture ID during that season.
+- eligibility: `eligible`, `pending` (nothing decided yet: the default) or `ineligible`, per
+  student and season, with where it came from. A director's ruling outranks roster and ID checks.
+"""
+
+import re
+import zoneinfo
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractUser, BaseUserManager
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import Q
+from django.db.models.functions import Lower
+from django.urls import reverse
+from django.utils import timezone
+
+
+def validate_timezone(value: str) -> None:
+    if value not in zoneinfo.available_timezones():
+        raise ValidationError(f"{value!r} is not a time zone name such as America/Chicago.")
+
+
+def validate_regex(value: str) -> None:
+    try:
+        re.compile(value)
+    except re.error as error:
+        raise ValidationError(f"Not a valid regular expression: {error}.") from None
+
+
+class Institution(models.Model):
+    name = models.CharField(max_length=200)
+    slug = models.SlugField(unique=True)
+    email_domains = models.TextField(
+        help_text="E-mail domains students sign up with, one per line or comma-separated "
+        "(subdomains are accepted too).",
+    )
+    campus_id_label = models.CharField(max_length=60, default="Campus ID")
+    campus_id_pattern = models.CharField(
+        max_length=200,
+        default=r"\d{7}",
+        validators=[validate_regex],
+        help_text="A regular expression the whole campus ID must match, e.g. \\d{7}.",
+    )
+    campus_id_hint = models.CharField(
+        max_length=100, default="seven digits", help_text="How the ID looks, in words."
+    )
+    timezone = models.CharField(
+        max_length=64, default="America/Chicago", validators=[validate_timezone]
+    )
+    default_venue = models.CharField(max_length=200, blank=True)
+    front_desk_location = models.CharField(
+        max_length=200,
+        blank=True,
+        help_text="Where students show their picture ID (shown to pending students).",
+    )
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def domains(self) -> list[str]:
+        return [
+            d.strip().lower().lstrip("@")
+            for d in re.split(r"[,\s]+", self.email_domains)
+            if d.strip()
+        ]
+
+    def accepts_email(self, email: str) -> bool:
+        domain = email.rsplit("@", 1)[-1].lower()
+        return any(domain == d or domain.endswith("." + d) for d in self.domains)
+
+    def campus_id_matches(self, campus_id: str) -> bool:
+        return re.fullmatch(self.campus_id_pattern, campus_id) is not None
+
+    @property
+    def tz(self) -> zoneinfo.ZoneInfo:
+        return zoneinfo.ZoneInfo(self.timezone)
+
+    def today(self):
+        return timezone.now().astimezone(self.tz).date()
+
+
+class UserManager(BaseUserManager):
+    use_in_migrations = True
+
+    def _create_user(self, email, password, **extra):
+        if not email:
+            raise ValueError("An e-mail address is required.")
+        user = self.model(email=self.normalize_email(email).lower(), **extra)
+        user.set_password(password)
+        user.save(using=self._db)
+        return user
+
+    def create_user(self, email, password=None, **extra):
+        extra.setdefault("is_staff", False)
+        extra.setdefault("is_superuser", False)
+        return self._create_user(email, password, **extra)
+
+    def create_superuser(self, email, password=None, **extra):
+        extra.update(is_staff=True, is_superuser=True)
+        return self._create_user(email, password, **extra)
+
+
+class User(AbstractUser):
+    """A person who logs in with their e-mail address (django-allauth)."""
+
+    username = None
+    email = models.EmailField("e-mail address", unique=True)
+
+    USERNAME_FIELD = "email"
+    REQUIRED_FIELDS = []
+
+    objects = UserManager()
+
+    class Meta:
+        ordering = ["last_name", "first_name"]
+        constraints = [
+            models.UniqueConstraint(Lower("email"), name="user_email_unique_ignoring_case"),
+        ]
+
+    def __str__(self):
+        return self.get_full_name() or self.email
+
+
+class PlayerProfile(models.Model):
+    """Who a user is at their institution: students, front-desk staff and directors alike."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
+    )
+    institution = models.ForeignKey(Institution, on_delete=models.PROTECT, related_name="profiles")
+    campus_id = models.CharField(max_length=40, blank=True)
+
+    class Meta:
+        ordering = ["user__last_name", "user__first_name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["institution", "campus_id"],
+                condition=~Q(campus_id=""),
+                name="campus_id_unique_per_institution",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.user} ({self.campus_id or 'no campus ID'})"
+
+
+class Season(models.Model):
+    institution = models.ForeignKey(Institution, on_delete=models.PROTECT, related_name="seasons")
+    name = models.CharField(max_length=100, help_text="e.g. Fall 2026")
+    slug = models.SlugField()
+    starts_on = models.DateField()
+    ends_on = models.DateField()
+    registration_deadline = models.DateField()
+
+    class Meta:
+        ordering = ["-starts_on"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["institution", "slug"], name="season_slug_unique_per_institution"
+            ),
+            models.CheckConstraint(
+                condition=Q(ends_on__gte=models.F("starts_on")), name="season_ends_after_start"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.name} ({self.institution.slug})"
+
+    def clean(self):
+        if self.starts_on and self.ends_on and self.ends_on < self.starts_on:
+            raise ValidationError({"ends_on": "A season cannot end before it starts."})
+        if (
+            self.registration_deadline
+            and self.ends_on
+            and self.registration_deadline > self.ends_on
+        ):
+            raise ValidationError(
+                {"registration_deadline": "Registration must close before the season ends."}
+            )
+
+
+class RosterEntry(models.Model):
+    """One line of the registrar's roster for a season: this campus ID is enrolled."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="roster_entries")
+    campus_id = models.CharField(max_length=40)
+    first_name = models.CharField(max_length=150, blank=True)
+    last_name = models.CharField(max_length=150, blank=True)
+    email = models.EmailField(blank=True)
+    imported_at = models.DateTimeField(default=timezone.now)
+    imported_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        verbose_name_plural = "roster entries"
+        ordering = ["season", "campus_id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["season", "campus_id"], name="roster_campus_id_once_per_season"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.campus_id} on the {self.season.name} roster"
+
+
+class IdCheck(models.Model):
+    """Front-desk staff saw this student's current campus picture ID (L10)."""
+
+    profile = models.ForeignKey(PlayerProfile, on_delete=models.CASCADE, related_name="id_checks")
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="id_checks")
+    checked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    checked_at = models.DateTimeField(default=timezone.now)
+    note = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        verbose_name = "picture-ID check"
+        ordering = ["-checked_at"]
+
+    def __str__(self):
+        return f"ID check of {self.profile} on {self.checked_at:%Y-%m-%d}"
+
+
+class EligibilityStatus(models.TextChoices):
+    ELIGIBLE = "eligible", "Eligible"
+    PENDING = "pending", "Pending"
+    INELIGIBLE = "ineligible", "Ineligible"
+
+
+class EligibilitySource(models.TextChoices):
+    NONE = "none", "Not decided yet"
+    ROSTER = "roster", "Registrar roster"
+    ID_CHECK = "id_check", "Picture-ID check at the front desk"
+    DIRECTOR = "director", "Director's ruling"
+
+
+class Eligibility(models.Model):
+    """The current decision for one student in one season; no row means `pending`."""
+
+    profile = models.ForeignKey(
+        PlayerProfile, on_delete=models.CASCADE, related_name="eligibilities"
+    )
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="eligibilities")
+    status = models.CharField(
+        max_length=12, choices=EligibilityStatus.choices, default=EligibilityStatus.PENDING
+    )
+    source = models.CharField(
+        max_length=12, choices=EligibilitySource.choices, default=EligibilitySource.NONE
+    )
+    reason = models.CharField(max_length=300, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    decided_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name_plural = "eligibility"
+        ordering = ["season", "profile"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["profile", "season"], name="one_eligibility_per_student_and_season"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.profile}: {self.get_status_display()} for {self.season.name}"
+
+
+class EligibilityEvent(models.Model):
+    """Append-only: every change of a student's eligibility, who made it, when and why."""
+
+    profile = models.ForeignKey(
+        PlayerProfile, on_delete=models.CASCADE, related_name="eligibility_events"
+    )
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="eligibility_events")
+    old_status = models.CharField(max_length=12, choices=EligibilityStatus.choices)
+    new_status = models.CharField(max_length=12, choices=EligibilityStatus.choices)
+    source = models.CharField(max_length=12, choices=EligibilitySource.choices)
+    reason = models.CharField(max_length=300, blank=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self):
+        return f"{self.profile}: {self.old_status} → {self.new_status} ({self.created_at:%Y-%m-%d %H:%M})"
+
+    def get_absolute_url(self):
+        return reverse("admin:accounts_eligibilityevent_change", args=[self.pk])

@@ -1,0 +1,148 @@
+"""Reading the registrar's roster CSV: plain data in, plain data out, no database.
+
+A roster has a header line naming its columns. `campus_id` (or `student_id`, `campus id`, `id`)
+is required; `first_name`, `last_name` and `email` are kept when present; other columns are
+ignored. A problem with the file as a whole raises RosterFileError naming the line; a problem
+with one row rejects that row with its line number and reason.
+"""
+
+import csv
+import io
+import re
+from dataclasses import dataclass, field
+
+from .errors import RosterFileError
+
+CAMPUS_ID_HEADERS = {"campus_id", "student_id", "campusid", "studentid", "id", "campus_id_number"}
+OPTIONAL_HEADERS = {"first_name", "last_name", "email"}
+HEADER_ALIASES = {
+    "first": "first_name",
+    "firstname": "first_name",
+    "given_name": "first_name",
+    "last": "last_name",
+    "lastname": "last_name",
+    "surname": "last_name",
+    "family_name": "last_name",
+    "e_mail": "email",
+    "email_address": "email",
+}
+MAX_BYTES = 50 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class RosterRow:
+    line: int
+    campus_id: str
+    first_name: str = ""
+    last_name: str = ""
+    email: str = ""
+
+
+@dataclass
+class ParsedRoster:
+    rows: list[RosterRow] = field(default_factory=list)
+    rejected: list[tuple[int, str]] = field(default_factory=list)
+
+
+def _normalise_header(name: str) -> str:
+    key = re.sub(r"[\s\-.]+", "_", name.strip().lower()).strip("_")
+    return HEADER_ALIASES.get(key, key)
+
+
+def decode_roster(data: bytes, encoding: str = "utf-8") -> str:
+    if len(data) > MAX_BYTES:
+        raise RosterFileError(f"The file is larger than {MAX_BYTES // (1024 * 1024)} MB.")
+    if encoding.replace("-", "").lower() in {"utf8", "utf8sig"}:
+        encoding = "utf-8-sig"  # Excel's "CSV UTF-8" starts with a byte-order mark.
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        raise RosterFileError(
+            f"this is not {encoding.removesuffix('-sig').upper()} text (byte {error.object[error.start]:#04x}). "
+            "Save the roster as CSV UTF-8, or name its encoding (for example latin-1).",
+            line=line,
+        ) from None
+    except LookupError:
+        raise RosterFileError(f"{encoding!r} is not an encoding Python knows.") from None
+
+
+def parse_roster(text: str, campus_id_pattern: str, campus_id_hint: str = "") -> ParsedRoster:
+    if "\x00" in text:
+        line = text[: text.index("\x00")].count("\n") + 1
+        raise RosterFileError("the file contains a NUL byte: it is not a CSV text file.", line=line)
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        header = next(reader, None)
+        while header is not None and not any(cell.strip() for cell in header):
+            header = next(reader, None)
+    except csv.Error as error:
+        raise RosterFileError(f"not readable as CSV ({error}).", line=reader.line_num) from None
+    if header is None:
+        raise RosterFileError(
+            "The roster is empty: it needs a header line and one row per student."
+        )
+    header_line = reader.line_num
+    columns = [_normalise_header(name) for name in header]
+    id_columns = [i for i, name in enumerate(columns) if name in CAMPUS_ID_HEADERS]
+    if not id_columns:
+        found = ", ".join(name for name in header if name.strip()) or "nothing"
+        raise RosterFileError(
+            f"the header has no campus_id column (found: {found}). "
+            "The first line must name the columns, e.g. campus_id,first_name,last_name,email.",
+            line=header_line,
+        )
+    if len(id_columns) > 1:
+        raise RosterFileError("the header names more than one campus ID column.", line=header_line)
+    id_index = id_columns[0]
+    optional = {name: columns.index(name) for name in OPTIONAL_HEADERS if name in columns}
+
+    parsed = ParsedRoster()
+    first_seen: dict[str, int] = {}
+    pattern = re.compile(campus_id_pattern)
+    while True:
+        try:
+            cells = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as error:
+            raise RosterFileError(f"not readable as CSV ({error}).", line=reader.line_num) from None
+        line = reader.line_num
+        if not any(cell.strip() for cell in cells):
+            continue
+        if len(cells) != len(header):
+            parsed.rejected.append(
+                (line, f"expected {len(header)} fields as in the header, found {len(cells)}")
+            )
+            continue
+        campus_id = cells[id_index].strip()
+        if not campus_id:
+            parsed.rejected.append((line, "the campus ID is empty"))
+            continue
+        if not pattern.fullmatch(campus_id):
+            shape = f" ({campus_id_hint})" if campus_id_hint else ""
+            parsed.rejected.append(
+                (line, f"campus ID {campus_id!r} is not in the institution's format{shape}")
+            )
+            continue
+        if campus_id in first_seen:
+            parsed.rejected.append(
+                (line, f"campus ID {campus_id} is already on line {first_seen[campus_id]}")
+            )
+            continue
+        first_seen[campus_id] = line
+        values = {name: cells[index].strip() for name, index in optional.items()}
+        email = values.get("email", "")
+        if email and not re.fullmatch(r"[^@\s]+@[^@\s]+\.[^@\s]+", email):
+            parsed.rejected.append((line, f"e-mail {email!r} is not an e-mail address"))
+            continue
+        parsed.rows.append(
+            RosterRow(
+                line=line,
+                campus_id=campus_id,
+                first_name=values.get("first_name", "")[:150],
+                last_name=values.get("last_name", "")[:150],
+                email=email,
+            )
+        )
+    return parsed

@@ -1,0 +1,72 @@
+"""Read queries about people, seasons and eligibility."""
+
+from .models import (
+    Eligibility,
+    EligibilitySource,
+    EligibilityStatus,
+    Institution,
+    PlayerProfile,
+    Season,
+)
+
+
+def current_season(institution: Institution, today=None) -> Season | None:
+    """The season running today in the institution's time zone, else the next one to start."""
+    today = today or institution.today()
+    running = (
+        Season.objects.filter(institution=institution, starts_on__lte=today, ends_on__gte=today)
+        .order_by("-starts_on")
+        .first()
+    )
+    if running:
+        return running
+    return (
+        Season.objects.filter(institution=institution, starts_on__gt=today)
+        .order_by("starts_on")
+        .first()
+    )
+
+
+def eligibility_of(profile: PlayerProfile, season: Season) -> Eligibility:
+    """The decision for this student and season; an unsaved `pending` one when none exists."""
+    found = (
+        Eligibility.objects.filter(profile=profile, season=season)
+        .select_related("decided_by")
+        .first()
+    )
+    return found or Eligibility(
+        profile=profile,
+        season=season,
+        status=EligibilityStatus.PENDING,
+        source=EligibilitySource.NONE,
+    )
+
+
+def profile_by_campus_id(institution: Institution, campus_id: str) -> PlayerProfile | None:
+    return (
+        PlayerProfile.objects.select_related("user", "institution")
+        .filter(institution=institution, campus_id=campus_id.strip())
+        .first()
+    )
+
+
+def next_step_for(eligibility: Eligibility) -> str:
+    """What a student should do about their status, in one sentence."""
+    institution = eligibility.profile.institution
+    if eligibility.status == EligibilityStatus.ELIGIBLE:
+        return "You can join leagues and be scheduled this season."
+    if eligibility.status == EligibilityStatus.INELIGIBLE:
+        return "Talk to the intramural director if you think this is wrong."
+    where = institution.front_desk_location or "the recreation center front desk"
+    return (
+        f"Show your current campus picture ID at {where}, or wait until the registrar's roster for "
+        f"{eligibility.season.name} is imported."
+    )
+
+
+def institution_for_email(email: str) -> Institution | None:
+    """The institution whose e-mail domains accept this address (there are only a handful)."""
+    for institution in Institution.objects.all():
+        if institution.accepts_email(email):
+            return institution
+    return None

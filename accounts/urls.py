@@ -1,0 +1,9 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("desk/", views.front_desk, name="front_desk"),
+    path("desk/id-check/<int:profile_id>/", views.front_desk_id_check, name="front_desk_id_check"),
+]

@@ -1,0 +1,111 @@
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from . import roles
+from .errors import DomainError
+from .forms import CampusIdLookupForm, IdCheckForm
+from .models import PlayerProfile
+from .selectors import current_season, eligibility_of, next_step_for, profile_by_campus_id
+from .services import id_check_record
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    context = {}
+    profile = _own_profile(request.user)
+    if profile:
+        season = current_season(profile.institution)
+        eligibility = eligibility_of(profile, season) if season else None
+        context.update(
+            profile=profile,
+            season=season,
+            eligibility=eligibility,
+            next_step=next_step_for(eligibility) if eligibility else "",
+            is_front_desk=roles.is_front_desk_of(request.user, profile.institution),
+        )
+    return render(request, "accounts/home.html", context)
+
+
+def _own_profile(user) -> PlayerProfile | None:
+    if not user.is_authenticated:
+        return None
+    return PlayerProfile.objects.select_related("institution", "user").filter(user=user).first()
+
+
+def _front_desk_institution(request: HttpRequest):
+    """The institution whose front desk this user staffs; 404 for everyone else."""
+    institution = roles.institution_of(request.user)
+    if institution is None or not roles.is_front_desk_of(request.user, institution):
+        raise Http404
+    return institution
+
+
+@login_required
+def front_desk(request: HttpRequest) -> HttpResponse:
+    """Look a student up by campus ID, typed or scanned (a scanner types the ID and presses Enter)."""
+    institution = _front_desk_institution(request)
+    season = current_season(institution)
+    form = CampusIdLookupForm(request.GET or None)
+    context = {"form": form, "institution": institution, "season": season}
+    if form.is_valid():
+        campus_id = form.cleaned_data["campus_id"].strip()
+        student = profile_by_campus_id(institution, campus_id)
+        context["searched"] = campus_id
+        if student:
+            eligibility = eligibility_of(student, season) if season else None
+            context.update(
+                student=student,
+                eligibility=eligibility,
+                id_check_form=IdCheckForm(initial={"season": season}, institution=institution)
+                if season
+                else None,
+                last_checks=student.id_checks.select_related("season", "checked_by")[:3],
+            )
+        # A fresh, empty box for the next scan.
+        context["form"] = CampusIdLookupForm()
+    return render(request, "accounts/front_desk.html", context)
+
+
+@login_required
+@require_POST
+def front_desk_id_check(request: HttpRequest, profile_id: int) -> HttpResponse:
+    institution = _front_desk_institution(request)
+    student = get_object_or_404(
+        PlayerProfile.objects.select_related("user", "institution"),
+        pk=profile_id,
+        institution=institution,
+    )
+    form = IdCheckForm(request.POST, institution=institution)
+    lookup = reverse("front_desk") + f"?campus_id={student.campus_id}"
+    if not form.is_valid():
+        messages.error(
+            request,
+            "The ID check was not recorded: "
+            + " ".join(form.errors.get("season", ["check the form"])),
+        )
+        return redirect(lookup)
+    try:
+        eligibility = id_check_record(
+            actor=request.user,
+            profile=student,
+            season=form.cleaned_data["season"],
+            note=form.cleaned_data["note"],
+        )
+    except DomainError as error:
+        messages.error(request, error.message)
+        return redirect(lookup)
+    if eligibility.status == "eligible":
+        messages.success(
+            request,
+            f"Picture ID recorded: {student.user} is eligible for {eligibility.season.name}.",
+        )
+    else:
+        messages.warning(
+            request,
+            f"Picture ID recorded, but the director has ruled {student.user} {eligibility.get_status_display().lower()}"
+            f" for {eligibility.season.name}: {eligibility.reason}",
+        )
+    return redirect(lookup)

@@ -1,0 +1,179 @@
+"""The demo and scale data: a made-up institution on the reserved example.edu domain.
+
+It grows with each capability. Everything is bulk-inserted with one precomputed password hash so
+the large data sets of the benchmark take minutes, not hours.
+"""
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import timedelta
+
+from allauth.account.models import EmailAddress
+from django.contrib.auth.hashers import make_password
+from django.contrib.auth.models import Group
+from django.db import transaction
+
+from accounts import roles
+from accounts.models import (
+    Eligibility,
+    EligibilitySource,
+    EligibilityStatus,
+    Institution,
+    PlayerProfile,
+    RosterEntry,
+    Season,
+    User,
+)
+
+DEMO_SLUG = "example-state"
+DEMO_PASSWORD = "scrabble-demo"
+FIRST_NAMES = [
+    "Avery", "Blair", "Casey", "Dana", "Emery", "Finley", "Greer", "Harper", "Indy", "Jules",
+    "Kai", "Lane", "Marlow", "Noor", "Oakley", "Parker", "Quinn", "Rowan", "Sage", "Tatum",
+]  # fmt: skip
+LAST_NAMES = [
+    "Abernathy", "Brightwater", "Castellan", "Dunmore", "Everhart", "Fairbanks", "Galloway",
+    "Hollister", "Ives", "Jessup", "Kettering", "Lindqvist", "Marchetti", "Northcott", "Okafor",
+    "Pemberton", "Quillfeather", "Ravensworth", "Stroud", "Thistlewood",
+]  # fmt: skip
+BATCH = 2000
+
+
+@dataclass
+class DemoLogin:
+    role: str
+    email: str
+    password: str
+
+
+def build_demo(
+    *, players: int = 12, seed: int = 1, progress: Callable[[str, int, int], None] | None = None
+) -> list[DemoLogin]:
+    """Create the demo institution unless it exists; return the demo logins either way."""
+    rng = random.Random(seed)
+    say = progress or (lambda step, done, total: None)
+    if Institution.objects.filter(slug=DEMO_SLUG).exists():
+        return demo_logins()
+    with transaction.atomic():
+        roles.sync_groups()
+        institution = Institution.objects.create(
+            name="Example State University",
+            slug=DEMO_SLUG,
+            email_domains="example.edu",
+            campus_id_label="Student ID",
+            campus_id_pattern=r"\d{7}",
+            campus_id_hint="seven digits",
+            timezone="America/Chicago",
+            default_venue="Student Union, Games Room (2nd floor)",
+            front_desk_location="the Recreation Center front desk",
+        )
+        today = institution.today()
+        season = Season.objects.create(
+            institution=institution,
+            name="Current term",
+            slug="current",
+            starts_on=today - timedelta(days=30),
+            ends_on=today + timedelta(days=90),
+            registration_deadline=today + timedelta(days=14),
+        )
+        password_hash = make_password(DEMO_PASSWORD)  # once: hashing costs ~0.27 s a password
+        director = _user("director@example.edu", "Dana", "Director", password_hash)
+        desk = _user("frontdesk@example.edu", "Finley", "Frontdesk", password_hash)
+        for user in (director, desk):
+            user.save()
+        director.is_staff = True
+        director.save(update_fields=["is_staff"])
+        PlayerProfile.objects.bulk_create(
+            [
+                PlayerProfile(user=director, institution=institution, campus_id=""),
+                PlayerProfile(user=desk, institution=institution, campus_id=""),
+            ]
+        )
+        director.groups.add(Group.objects.get(name=roles.DIRECTORS))
+        desk.groups.add(Group.objects.get(name=roles.FRONT_DESK))
+        EmailAddress.objects.bulk_create(
+            [
+                EmailAddress(user=u, email=u.email, verified=True, primary=True)
+                for u in (director, desk)
+            ]
+        )
+        _make_students(institution, season, players, password_hash, rng, say)
+    return demo_logins()
+
+
+def _user(email: str, first: str, last: str, password_hash: str) -> User:
+    return User(email=email, first_name=first, last_name=last, password=password_hash)
+
+
+def _make_students(institution, season, count, password_hash, rng, say) -> None:
+    """Students 1..count: most on the roster (eligible), a few pending, one ruled ineligible."""
+    students_group = Group.objects.get(name=roles.STUDENTS)
+    membership = User.groups.through
+    for start in range(0, count, BATCH):
+        numbers = range(start + 1, min(start + BATCH, count) + 1)
+        users = User.objects.bulk_create(
+            [
+                _user(
+                    f"student{n:05d}@example.edu",
+                    rng.choice(FIRST_NAMES),
+                    rng.choice(LAST_NAMES),
+                    password_hash,
+                )
+                for n in numbers
+            ]
+        )
+        profiles = PlayerProfile.objects.bulk_create(
+            [
+                PlayerProfile(user=u, institution=institution, campus_id=f"{2000000 + n}")
+                for u, n in zip(users, numbers, strict=True)
+            ]
+        )
+        EmailAddress.objects.bulk_create(
+            [EmailAddress(user=u, email=u.email, verified=True, primary=True) for u in users]
+        )
+        membership.objects.bulk_create(
+            [membership(user_id=u.pk, group_id=students_group.pk) for u in users]
+        )
+        # Every seventh student is not on the roster yet (pending); student 3 was ruled ineligible.
+        RosterEntry.objects.bulk_create(
+            [
+                RosterEntry(
+                    season=season,
+                    campus_id=p.campus_id,
+                    first_name=p.user.first_name,
+                    last_name=p.user.last_name,
+                )
+                for p, n in zip(profiles, numbers, strict=True)
+                if n % 7 != 0
+            ]
+        )
+        Eligibility.objects.bulk_create(
+            [
+                Eligibility(
+                    profile=p,
+                    season=season,
+                    status=EligibilityStatus.INELIGIBLE if n == 3 else EligibilityStatus.ELIGIBLE,
+                    source=EligibilitySource.DIRECTOR if n == 3 else EligibilitySource.ROSTER,
+                    reason="Not enrolled this term (registrar)"
+                    if n == 3
+                    else "On the registrar's roster",
+                )
+                for p, n in zip(profiles, numbers, strict=True)
+                if n % 7 != 0
+            ]
+        )
+        say("students", numbers[-1], count)
+
+
+def demo_logins() -> list[DemoLogin]:
+    """The accounts a visitor can try: the director, the front desk and a few students."""
+    logins = [
+        DemoLogin("director", "director@example.edu", DEMO_PASSWORD),
+        DemoLogin("front_desk", "frontdesk@example.edu", DEMO_PASSWORD),
+    ]
+    students = User.objects.filter(
+        email__startswith="student", email__endswith="@example.edu"
+    ).order_by("email")[:4]
+    logins += [DemoLogin("student", user.email, DEMO_PASSWORD) for user in students]
+    return logins

@@ -1,0 +1,1 @@
+"""Leagues, entries, rounds, standings and brackets (issues: the life of a match, nightly)."""

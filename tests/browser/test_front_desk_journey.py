@@ -1,0 +1,80 @@
+"""In a real browser (Debian's Chromium through Playwright): a pending student, a picture-ID check
+at the front desk with a scanner, and the student now eligible (L10). Screenshots land in
+tests/browser/screenshots/ (git-ignored) for a human to look at."""
+
+from pathlib import Path
+
+import pytest
+
+from accounts import roles
+from tests.factories import PASSWORD, InstitutionFactory, ProfileFactory, SeasonFactory, with_role
+
+pytestmark = pytest.mark.browser
+SHOTS = Path(__file__).parent / "screenshots"
+
+
+@pytest.fixture
+def world(transactional_db):
+    roles.sync_groups()
+    institution = InstitutionFactory(
+        slug="example-state", email_domains="example.edu", name="Example State University"
+    )
+    season = SeasonFactory(institution=institution, name="Fall 2026", slug="fall-2026")
+    student = ProfileFactory(
+        institution=institution,
+        campus_id="2024001",
+        user__first_name="Rowan",
+        user__last_name="Pemberton",
+    )
+    desk = with_role(ProfileFactory(institution=institution, campus_id=""), roles.FRONT_DESK)
+    return {"season": season, "student": student, "desk": desk}
+
+
+def log_in(page, base_url, email):
+    page.goto(f"{base_url}/accounts/login/")
+    page.get_by_label("Email").fill(email)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign In").click()
+
+
+def shoot(page, name):
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=SHOTS / f"{name}.png", full_page=True)
+
+
+def test_l10_a_pending_student_becomes_eligible_after_the_front_desk_checks_their_id(
+    browser, live_server, world
+):
+    student_page = browser.new_context(viewport={"width": 360, "height": 740}).new_page()
+    log_in(student_page, live_server.url, world["student"].user.email)
+    assert student_page.get_by_test_id("eligibility-status").inner_text() == "Pending"
+    assert "Show your current campus picture ID" in student_page.content()
+    shoot(student_page, "home-pending-phone")
+
+    desk_page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    log_in(desk_page, live_server.url, world["desk"].user.email)
+    desk_page.goto(f"{live_server.url}/desk/")
+    # The scanner types the ID into the focused box and presses Enter.
+    desk_page.keyboard.type("2024001")
+    desk_page.keyboard.press("Enter")
+    desk_page.get_by_role("heading", name="Rowan Pemberton").wait_for()
+    shoot(desk_page, "front-desk-lookup")
+    desk_page.get_by_label("Note (optional)").fill("card valid to 05/2027")
+    desk_page.get_by_role("button", name="I saw a current campus picture ID").click()
+    assert "is eligible for Fall 2026" in desk_page.get_by_role("status").inner_text()
+    assert desk_page.get_by_test_id("eligibility-status").inner_text() == "Eligible"
+    # The box is empty and focused again for the next scan.
+    assert desk_page.evaluate("document.activeElement.id") == "id_campus_id"
+
+    student_page.reload()
+    assert student_page.get_by_test_id("eligibility-status").inner_text() == "Eligible"
+    shoot(student_page, "home-eligible-phone")
+
+
+def test_the_signup_page_is_labelled_and_fits_a_phone(browser, live_server, world):
+    page = browser.new_context(viewport={"width": 360, "height": 740}).new_page()
+    page.goto(f"{live_server.url}/accounts/signup/")
+    for label in ["First name", "Last name", "Email", "Campus ID"]:
+        assert page.get_by_label(label).first.is_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    shoot(page, "signup-phone")

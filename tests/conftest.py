@@ -1,0 +1,109 @@
+"""Personas (healthchecks style): one who owns, one who may read, one who must be refused."""
+
+import os
+
+import pytest
+
+from accounts import roles
+from tests.factories import (
+    InstitutionFactory,
+    ProfileFactory,
+    SeasonFactory,
+    UserFactory,
+    with_role,
+)
+
+# Playwright's sync API runs an event loop; pytest-django's live server is fine with that.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+@pytest.fixture(autouse=True)
+def empty_cache():
+    """allauth rate-limits e-mails and logins through the cache; no test inherits another's."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
+@pytest.fixture
+def institution(db):
+    roles.sync_groups()
+    return InstitutionFactory(
+        slug="example-state", email_domains="example.edu", name="Example State University"
+    )
+
+
+@pytest.fixture
+def other_institution(db):
+    return InstitutionFactory(
+        slug="elsewhere", email_domains="elsewhere.example.org", name="Elsewhere College"
+    )
+
+
+@pytest.fixture
+def season(institution):
+    return SeasonFactory(institution=institution, name="Fall 2026", slug="fall-2026")
+
+
+@pytest.fixture
+def player(institution):
+    return ProfileFactory(
+        institution=institution, user__first_name="Rowan", user__last_name="Pemberton"
+    )
+
+
+@pytest.fixture
+def opponent(institution):
+    return ProfileFactory(
+        institution=institution, user__first_name="Sage", user__last_name="Okafor"
+    )
+
+
+@pytest.fixture
+def outsider(other_institution):
+    return ProfileFactory(institution=other_institution)
+
+
+@pytest.fixture
+def staff(institution):
+    """Front-desk staff of the institution."""
+    return with_role(ProfileFactory(institution=institution, campus_id=""), roles.FRONT_DESK)
+
+
+@pytest.fixture
+def director(institution):
+    return with_role(ProfileFactory(institution=institution, campus_id=""), roles.DIRECTORS)
+
+
+@pytest.fixture
+def other_director(other_institution):
+    return with_role(ProfileFactory(institution=other_institution, campus_id=""), roles.DIRECTORS)
+
+
+@pytest.fixture
+def other_staff(other_institution):
+    return with_role(ProfileFactory(institution=other_institution, campus_id=""), roles.FRONT_DESK)
+
+
+@pytest.fixture
+def site_admin(db):
+    return UserFactory(is_staff=True, is_superuser=True, email="root@example.org")
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    """Debian's Chromium: Playwright never downloads a browser here."""
+    return {
+        **browser_type_launch_args,
+        "executable_path": "/usr/bin/chromium",
+        "args": [
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+        ],
+    }

@@ -1,0 +1,134 @@
+"""Roles and the admin: a director sees and changes only their institution's data; front-desk
+staff have no admin access; site admins see everything."""
+
+import pytest
+from django.contrib.auth.models import Group
+from django.urls import reverse
+
+from accounts import roles
+from accounts.errors import PermissionDenied
+from accounts.models import EligibilityEvent, EligibilityStatus
+from accounts.selectors import eligibility_of
+from accounts.services import role_grant
+from tests.factories import SeasonFactory
+
+
+def test_role_groups_exist_with_their_permissions(db):
+    roles.sync_groups()
+    directors = Group.objects.get(name=roles.DIRECTORS)
+    desk = Group.objects.get(name=roles.FRONT_DESK)
+    assert directors.permissions.filter(codename="add_season").exists()
+    assert desk.permissions.filter(codename="add_idcheck").exists()
+    assert not desk.permissions.filter(codename="change_eligibility").exists()
+    assert Group.objects.filter(name=roles.STUDENTS).exists()
+
+
+def test_a_director_sees_only_their_institutions_seasons(
+    client, director, season, other_institution
+):
+    elsewhere = SeasonFactory(institution=other_institution, name="Elsewhere spring")
+    client.force_login(director.user)
+
+    page = client.get(reverse("admin:accounts_season_changelist")).content.decode()
+
+    assert season.name in page
+    assert "Elsewhere spring" not in page
+    assert (
+        client.get(reverse("admin:accounts_season_change", args=[elsewhere.pk])).status_code == 302
+    )
+
+
+def test_a_director_sees_only_their_institutions_people(client, director, player, outsider):
+    client.force_login(director.user)
+    page = client.get(reverse("admin:accounts_user_changelist")).content.decode()
+    assert player.user.email in page
+    assert outsider.user.email not in page
+
+
+def test_a_director_can_only_pick_their_own_institution_for_a_new_season(
+    client, director, other_institution
+):
+    client.force_login(director.user)
+    page = client.get(reverse("admin:accounts_season_add")).content.decode()
+    assert director.institution.name in page
+    assert other_institution.name not in page
+
+
+def test_a_site_admin_sees_every_institution(client, site_admin, season, other_institution):
+    SeasonFactory(institution=other_institution, name="Elsewhere spring")
+    client.force_login(site_admin)
+    page = client.get(reverse("admin:accounts_season_changelist")).content.decode()
+    assert "Elsewhere spring" in page and season.name in page
+
+
+@pytest.mark.parametrize("persona", ["player", "staff"])
+def test_students_and_front_desk_staff_have_no_admin_access(client, request, persona):
+    client.force_login(request.getfixturevalue(persona).user)
+    response = client.get(reverse("admin:index"))
+    assert response.status_code == 302
+    assert "/admin/login/" in response["Location"]
+
+
+def test_l10_the_director_rules_on_eligibility_in_the_admin_with_a_reason(
+    client, director, player, season
+):
+    client.force_login(director.user)
+    url = reverse("admin:accounts_eligibility_add")
+
+    missing_reason = client.post(
+        url, {"profile": player.pk, "season": season.pk, "status": "eligible", "reason": ""}
+    )
+    assert missing_reason.status_code == 200
+    assert eligibility_of(player, season).status == EligibilityStatus.PENDING
+
+    client.post(
+        url,
+        {
+            "profile": player.pk,
+            "season": season.pk,
+            "status": "eligible",
+            "reason": "Registrar email",
+        },
+    )
+    assert eligibility_of(player, season).status == EligibilityStatus.ELIGIBLE
+    assert EligibilityEvent.objects.get(profile=player).actor == director.user
+
+
+def test_the_eligibility_history_cannot_be_edited_in_the_admin(
+    client, director, player, season, staff
+):
+    from accounts.services import id_check_record
+
+    id_check_record(actor=staff.user, profile=player, season=season)
+    event = EligibilityEvent.objects.get()
+    client.force_login(director.user)
+    response = client.post(
+        reverse("admin:accounts_eligibilityevent_change", args=[event.pk]), {"reason": "edited"}
+    )
+    event.refresh_from_db()
+    assert response.status_code in (200, 403)
+    assert event.reason != "edited"
+    assert (
+        client.post(
+            reverse("admin:accounts_eligibilityevent_delete", args=[event.pk]), {"post": "yes"}
+        ).status_code
+        == 403
+    )
+
+
+def test_a_director_appoints_front_desk_staff_but_not_directors(director, player):
+    role_grant(actor=director.user, user=player.user, role="front_desk")
+    assert roles.is_front_desk_of(player.user, player.institution)
+    with pytest.raises(PermissionDenied):
+        role_grant(actor=director.user, user=player.user, role="director")
+
+
+def test_admin_access_goes_with_the_director_role(site_admin, player):
+    role_grant(actor=site_admin, user=player.user, role="director")
+    player.user.refresh_from_db()
+    assert player.user.is_staff
+
+
+def test_a_director_cannot_appoint_staff_at_another_institution(director, outsider):
+    with pytest.raises(PermissionDenied):
+        role_grant(actor=director.user, user=outsider.user, role="front_desk")

@@ -1,0 +1,62 @@
+"""Real e-mail: the signup verification message leaves through a Celery task and Django's SMTP
+backend and arrives at a real SMTP server on loopback (aiosmtpd)."""
+
+import socket
+from email import message_from_bytes, policy
+
+import pytest
+from aiosmtpd.controller import Controller
+from django.urls import reverse
+
+
+class Inbox:
+    def __init__(self):
+        self.messages = []
+
+    async def handle_DATA(self, server, session, envelope):
+        self.messages.append(envelope)
+        return "250 Message accepted"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture
+def smtp_server(settings):
+    inbox = Inbox()
+    controller = Controller(inbox, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST = "127.0.0.1"
+    settings.EMAIL_PORT = controller.port
+    settings.EMAIL_USE_TLS = settings.EMAIL_USE_SSL = False
+    settings.EMAIL_HOST_USER = settings.EMAIL_HOST_PASSWORD = ""
+    yield inbox
+    controller.stop()
+
+
+def test_the_verification_email_is_delivered_over_smtp(
+    client, institution, smtp_server, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(
+            reverse("account_signup"),
+            {
+                "first_name": "Quinn",
+                "last_name": "Galloway",
+                "email": "quinn@example.edu",
+                "campus_id": "2345678",
+                "password1": "a-long-passphrase-1",
+                "password2": "a-long-passphrase-1",
+            },
+        )
+
+    assert len(smtp_server.messages) == 1
+    envelope = smtp_server.messages[0]
+    assert envelope.rcpt_tos == ["quinn@example.edu"]
+    message = message_from_bytes(envelope.content, policy=policy.default)
+    assert message["Subject"].startswith("[Scrabble league]")
+    assert "/accounts/confirm-email/" in message.get_body(("plain",)).get_content()

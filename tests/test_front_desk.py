@@ -1,0 +1,141 @@
+"""The front desk (L10, first version): look a student up by campus ID, typed or scanned, and
+record a picture-ID check for the current season."""
+
+import pytest
+from django.urls import reverse
+
+from accounts.models import EligibilityStatus
+from accounts.selectors import eligibility_of
+from accounts.services import eligibility_rule
+from tests.factories import ProfileFactory
+
+DESK = reverse("front_desk")
+
+
+def lookup(client, campus_id):
+    return client.get(DESK, {"campus_id": campus_id})
+
+
+@pytest.mark.parametrize(
+    ("persona", "expected"),
+    [
+        ("anonymous", 302),
+        ("player", 404),
+        ("outsider", 404),
+        ("staff", 200),
+        ("director", 200),
+        ("site_admin", 404),
+    ],
+)
+def test_the_front_desk_is_for_its_staff_and_directors_only(
+    client, request, season, player, persona, expected
+):
+    """A site admin belongs to no institution, so has no front desk: they work in the admin."""
+    if persona != "anonymous":
+        who = request.getfixturevalue(persona)
+        client.force_login(getattr(who, "user", who))
+    assert client.get(DESK).status_code == expected
+
+
+def test_a_scanned_campus_id_shows_the_student_and_their_status(client, staff, player, season):
+    client.force_login(staff.user)
+
+    page = lookup(client, f"  {player.campus_id} ").content.decode()
+
+    assert "Rowan Pemberton" in page
+    assert 'data-testid="eligibility-status">Pending' in page
+    assert "I saw a current campus picture ID" in page
+
+
+def test_an_unknown_campus_id_says_so(client, staff, season):
+    client.force_login(staff.user)
+    page = lookup(client, "7777777").content.decode()
+    assert "No student with Student ID 7777777 has signed up" in page
+
+
+def test_staff_never_find_another_institutions_students(client, staff, outsider, season):
+    client.force_login(staff.user)
+    page = lookup(client, outsider.campus_id).content.decode()
+    assert "has signed up" in page
+    assert outsider.user.email not in page
+
+
+def test_l10_recording_a_picture_id_check_makes_the_student_eligible(client, staff, player, season):
+    client.force_login(staff.user)
+
+    response = client.post(
+        reverse("front_desk_id_check", args=[player.pk]),
+        {"season": season.pk, "note": "card to 05/2027"},
+        follow=True,
+    )
+
+    assert eligibility_of(player, season).status == EligibilityStatus.ELIGIBLE
+    assert (
+        "Picture ID recorded: Rowan Pemberton is eligible for Fall 2026."
+        in response.content.decode()
+    )
+
+
+def test_the_check_still_records_when_the_director_ruled_otherwise_and_says_so(
+    client, staff, director, player, season
+):
+    eligibility_rule(
+        actor=director.user, profile=player, season=season, status="ineligible", reason="Suspended"
+    )
+    client.force_login(staff.user)
+
+    response = client.post(
+        reverse("front_desk_id_check", args=[player.pk]), {"season": season.pk}, follow=True
+    )
+
+    assert player.id_checks.count() == 1
+    assert "the director has ruled Rowan Pemberton ineligible" in response.content.decode()
+
+
+def test_another_institutions_staff_cannot_record_a_check(client, other_staff, player, season):
+    client.force_login(other_staff.user)
+    response = client.post(reverse("front_desk_id_check", args=[player.pk]), {"season": season.pk})
+    assert response.status_code == 404
+    assert not player.id_checks.exists()
+
+
+def test_a_check_for_another_institutions_season_is_refused(
+    client, staff, player, other_institution
+):
+    from tests.factories import SeasonFactory
+
+    elsewhere = SeasonFactory(institution=other_institution)
+    client.force_login(staff.user)
+    response = client.post(
+        reverse("front_desk_id_check", args=[player.pk]), {"season": elsewhere.pk}, follow=True
+    )
+    assert "not recorded" in response.content.decode()
+    assert not player.id_checks.exists()
+
+
+def test_a_get_on_the_check_url_is_refused(client, staff, player, season):
+    client.force_login(staff.user)
+    assert client.get(reverse("front_desk_id_check", args=[player.pk])).status_code == 405
+
+
+@pytest.mark.parametrize("students", [3, 40])
+def test_the_lookup_page_runs_a_constant_number_of_queries(
+    client, staff, player, season, institution, students, django_assert_max_num_queries
+):
+    ProfileFactory.create_batch(students, institution=institution)
+    client.force_login(staff.user)
+    lookup(client, player.campus_id)  # warm the session
+    with django_assert_max_num_queries(12):
+        assert lookup(client, player.campus_id).status_code == 200
+
+
+def test_home_shows_the_student_their_status(client, player, season):
+    client.force_login(player.user)
+    page = client.get(reverse("home")).content.decode()
+    assert player.campus_id in page
+    assert "Pending" in page
+
+
+def test_home_invites_visitors_to_sign_up(client, db):
+    page = client.get(reverse("home")).content.decode()
+    assert reverse("account_signup") in page

@@ -1,0 +1,49 @@
+"""`seed_demo` (public contract): a demo institution on example.edu, one line per login."""
+
+import re
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.test import Client
+
+from accounts.models import Eligibility, Institution, PlayerProfile
+
+
+def seed(capsys, *args):
+    call_command("seed_demo", *args)
+    return capsys.readouterr().out.splitlines()
+
+
+def test_seed_demo_prints_one_line_per_login_role_email_password(db, capsys):
+    lines = seed(capsys)
+
+    assert lines[0].split()[:2] == ["director", "director@example.edu"]
+    assert lines[1].split()[:2] == ["front_desk", "frontdesk@example.edu"]
+    assert all(re.fullmatch(r"\w+ \S+@example\.edu \S+", line) for line in lines)
+    assert sum(line.startswith("student ") for line in lines) >= 3
+
+
+def test_every_printed_login_works(db, capsys):
+    for line in seed(capsys):
+        role, email, password = line.split()
+        assert Client().login(email=email, password=password), line
+
+
+def test_running_it_again_reuses_what_is_there(db, capsys):
+    first = seed(capsys)
+    second = seed(capsys)
+    assert first == second
+    assert Institution.objects.count() == 1
+
+
+def test_the_demo_has_students_in_each_eligibility_state(db, capsys):
+    seed(capsys, "--players", "14")
+    assert PlayerProfile.objects.exclude(campus_id="").count() == 14
+    statuses = set(Eligibility.objects.values_list("status", flat=True))
+    assert statuses == {"eligible", "ineligible"}
+    assert Eligibility.objects.count() < 14  # the others are pending
+
+
+def test_a_too_small_demo_is_refused(db):
+    with pytest.raises(CommandError, match="at least 4"):
+        call_command("seed_demo", "--players", "2")

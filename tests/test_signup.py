@@ -1,0 +1,159 @@
+"""Signing up (django-allauth) with name, campus e-mail and campus ID; e-mail verification is
+mandatory; the institution decides the e-mail domains and the campus-ID pattern."""
+
+import re
+
+import pytest
+from allauth.account.models import EmailAddress
+from django.core import mail
+from django.urls import reverse
+
+from accounts.models import EligibilityStatus, PlayerProfile, User
+from accounts.selectors import eligibility_of
+from tests.factories import roster_entry
+
+SIGNUP = reverse("account_signup")
+
+
+def signup_data(**overrides):
+    data = {
+        "first_name": "Marlow",
+        "last_name": "Thistlewood",
+        "email": "marlow@example.edu",
+        "campus_id": "1234567",
+        "password1": "a-long-passphrase-1",
+        "password2": "a-long-passphrase-1",
+    }
+    data.update(overrides)
+    return data
+
+
+@pytest.fixture
+def sign_up(client, institution, django_capture_on_commit_callbacks):
+    def post(**overrides):
+        with django_capture_on_commit_callbacks(execute=True):
+            return client.post(SIGNUP, signup_data(**overrides))
+
+    return post
+
+
+def test_a_student_signs_up_and_is_sent_a_verification_email(sign_up, institution):
+    response = sign_up()
+
+    assert response.status_code == 302
+    user = User.objects.get(email="marlow@example.edu")
+    assert (user.first_name, user.last_name) == ("Marlow", "Thistlewood")
+    assert user.profile.institution == institution
+    assert user.profile.campus_id == "1234567"
+    assert len(mail.outbox) == 1
+    assert mail.outbox[0].to == ["marlow@example.edu"]
+    assert re.search(r"/accounts/confirm-email/\S+/", mail.outbox[0].body)
+
+
+def test_email_verification_is_mandatory_before_logging_in(sign_up, client):
+    sign_up()
+    client.logout()
+
+    response = client.post(
+        reverse("account_login"), {"login": "marlow@example.edu", "password": "a-long-passphrase-1"}
+    )
+
+    assert response.status_code == 302
+    assert response["Location"] == reverse("account_email_verification_sent")
+    assert "_auth_user_id" not in client.session
+
+
+def test_following_the_emailed_link_verifies_the_address(sign_up, client):
+    sign_up()
+    link = re.search(r"(/accounts/confirm-email/\S+/)", mail.outbox[0].body).group(1)
+
+    client.post(link)
+
+    assert EmailAddress.objects.get(email="marlow@example.edu").verified
+
+
+def test_l10_a_new_student_sees_they_are_pending_and_what_to_do(sign_up, client, season):
+    sign_up()
+    link = re.search(r"(/accounts/confirm-email/\S+/)", mail.outbox[0].body).group(1)
+    client.post(link)
+    client.post(
+        reverse("account_login"), {"login": "marlow@example.edu", "password": "a-long-passphrase-1"}
+    )
+
+    page = client.get(reverse("home")).content.decode()
+
+    assert "Pending" in page
+    assert "Show your current campus picture ID at the Recreation Center front desk" in page
+
+
+def test_l10_a_student_on_the_roster_is_eligible_from_signup(sign_up, season):
+    roster_entry(season, "1234567")
+    sign_up()
+    profile = PlayerProfile.objects.get(campus_id="1234567")
+    assert eligibility_of(profile, season).status == EligibilityStatus.ELIGIBLE
+
+
+def test_an_off_domain_email_is_refused_with_a_clear_message(sign_up):
+    response = sign_up(email="marlow@gmail.com")
+
+    assert response.status_code == 200
+    assert "no institution here accepts addresses at gmail.com" in response.content.decode()
+    assert not User.objects.exists()
+    assert not mail.outbox
+
+
+def test_a_subdomain_of_an_accepted_domain_is_accepted(sign_up):
+    sign_up(email="marlow@students.example.edu")
+    assert User.objects.filter(email="marlow@students.example.edu").exists()
+
+
+@pytest.mark.parametrize("campus_id", ["123456", "12345678", "12a4567", "ABCDEFG"])
+def test_a_malformed_campus_id_is_refused_naming_the_expected_shape(sign_up, campus_id):
+    response = sign_up(campus_id=campus_id)
+
+    assert response.status_code == 200
+    assert "Student ID must be seven digits." in response.content.decode()
+    assert not User.objects.exists()
+
+
+def test_a_duplicate_campus_id_is_refused(sign_up, player):
+    response = sign_up(campus_id=player.campus_id)
+
+    assert response.status_code == 200
+    assert "is already registered" in response.content.decode()
+    assert not User.objects.filter(email="marlow@example.edu").exists()
+
+
+def test_the_same_campus_id_may_exist_at_another_institution(sign_up, outsider):
+    outsider.campus_id = "1234567"
+    outsider.save()
+    sign_up(campus_id="1234567")
+    assert User.objects.filter(email="marlow@example.edu").exists()
+
+
+def test_a_duplicate_email_creates_nothing_and_warns_the_owner(sign_up, player):
+    """allauth does not reveal which addresses have accounts: the page looks like success, and
+    the address's owner is told by e-mail that someone tried to sign up again."""
+    users = User.objects.count()
+
+    sign_up(email=player.user.email.upper())
+
+    assert User.objects.count() == users
+    assert not PlayerProfile.objects.filter(campus_id="1234567").exists()
+    assert mail.outbox[0].to == [player.user.email]
+    assert "already" in mail.outbox[0].body
+
+
+def test_the_campus_id_is_unique_within_an_institution_in_the_database(player, institution):
+    from django.db import IntegrityError, transaction
+
+    from tests.factories import ProfileFactory
+
+    with pytest.raises(IntegrityError), transaction.atomic():
+        ProfileFactory(institution=institution, campus_id=player.campus_id)
+
+
+def test_the_signup_form_labels_every_field(client, institution):
+    page = client.get(SIGNUP).content.decode()
+    for label in ["First name", "Last name", "Email", "Campus ID", "Password"]:
+        assert f">{label}" in page
