@@ -1,12 +1,16 @@
 """Test settings: the real settings with real PostgreSQL and Redis, and only what tests need."""
 
+import hashlib
 import os
+from pathlib import Path
 
 os.environ.setdefault("SECRET_KEY", "test-only-secret-key-not-for-production-0000000000000000")
 os.environ.setdefault("DEBUG", "false")
 os.environ.setdefault("ALLOWED_HOSTS", "testserver,localhost,127.0.0.1")
 os.environ.setdefault("SECURE_SSL_REDIRECT", "false")
-os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/scrabble_league")
+# One database per checkout, so a fresh clone's CI run and a working tree never share one.
+_checkout = hashlib.sha1(str(Path(__file__).resolve().parent.parent).encode()).hexdigest()[:8]
+os.environ.setdefault("DATABASE_URL", f"postgres://postgres@127.0.0.1:5432/league_{_checkout}")
 # The Redis server is shared with whatever else runs here: the tests use their own database.
 os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/13")
 
