@@ -28,6 +28,19 @@ GROUP_PERMISSIONS = {
             "eligibility": ["view", "add", "change"],
             "eligibilityevent": ["view"],
         },
+        "league": {
+            "league": ["view", "add", "change"],
+            "entry": ["view", "add", "change"],
+            "round": ["view", "change"],
+        },
+        "matches": {
+            "match": ["view", "change"],
+            "seat": ["view"],
+            "dispute": ["view", "change"],
+            "contactissue": ["view", "change"],
+            "auditevent": ["view"],
+            "resultreport": ["view"],
+        },
     },
 }
 

@@ -137,6 +137,8 @@ STORAGES = {
 # --- E-mail: EMAIL_URL (console:// by default; smtp://, smtp+tls://, smtp+ssl://).
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Scrabble league <league@example.edu>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# Links in e-mail point here (no trailing slash).
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 globals().update(email_settings(os.environ.get("EMAIL_URL", "console://")))
 
 # --- Celery: REDIS_URL is broker and result store. Without it (the demo) tasks run in-process.
@@ -180,4 +182,6 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    # One line per task run is noise; failures still show.
+    "loggers": {"celery.app.trace": {"level": "WARNING"}},
 }

@@ -8,5 +8,7 @@ admin.site.index_title = "Your institution"
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
+    path("leagues/", include("league.urls")),
+    path("matches/", include("matches.urls")),
     path("", include("accounts.urls")),
 ]

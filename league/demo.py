@@ -13,6 +13,7 @@ from allauth.account.models import EmailAddress
 from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import Group
 from django.db import transaction
+from django.utils import timezone
 
 from accounts import roles
 from accounts.models import (
@@ -48,7 +49,11 @@ class DemoLogin:
 
 
 def build_demo(
-    *, players: int = 12, seed: int = 1, progress: Callable[[str, int, int], None] | None = None
+    *,
+    players: int = 12,
+    leagues: int = 1,
+    seed: int = 1,
+    progress: Callable[[str, int, int], None] | None = None,
 ) -> list[DemoLogin]:
     """Create the demo institution unless it exists; return the demo logins either way."""
     rng = random.Random(seed)
@@ -99,6 +104,9 @@ def build_demo(
             ]
         )
         _make_students(institution, season, players, password_hash, rng, say)
+    for number in range(1, leagues + 1):
+        _make_league(institution, season, director, number, rng)
+        say("leagues", number, leagues)
     return demo_logins()
 
 
@@ -177,3 +185,144 @@ def demo_logins() -> list[DemoLogin]:
     ).order_by("email")[:4]
     logins += [DemoLogin("student", user.email, DEMO_PASSWORD) for user in students]
     return logins
+
+
+LEAGUE_SIZE = 8
+
+
+def _make_league(institution, season, director, number, rng) -> None:
+    """A round robin of eight eligible students, started ten days ago, its matches in every
+    state of the life of a match, all made through the real services."""
+    from league.models import League
+    from league.services import entry_enrol, rounds_generate
+
+    league = League.objects.create(
+        season=season,
+        name="Tuesday Night League" if number == 1 else f"League {number}",
+        slug="tuesday-night" if number == 1 else f"league-{number}",
+        venue=institution.default_venue,
+        turn_time_seconds=150,
+    )
+    eligible_students = list(
+        PlayerProfile.objects.filter(
+            eligibilities__season=season, eligibilities__status=EligibilityStatus.ELIGIBLE
+        )
+        .order_by("campus_id")
+        .select_related("user")
+    )
+    start = ((number - 1) * LEAGUE_SIZE) % max(len(eligible_students) - LEAGUE_SIZE + 1, 1)
+    for profile in eligible_students[start : start + LEAGUE_SIZE]:
+        entry_enrol(actor=director, league=league, player=profile)
+    rounds = rounds_generate(
+        actor=director, league=league, first_play_by=institution.today() - timedelta(days=10)
+    )
+    _play_out(league, rounds, director, rng)
+
+
+def _play_out(league, rounds, director, rng) -> None:
+    from matches import services
+    from matches.models import Match, MatchStatus
+
+    def players(match):
+        first, second = (seat.player for seat in match.seats.order_by("order"))
+        return first, second
+
+    def scores():
+        winner = rng.randint(360, 480)
+        return winner, winner - rng.randint(10, 120)
+
+    # Rounds already past: confirmed, resolved disputes, forfeits, a double forfeit.
+    for round_ in rounds[:2]:
+        for index, match in enumerate(
+            Match.objects.filter(round=round_).exclude(status=MatchStatus.BYE)
+        ):
+            first, second = players(match)
+            before = match.deadline - timedelta(days=2)
+            win, lose = scores()
+            if index == 3 and round_.number == 2:
+                services.match_double_forfeit(
+                    actor=director, match=match, reason="Neither player reported (L8)", now=before
+                )
+                continue
+            report = services.report_submit(
+                actor=first.user, match=match, first_score=win, second_score=lose, now=before
+            )
+            if index == 2:
+                dispute = services.report_dispute(
+                    actor=second.user,
+                    report=report,
+                    first_score=win - 20,
+                    second_score=lose + 5,
+                    turn=11,
+                    note="Turn 11 was a 22-point play, not 42.",
+                    now=before,
+                )
+                services.dispute_resolve(
+                    actor=director,
+                    dispute=dispute,
+                    resolution="amended",
+                    reason="Score sheets compared: turn 11 was 22.",
+                    first_score=win - 20,
+                    second_score=lose,
+                    now=before + timedelta(hours=3),
+                )
+            elif index == 1 and round_.number == 1:
+                services.match_forfeit(
+                    actor=director,
+                    match=match,
+                    winner=1,
+                    reason="Opponent did not show",
+                    now=before,
+                )
+            else:
+                services.report_confirm(
+                    actor=second.user, report=report, now=before + timedelta(hours=1)
+                )
+    # The current round: reported, disputed, can't reach, scheduled, a proposal waiting.
+    now = timezone.now()
+    current = (
+        list(Match.objects.filter(round=rounds[2]).exclude(status=MatchStatus.BYE))
+        if len(rounds) > 2
+        else []
+    )
+    for index, match in enumerate(current):
+        first, second = players(match)
+        win, lose = scores()
+        if index == 0:
+            services.report_submit(
+                actor=first.user, match=match, first_score=win, second_score=lose, now=now
+            )
+        elif index == 1:
+            report = services.report_submit(
+                actor=first.user, match=match, first_score=win, second_score=lose, now=now
+            )
+            services.report_dispute(
+                actor=second.user,
+                report=report,
+                first_score=lose + 30,
+                second_score=win,
+                turn=7,
+                first_score_at_turn=180,
+                second_score_at_turn=201,
+                note="Bingo on turn 7 was not counted.",
+                now=now,
+            )
+        elif index == 2:
+            services.contact_issue_report(
+                actor=first.user,
+                match=match,
+                attempts="E-mailed Monday and Wednesday, texted Thursday: no answer.",
+            )
+        elif index == 3:
+            when = (now + timedelta(days=1)).replace(minute=0, second=0, microsecond=0)
+            proposal = services.proposal_create(
+                actor=first.user, match=match, times=[when, when + timedelta(hours=2)]
+            )
+            services.proposal_accept(actor=second.user, proposal=proposal, starts_at=when)
+    if len(rounds) > 3:
+        match = Match.objects.filter(round=rounds[3]).exclude(status=MatchStatus.BYE).first()
+        first, _ = players(match)
+        when = (now + timedelta(days=3)).replace(minute=0, second=0, microsecond=0)
+        services.proposal_create(
+            actor=first.user, match=match, times=[when, when + timedelta(days=1)]
+        )

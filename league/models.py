@@ -1,1 +1,161 @@
-"""Leagues, entries, rounds, standings and brackets (issues: the life of a match, nightly)."""
+"""Leagues, their entries and rounds (issue: the life of a match); standings and brackets come
+with the nightly pipeline.
+
+Words used here:
+- league: a competition in one season with its own rule settings (format, venue, lexicon,
+  end-of-game rule G1, challenge rule G5, per-turn time G8, spreads, windows).
+- entry: a player in a league; withdrawn with a reason, never deleted.
+- round: one week's games of a league, to be played by its `play_by` date.
+"""
+
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.models import PlayerProfile, Season
+
+
+class LeagueFormat(models.TextChoices):
+    LEAGUE = "league", "League (round robin, then playoffs)"
+    SINGLE_ELIMINATION = "single_elimination", "Single-elimination tournament"
+
+
+class Lexicon(models.TextChoices):
+    NWL2023 = "NWL2023", "NASPA Word List 2023"
+    CSW24 = "CSW24", "Collins Scrabble Words 2024"
+    OSPD6 = "OSPD6", "Official Scrabble Players Dictionary, 6th edition"
+    OSPD4 = "OSPD4", "Official Scrabble Players Dictionary, 4th edition"
+
+
+class EndOfGameRule(models.TextChoices):
+    STANDARD = "standard", "Standard: each loses own tiles, the one who went out gains them (G1)"
+    NORTH_AMERICAN = "north_american", "North American: +2 × opponent's tiles, no deduction"
+    NONE = "none", "None: no adjustment for unplayed tiles"
+
+
+class ChallengeRule(models.TextChoices):
+    LOSE_TURN = "lose_turn", "Unsuccessful challenger loses a turn"
+    POINTS_TO_CHALLENGED = (
+        "points_to_challenged",
+        "Points to the player whose valid play was challenged",
+    )
+    CLUB_BONUS_TO_CHALLENGER = (
+        "club_bonus_to_challenger",
+        "10 points to a successful challenger while tiles remain",
+    )
+
+
+class League(models.Model):
+    season = models.ForeignKey(Season, on_delete=models.PROTECT, related_name="leagues")
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(unique=True, help_text="Used in public URLs: /leagues/<slug>/")
+    format = models.CharField(
+        max_length=20, choices=LeagueFormat.choices, default=LeagueFormat.LEAGUE
+    )
+    venue = models.CharField(max_length=200, help_text="Every game is played here (L2).")
+    lexicon = models.CharField(max_length=10, choices=Lexicon.choices, default=Lexicon.NWL2023)
+    end_of_game_rule = models.CharField(
+        max_length=20, choices=EndOfGameRule.choices, default=EndOfGameRule.STANDARD
+    )
+    challenge_rule = models.CharField(
+        max_length=30, choices=ChallengeRule.choices, default=ChallengeRule.LOSE_TURN
+    )
+    challenge_points = models.PositiveSmallIntegerField(
+        default=10, help_text="Points for the challenge rules that award points (5 or 10)."
+    )
+    turn_time_seconds = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="Per-turn limit in seconds (G8), e.g. 150 for 2:30; empty for none.",
+    )
+    forfeit_spread = models.PositiveSmallIntegerField(default=50)
+    double_forfeit_spread = models.PositiveSmallIntegerField(
+        default=50, help_text="Taken off both sides."
+    )
+    report_window_days = models.PositiveSmallIntegerField(
+        default=0, help_text="Whole days after the round's play-by date to report a result."
+    )
+    confirmation_window_hours = models.PositiveSmallIntegerField(
+        default=48, help_text="Hours the opponent has to confirm or dispute a report."
+    )
+    round_length_days = models.PositiveSmallIntegerField(
+        default=7, validators=[MinValueValidator(1)]
+    )
+    capacity = models.PositiveSmallIntegerField(
+        default=32, validators=[MinValueValidator(2), MaxValueValidator(512)]
+    )
+    public = models.BooleanField(
+        default=True, help_text="Standings, schedule and bracket visible to anyone."
+    )
+    playoff_size = models.PositiveSmallIntegerField(
+        default=4, help_text="Players in the playoff bracket (0 for none)."
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["season", "name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(challenge_points__in=[5, 10]), name="league_challenge_points_5_or_10"
+            ),
+        ]
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("league_detail", args=[self.slug])
+
+    @property
+    def institution(self):
+        return self.season.institution
+
+    def registration_open(self, today=None) -> bool:
+        today = today or self.season.institution.today()
+        return today <= self.season.registration_deadline and today <= self.season.ends_on
+
+
+class Entry(models.Model):
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(PlayerProfile, on_delete=models.PROTECT, related_name="entries")
+    seed = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The director's order for a single-elimination tournament."
+    )
+    joined_at = models.DateTimeField(default=timezone.now)
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+    withdrawn_reason = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        verbose_name_plural = "entries"
+        ordering = ["league", "seed", "joined_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["league", "player"], name="one_entry_per_player_and_league"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.player.user} in {self.league}"
+
+    @property
+    def active(self) -> bool:
+        return self.withdrawn_at is None
+
+
+class Round(models.Model):
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    play_by = models.DateField(help_text="The last day to play this round's games.")
+
+    class Meta:
+        ordering = ["league", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["league", "number"], name="round_number_unique_per_league"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.league} round {self.number}"

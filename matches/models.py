@@ -1,2 +1,312 @@
-"""Matches, seats, schedule proposals, reports, disputes and the audit trail (issue: the life of
-a match). Empty until that issue lands."""
+"""Matches and their life: seats, schedule proposals, result reports, disputes, the audit trail.
+
+Words used here:
+- seat: a player's place in a match, in playing order (two now; up to four for later formats).
+  A final match stores each seat's score and outcome, so standings read seats alone.
+- spread: points for minus points against. A forfeit win counts +forfeit_spread and the loss
+  -forfeit_spread; a double forfeit is a loss for both with -double_forfeit_spread each; a bye is
+  a win with +forfeit_spread. Forfeits, double forfeits and byes add to spread only, never to
+  points for or against.
+- forfeit: the director (or a withdrawal) gives the match to one side without a game.
+- double forfeit: nobody reported in time (L8) or the director ruled it; a loss for both.
+- bye: no opponent this round (odd number of players).
+- report: the winner's account of a game (L7); live while pending, confirmed or disputed, and at
+  most one live report per match (a database constraint).
+- deadline: the end of the round's play-by date in the institution's time zone plus the league's
+  report window; after it only the director records results.
+"""
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.models import PlayerProfile
+
+MAX_SCORE = 1500
+
+
+class MatchStatus(models.TextChoices):
+    UNSCHEDULED = "unscheduled", "Unscheduled"
+    SCHEDULED = "scheduled", "Scheduled"
+    REPORTED = "reported", "Reported, awaiting confirmation"
+    DISPUTED = "disputed", "Disputed"
+    CONFIRMED = "confirmed", "Confirmed"
+    RESOLVED = "resolved", "Resolved by the director"
+    FORFEIT = "forfeit", "Forfeit"
+    DOUBLE_FORFEIT = "double_forfeit", "Double forfeit"
+    BYE = "bye", "Bye"
+
+
+OPEN_STATUSES = [MatchStatus.UNSCHEDULED, MatchStatus.SCHEDULED]
+FINAL_STATUSES = [
+    MatchStatus.CONFIRMED,
+    MatchStatus.RESOLVED,
+    MatchStatus.FORFEIT,
+    MatchStatus.DOUBLE_FORFEIT,
+    MatchStatus.BYE,
+]
+
+
+class Outcome(models.TextChoices):
+    WIN = "win", "Win"
+    LOSS = "loss", "Loss"
+    TIE = "tie", "Tie"
+    FORFEIT_WIN = "forfeit_win", "Forfeit win"
+    FORFEIT_LOSS = "forfeit_loss", "Forfeit loss"
+    DOUBLE_FORFEIT = "double_forfeit", "Double forfeit"
+    BYE = "bye", "Bye"
+
+
+class GameEnd(models.TextChoices):
+    """How the game ended (G3)."""
+
+    WENT_OUT = "went_out", "A player went out with the bag empty"
+    NO_PLAY_POSSIBLE = "no_play_possible", "No play was possible"
+    SCORELESS_TURNS = "scoreless_turns", "Six scoreless turns in a row (three passes each)"
+    TIME_UP = "time_up", "Time was up (equal turns played)"
+
+
+class Match(models.Model):
+    league = models.ForeignKey("league.League", on_delete=models.CASCADE, related_name="matches")
+    round = models.ForeignKey("league.Round", on_delete=models.CASCADE, related_name="matches")
+    status = models.CharField(
+        max_length=16, choices=MatchStatus.choices, default=MatchStatus.UNSCHEDULED
+    )
+    deadline = models.DateTimeField(help_text="After this only the director records a result.")
+    scheduled_at = models.DateTimeField(null=True, blank=True)
+    venue = models.CharField(max_length=200, blank=True)
+    agreed_equipment = models.CharField(
+        max_length=200,
+        blank=True,
+        help_text="Another dictionary or board both players agreed to (L4).",
+    )
+    reminder_sent_at = models.DateTimeField(null=True, blank=True)
+    finalised_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name_plural = "matches"
+        ordering = ["round__number", "id"]
+        indexes = [models.Index(fields=["status", "deadline"], name="match_status_deadline")]
+
+    def __str__(self):
+        names = " v ".join(str(seat.player.user) for seat in self.seats.all())
+        return f"Round {self.round.number}: {names}"
+
+    def get_absolute_url(self):
+        return reverse("match_detail", args=[self.pk])
+
+    @property
+    def is_final(self) -> bool:
+        return self.status in FINAL_STATUSES
+
+
+class Seat(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    order = models.PositiveSmallIntegerField(
+        validators=[MinValueValidator(1), MaxValueValidator(4)]
+    )
+    player = models.ForeignKey(PlayerProfile, on_delete=models.PROTECT, related_name="seats")
+    score = models.IntegerField(null=True, blank=True)
+    pre_adjustment_score = models.IntegerField(null=True, blank=True)
+    outcome = models.CharField(max_length=16, choices=Outcome.choices, blank=True)
+
+    class Meta:
+        ordering = ["match", "order"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "order"], name="seat_order_unique_per_match"),
+            models.UniqueConstraint(fields=["match", "player"], name="player_once_per_match"),
+            models.CheckConstraint(
+                condition=Q(order__gte=1, order__lte=4), name="seat_order_1_to_4"
+            ),
+            models.CheckConstraint(
+                condition=Q(score__isnull=True) | Q(score__gte=0, score__lte=MAX_SCORE),
+                name="seat_score_in_range",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.player.user} (seat {self.order})"
+
+
+class ScheduleProposal(models.Model):
+    """Up to three times at the league's venue (L1, L2); the other player accepts one or counters."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        ACCEPTED = "accepted", "Accepted"
+        SUPERSEDED = "superseded", "Superseded"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="proposals")
+    proposed_by = models.ForeignKey(PlayerProfile, on_delete=models.PROTECT, related_name="+")
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN)
+    accepted_time = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match"], condition=Q(status="open"), name="one_open_proposal_per_match"
+            ),
+        ]
+
+    def __str__(self):
+        return f"Proposal by {self.proposed_by.user} ({self.status})"
+
+
+class ProposedTime(models.Model):
+    proposal = models.ForeignKey(ScheduleProposal, on_delete=models.CASCADE, related_name="times")
+    starts_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["starts_at"]
+
+    def __str__(self):
+        return self.starts_at.isoformat()
+
+
+class ContactIssue(models.Model):
+    """ "I can't reach my opponent" (L5): waits for the director's decision."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="contact_issues")
+    reported_by = models.ForeignKey(PlayerProfile, on_delete=models.PROTECT, related_name="+")
+    attempts = models.TextField(help_text="How and when you tried to reach your opponent.")
+    created_at = models.DateTimeField(default=timezone.now)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    resolution = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        verbose_name = "can't-reach-opponent report"
+        ordering = ["created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match"],
+                condition=Q(resolved_at__isnull=True),
+                name="one_open_contact_issue_per_match",
+            ),
+        ]
+
+    def __str__(self):
+        return f"Can't reach opponent: {self.match}"
+
+
+class ReportStatus(models.TextChoices):
+    PENDING = "pending", "Awaiting confirmation"
+    CONFIRMED = "confirmed", "Confirmed"
+    DISPUTED = "disputed", "Disputed"
+    SUPERSEDED = "superseded", "Superseded"
+
+
+LIVE_REPORT_STATUSES = [ReportStatus.PENDING, ReportStatus.CONFIRMED, ReportStatus.DISPUTED]
+
+
+class ResultReport(models.Model):
+    """The winner's report of a two-player game (L7): scores by seat, how it ended (G3), and
+    optionally the point of a discrepancy marked during the game (L9)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="reports")
+    submitted_by = models.ForeignKey(PlayerProfile, on_delete=models.PROTECT, related_name="+")
+    status = models.CharField(
+        max_length=12, choices=ReportStatus.choices, default=ReportStatus.PENDING
+    )
+    first_score = models.PositiveSmallIntegerField(validators=[MaxValueValidator(MAX_SCORE)])
+    second_score = models.PositiveSmallIntegerField(validators=[MaxValueValidator(MAX_SCORE)])
+    first_pre_adjustment = models.PositiveSmallIntegerField(null=True, blank=True)
+    second_pre_adjustment = models.PositiveSmallIntegerField(null=True, blank=True)
+    first_tiles_left = models.CharField(max_length=7, blank=True)
+    second_tiles_left = models.CharField(max_length=7, blank=True)
+    ended_by = models.CharField(max_length=20, choices=GameEnd.choices, default=GameEnd.WENT_OUT)
+    discrepancy_turn = models.PositiveSmallIntegerField(null=True, blank=True)
+    discrepancy_note = models.CharField(max_length=500, blank=True)
+    submitted_at = models.DateTimeField(default=timezone.now)
+    confirm_by = models.DateTimeField()
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-submitted_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match"],
+                condition=Q(status__in=LIVE_REPORT_STATUSES),
+                name="one_live_report_per_match",
+            ),
+            models.CheckConstraint(
+                condition=Q(first_score__lte=MAX_SCORE, second_score__lte=MAX_SCORE),
+                name="report_scores_at_most_1500",
+            ),
+        ]
+        indexes = [models.Index(fields=["status", "confirm_by"], name="report_status_confirm_by")]
+
+    def __str__(self):
+        return f"{self.first_score}–{self.second_score} ({self.get_status_display()})"
+
+
+class Dispute(models.Model):
+    """The opponent's version and the point of the discrepancy (L9); the director rules."""
+
+    class Resolution(models.TextChoices):
+        UPHELD = "upheld", "Report upheld"
+        AMENDED = "amended", "Scores amended"
+        REPLAY = "replay", "Replay ordered"
+        FORFEIT = "forfeit", "Forfeit to one side"
+        DOUBLE_FORFEIT = "double_forfeit", "Double forfeit"
+
+    report = models.OneToOneField(ResultReport, on_delete=models.CASCADE, related_name="dispute")
+    raised_by = models.ForeignKey(PlayerProfile, on_delete=models.PROTECT, related_name="+")
+    first_score = models.PositiveSmallIntegerField(validators=[MaxValueValidator(MAX_SCORE)])
+    second_score = models.PositiveSmallIntegerField(validators=[MaxValueValidator(MAX_SCORE)])
+    turn = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Turn number of the discrepancy."
+    )
+    first_score_at_turn = models.PositiveSmallIntegerField(null=True, blank=True)
+    second_score_at_turn = models.PositiveSmallIntegerField(null=True, blank=True)
+    note = models.TextField()
+    created_at = models.DateTimeField(default=timezone.now)
+    resolution = models.CharField(max_length=16, choices=Resolution.choices, blank=True)
+    reason = models.TextField(blank=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    resolved_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at"]
+
+    def __str__(self):
+        return f"Dispute of {self.report.match}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.resolved_at is None
+
+
+class AuditEvent(models.Model):
+    """Append-only: who changed what about a match, when, before, after and why."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="audit_events")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="Empty when the system acted (the nightly job).",
+    )
+    action = models.CharField(max_length=40)
+    before = models.JSONField(default=dict)
+    after = models.JSONField(default=dict)
+    reason = models.TextField(blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+    def __str__(self):
+        return f"{self.created_at:%Y-%m-%d %H:%M} {self.action}"

@@ -107,3 +107,20 @@ def browser_type_launch_args(browser_type_launch_args):
             "--disable-sync",
         ],
     }
+
+
+@pytest.fixture
+def league(season):
+    from tests.factories import LeagueFactory
+
+    return LeagueFactory(season=season, name="Tuesday League", slug="tuesday")
+
+
+@pytest.fixture
+def match(league, player, opponent, season):
+    """An unscheduled match between two eligible players, due in a week; player sits first."""
+    from tests.factories import eligible, match_between
+
+    eligible(player, season)
+    eligible(opponent, season)
+    return match_between(league, player, opponent)

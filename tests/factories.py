@@ -81,3 +81,47 @@ def with_role(profile: PlayerProfile, group_name: str) -> PlayerProfile:
 
 def roster_entry(season: Season, campus_id: str) -> RosterEntry:
     return RosterEntry.objects.create(season=season, campus_id=campus_id)
+
+
+# --- Leagues and matches -------------------------------------------------------------------------
+
+
+class LeagueFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "league.League"
+
+    season = factory.SubFactory(SeasonFactory)
+    name = factory.Sequence(lambda n: f"Tuesday League {n}")
+    slug = factory.Sequence(lambda n: f"tuesday-{n}")
+    venue = "Student Union, Games Room"
+
+
+def eligible(profile: PlayerProfile, season: Season) -> PlayerProfile:
+    from accounts.models import Eligibility
+
+    Eligibility.objects.update_or_create(
+        profile=profile, season=season, defaults={"status": "eligible", "source": "roster"}
+    )
+    return profile
+
+
+def match_between(
+    league, first: PlayerProfile, second: PlayerProfile, *, play_by=None, number=None
+):
+    """A two-player match in its own round, due `play_by` (default: in a week)."""
+    from league.models import Round
+    from matches.models import Match, Seat
+    from matches.services import match_deadline
+
+    play_by = play_by or (timezone.now().date() + timedelta(days=7))
+    number = number or (league.rounds.count() + 1)
+    round_ = Round.objects.create(league=league, number=number, play_by=play_by)
+    deadline = match_deadline(
+        play_by=play_by,
+        report_window_days=league.report_window_days,
+        tz=league.season.institution.tz,
+    )
+    match = Match.objects.create(league=league, round=round_, deadline=deadline, venue=league.venue)
+    Seat.objects.create(match=match, order=1, player=first)
+    Seat.objects.create(match=match, order=2, player=second)
+    return match

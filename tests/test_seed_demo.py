@@ -37,7 +37,7 @@ def test_running_it_again_reuses_what_is_there(db, capsys):
 
 
 def test_the_demo_has_students_in_each_eligibility_state(db, capsys):
-    seed(capsys, "--players", "14")
+    seed(capsys, "--players", "14", "--leagues", "0")
     assert PlayerProfile.objects.exclude(campus_id="").count() == 14
     statuses = set(Eligibility.objects.values_list("status", flat=True))
     assert statuses == {"eligible", "ineligible"}
@@ -47,3 +47,26 @@ def test_the_demo_has_students_in_each_eligibility_state(db, capsys):
 def test_a_too_small_demo_is_refused(db):
     with pytest.raises(CommandError, match="at least 4"):
         call_command("seed_demo", "--players", "2")
+
+
+def test_the_demo_league_has_matches_in_every_state_of_their_life(db, capsys):
+    from matches.models import ContactIssue, Match
+
+    seed(capsys)
+    statuses = set(Match.objects.values_list("status", flat=True))
+    assert {
+        "unscheduled",
+        "scheduled",
+        "reported",
+        "disputed",
+        "confirmed",
+        "resolved",
+        "forfeit",
+        "double_forfeit",
+    } <= statuses
+    assert ContactIssue.objects.filter(resolved_at__isnull=True).exists()
+
+
+def test_a_league_needs_enough_students(db):
+    with pytest.raises(CommandError, match="eight eligible students"):
+        call_command("seed_demo", "--players", "6")

@@ -1,4 +1,5 @@
 from django.core.management.base import BaseCommand, CommandError
+from django.test import override_settings
 
 from league.demo import build_demo
 
@@ -16,19 +17,26 @@ class Command(BaseCommand):
         parser.add_argument(
             "--leagues",
             type=int,
-            default=0,
-            help="number of leagues; leagues arrive with the league app, so this is not used yet",
+            default=1,
+            help="round-robin leagues of eight students (default 1)",
         )
         parser.add_argument("--seed", type=int, default=1, help="random seed for names (default 1)")
 
     def handle(self, *args, players, leagues, seed, **options):
         if players < 4:
             raise CommandError("--players must be at least 4.")
+        if leagues < 0:
+            raise CommandError("--leagues cannot be negative.")
+        if leagues and players < 12:
+            raise CommandError("A league needs eight eligible students: use --players 12 or more.")
 
         def progress(step: str, done: int, total: int) -> None:
             if total >= 1000:
                 self.stderr.write(f"\r{step}: {done}/{total}", ending="\n" if done >= total else "")
                 self.stderr.flush()
 
-        for login in build_demo(players=players, seed=seed, progress=progress):
+        # Demo e-mails (proposals, reports, disputes) are not sent: nobody reads example.edu.
+        with override_settings(EMAIL_BACKEND="django.core.mail.backends.dummy.EmailBackend"):
+            logins = build_demo(players=players, leagues=leagues, seed=seed, progress=progress)
+        for login in logins:
             self.stdout.write(f"{login.role} {login.email} {login.password}")

@@ -1,0 +1,408 @@
+"""The director's queues: open disputes oldest first with both versions side by side, can't-reach
+reports, and every match's rulings. Each ruling is a form with a required reason that calls one
+service; the audit trail is read-only."""
+
+from django import forms
+from django.contrib import admin, messages
+from django.db.models import F
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils import timezone
+from django.utils.html import format_html
+from django.utils.timesince import timesince
+
+from accounts.admin import InstitutionScopedAdmin
+from accounts.errors import DomainError
+
+from . import services
+from .models import AuditEvent, ContactIssue, Dispute, Match, Seat
+
+RULINGS = {
+    "upheld": "Uphold the report",
+    "amended": "Amend the scores",
+    "replay": "Order a replay (new deadline)",
+    "forfeit": "Forfeit: one side wins",
+    "double_forfeit": "Double forfeit: a loss for both",
+    "extend": "Extend the deadline",
+}
+
+
+class RulingForm(forms.Form):
+    ruling = forms.ChoiceField(label="Decision", widget=forms.RadioSelect)
+    reason = forms.CharField(
+        label="Reason (required; both players see it)", widget=forms.Textarea(attrs={"rows": 3})
+    )
+    first_score = forms.IntegerField(
+        label="Amended score, seat 1", required=False, min_value=0, max_value=1500
+    )
+    second_score = forms.IntegerField(
+        label="Amended score, seat 2", required=False, min_value=0, max_value=1500
+    )
+    winner = forms.TypedChoiceField(
+        label="Winner by forfeit", required=False, coerce=int, empty_value=None
+    )
+    new_deadline = forms.DateTimeField(
+        label="New deadline",
+        required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+        help_text="In the institution's time zone.",
+    )
+
+    def __init__(self, *args, rulings, seats, tz, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.tz = tz
+        self.fields["ruling"].choices = [(key, RULINGS[key]) for key in rulings]
+        self.fields["winner"].choices = [("", "—")] + [
+            (seat.order, str(seat.player.user)) for seat in seats
+        ]
+        for seat, name in zip(seats, ("first_score", "second_score"), strict=False):
+            self.fields[name].label = f"Amended score, {seat.player.user}"
+
+    def clean_new_deadline(self):
+        value = self.cleaned_data.get("new_deadline")
+        return timezone.make_aware(value, self.tz) if value and timezone.is_naive(value) else value
+
+
+def _ruling_view(model_admin, request, *, match, rulings, title, apply, back, extra=None):
+    match = Match.objects.select_related("league__season__institution", "round").get(pk=match.pk)
+    seats = list(Seat.objects.filter(match=match).select_related("player__user").order_by("order"))
+    tz = match.league.season.institution.tz
+    form = RulingForm(request.POST or None, rulings=rulings, seats=seats, tz=tz)
+    if request.method == "POST" and form.is_valid():
+        try:
+            apply(form.cleaned_data)
+        except DomainError as error:
+            form.add_error(None, error.message)
+        else:
+            model_admin.message_user(
+                request, "Decision recorded; both players have been e-mailed.", messages.SUCCESS
+            )
+            return redirect(back)
+    context = {
+        **model_admin.admin_site.each_context(request),
+        "opts": model_admin.model._meta,
+        "title": title,
+        "match": match,
+        "seats": seats,
+        "form": form,
+        "events": AuditEvent.objects.filter(match=match).select_related("actor"),
+        **(extra or {}),
+    }
+    return TemplateResponse(request, "admin/matches/ruling.html", context)
+
+
+class OpenFilter(admin.SimpleListFilter):
+    title = "state"
+    parameter_name = "state"
+
+    def lookups(self, request, model_admin):
+        return [("open", "Open"), ("resolved", "Resolved")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "open":
+            return queryset.filter(resolved_at__isnull=True)
+        if self.value() == "resolved":
+            return queryset.filter(resolved_at__isnull=False)
+        return queryset
+
+
+@admin.register(Dispute)
+class DisputeAdmin(InstitutionScopedAdmin):
+    """The dispute queue: open disputes oldest first, both versions side by side."""
+
+    institution_path = "report__match__league__season__institution_id"
+    list_display = [
+        "match_link",
+        "age",
+        "reported_version",
+        "disputed_version",
+        "point_of_discrepancy",
+        "state",
+        "resolve_link",
+    ]
+    list_filter = [OpenFilter, "report__match__league"]
+    list_select_related = [
+        "report__match__league",
+        "report__match__round",
+        "report__submitted_by__user",
+        "raised_by__user",
+    ]
+    ordering = [F("resolved_at").desc(nulls_first=True), "created_at"]
+    readonly_fields = [f.name for f in Dispute._meta.fields]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related("report__match__seats__player__user")
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    @admin.display(description="Match")
+    def match_link(self, dispute):
+        match = dispute.report.match
+        names = " v ".join(str(seat.player.user) for seat in match.seats.all())
+        return format_html(
+            '<a href="{}">{}</a><br><small>{}, round {}</small>',
+            reverse("match_detail", args=[match.pk]),
+            names,
+            match.league,
+            match.round.number,
+        )
+
+    @admin.display(description="Open for", ordering="created_at")
+    def age(self, dispute):
+        return timesince(dispute.created_at) if dispute.is_open else "—"
+
+    @admin.display(description="Winner's report")
+    def reported_version(self, dispute):
+        report = dispute.report
+        return format_html(
+            "<strong>{}–{}</strong><br><small>by {}</small>",
+            report.first_score,
+            report.second_score,
+            report.submitted_by.user,
+        )
+
+    @admin.display(description="Opponent's version")
+    def disputed_version(self, dispute):
+        return format_html(
+            "<strong>{}–{}</strong><br><small>by {}</small>",
+            dispute.first_score,
+            dispute.second_score,
+            dispute.raised_by.user,
+        )
+
+    @admin.display(description="Point of discrepancy")
+    def point_of_discrepancy(self, dispute):
+        at = f"turn {dispute.turn}" if dispute.turn else "turn not given"
+        if dispute.first_score_at_turn is not None:
+            at += f" at {dispute.first_score_at_turn}–{dispute.second_score_at_turn}"
+        return format_html("{}<br><small>{}</small>", at, dispute.note)
+
+    @admin.display(description="State")
+    def state(self, dispute):
+        return "open" if dispute.is_open else dispute.get_resolution_display()
+
+    @admin.display(description="")
+    def resolve_link(self, dispute):
+        if not dispute.is_open:
+            return ""
+        return format_html(
+            '<a class="button" href="{}">Resolve</a>',
+            reverse("admin:matches_dispute_resolve", args=[dispute.pk]),
+        )
+
+    def get_urls(self):
+        return [
+            path(
+                "<int:pk>/resolve/",
+                self.admin_site.admin_view(self.resolve_view),
+                name="matches_dispute_resolve",
+            )
+        ] + super().get_urls()
+
+    def resolve_view(self, request, pk):
+        dispute = get_object_or_404(self.get_queryset(request), pk=pk)
+
+        def apply(data):
+            services.dispute_resolve(
+                actor=request.user,
+                dispute=dispute,
+                resolution=data["ruling"],
+                reason=data["reason"],
+                first_score=data["first_score"],
+                second_score=data["second_score"],
+                winner=data["winner"],
+                new_deadline=data["new_deadline"],
+            )
+
+        return _ruling_view(
+            self,
+            request,
+            match=dispute.report.match,
+            title="Resolve the dispute",
+            rulings=["upheld", "amended", "replay", "forfeit", "double_forfeit"],
+            apply=apply,
+            back=reverse("admin:matches_dispute_changelist") + "?state=open",
+            extra={"dispute": dispute},
+        )
+
+
+@admin.register(ContactIssue)
+class ContactIssueAdmin(InstitutionScopedAdmin):
+    """Can't-reach-opponent reports (L5): the director extends, forfeits, double-forfeits or replays."""
+
+    institution_path = "match__league__season__institution_id"
+    list_display = ["match", "reported_by", "attempts", "created_at", "resolved_at", "decide_link"]
+    list_filter = [OpenFilter]
+    list_select_related = ["match__round", "match__league", "reported_by__user"]
+    ordering = [F("resolved_at").desc(nulls_first=True), "created_at"]
+    readonly_fields = [f.name for f in ContactIssue._meta.fields]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related("match__seats__player__user")
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    @admin.display(description="")
+    def decide_link(self, issue):
+        if issue.resolved_at:
+            return issue.resolution
+        return format_html(
+            '<a class="button" href="{}">Decide</a>',
+            reverse("admin:matches_contactissue_decide", args=[issue.pk]),
+        )
+
+    def get_urls(self):
+        return [
+            path(
+                "<int:pk>/decide/",
+                self.admin_site.admin_view(self.decide_view),
+                name="matches_contactissue_decide",
+            )
+        ] + super().get_urls()
+
+    def decide_view(self, request, pk):
+        issue = get_object_or_404(self.get_queryset(request), pk=pk)
+
+        def apply(data):
+            services.contact_issue_resolve(
+                actor=request.user,
+                issue=issue,
+                decision=data["ruling"],
+                reason=data["reason"],
+                winner=data["winner"],
+                new_deadline=data["new_deadline"],
+            )
+
+        return _ruling_view(
+            self,
+            request,
+            match=issue.match,
+            title="Decide: can't reach opponent",
+            rulings=["extend", "forfeit", "double_forfeit", "replay"],
+            apply=apply,
+            back=reverse("admin:matches_contactissue_changelist") + "?state=open",
+            extra={"issue": issue},
+        )
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    can_delete = False
+    readonly_fields = ["order", "player", "score", "pre_adjustment_score", "outcome"]
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Match)
+class MatchAdmin(InstitutionScopedAdmin):
+    institution_path = "league__season__institution_id"
+    list_display = ["__str__", "league", "status", "deadline", "scheduled_at", "rule_link"]
+    list_filter = ["status", "league"]
+    list_select_related = ["league", "round"]
+    search_fields = ["seats__player__user__last_name", "seats__player__campus_id"]
+    readonly_fields = [f.name for f in Match._meta.fields]
+    inlines = [SeatInline]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related("seats__player__user")
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    @admin.display(description="")
+    def rule_link(self, match):
+        return format_html(
+            '<a href="{}">Rule</a>', reverse("admin:matches_match_rule", args=[match.pk])
+        )
+
+    def get_urls(self):
+        return [
+            path(
+                "<int:pk>/rule/",
+                self.admin_site.admin_view(self.rule_view),
+                name="matches_match_rule",
+            )
+        ] + super().get_urls()
+
+    def rule_view(self, request, pk):
+        match = get_object_or_404(self.get_queryset(request), pk=pk)
+
+        def apply(data):
+            ruling, reason = data["ruling"], data["reason"]
+            if ruling == "amended":
+                if data["first_score"] is None or data["second_score"] is None:
+                    raise services.MatchError("Enter both scores.")
+                services.match_record_result(
+                    actor=request.user,
+                    match=match,
+                    first_score=data["first_score"],
+                    second_score=data["second_score"],
+                    reason=reason,
+                )
+            elif ruling == "forfeit":
+                if data["winner"] is None:
+                    raise services.MatchError("Pick the player who wins by forfeit.")
+                services.match_forfeit(
+                    actor=request.user, match=match, winner=data["winner"], reason=reason
+                )
+            elif ruling == "double_forfeit":
+                services.match_double_forfeit(actor=request.user, match=match, reason=reason)
+            elif ruling in ("replay", "extend"):
+                if data["new_deadline"] is None:
+                    raise services.MatchError("Give the new deadline.")
+                action = (
+                    services.match_replay if ruling == "replay" else services.match_extend_deadline
+                )
+                action(
+                    actor=request.user,
+                    match=match,
+                    new_deadline=data["new_deadline"],
+                    reason=reason,
+                )
+
+        return _ruling_view(
+            self,
+            request,
+            match=match,
+            title="Rule on this match",
+            rulings=["amended", "forfeit", "double_forfeit", "replay", "extend"],
+            apply=apply,
+            back=reverse("admin:matches_match_change", args=[match.pk]),
+        )
+
+
+@admin.register(AuditEvent)
+class AuditEventAdmin(InstitutionScopedAdmin):
+    """Append-only: nobody adds, changes or deletes an audit event."""
+
+    institution_path = "match__league__season__institution_id"
+    list_display = ["created_at", "match", "action", "actor", "reason"]
+    list_filter = ["action"]
+    list_select_related = ["match__round", "actor"]
+    readonly_fields = [f.name for f in AuditEvent._meta.fields]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related("match__seats__player__user")
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

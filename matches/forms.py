@@ -1,0 +1,171 @@
+"""Forms speak from the acting player's side ("your score", "your opponent's score"); the views
+turn that into seat order for the services."""
+
+from datetime import datetime
+
+from django import forms
+from django.utils import timezone
+
+from .models import MAX_SCORE, GameEnd
+
+SCORE = {"min_value": 0, "max_value": MAX_SCORE}
+
+
+def _aware(value: datetime | None, tz):
+    if value is None:
+        return None
+    return timezone.make_aware(value, tz) if timezone.is_naive(value) else value
+
+
+class LocalDateTimeInput(forms.DateTimeInput):
+    input_type = "datetime-local"
+
+    def __init__(self, **kwargs):
+        super().__init__(format="%Y-%m-%dT%H:%M", **kwargs)
+
+
+class ProposalForm(forms.Form):
+    time_1 = forms.DateTimeField(label="First choice", widget=LocalDateTimeInput())
+    time_2 = forms.DateTimeField(
+        label="Second choice (optional)", required=False, widget=LocalDateTimeInput()
+    )
+    time_3 = forms.DateTimeField(
+        label="Third choice (optional)", required=False, widget=LocalDateTimeInput()
+    )
+
+    def __init__(self, *args, tz, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.tz = tz
+
+    def times(self) -> list[datetime]:
+        return [
+            _aware(self.cleaned_data[f"time_{i}"], self.tz)
+            for i in (1, 2, 3)
+            if self.cleaned_data.get(f"time_{i}")
+        ]
+
+
+class AcceptForm(forms.Form):
+    starts_at = forms.ChoiceField(label="Time", widget=forms.RadioSelect)
+
+    def __init__(self, *args, proposal, tz, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.by_key = {t.starts_at.isoformat(): t.starts_at for t in proposal.times.all()}
+        self.fields["starts_at"].choices = [
+            (key, timezone.localtime(moment, tz).strftime("%a %b %-d, %-I:%M %p"))
+            for key, moment in self.by_key.items()
+        ]
+
+    def chosen(self) -> datetime:
+        return self.by_key[self.cleaned_data["starts_at"]]
+
+
+class EquipmentForm(forms.Form):
+    description = forms.CharField(
+        label="Dictionary or board you both agreed to",
+        max_length=200,
+        help_text="Only if you both agreed before the game (L4); otherwise the league's lexicon applies.",
+    )
+
+
+class ContactIssueForm(forms.Form):
+    attempts = forms.CharField(
+        label="How you tried to reach your opponent",
+        min_length=10,
+        max_length=2000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="When and how: e-mails, texts, calls. The director decides the match (L5).",
+    )
+
+
+class ReportForm(forms.Form):
+    my_score = forms.IntegerField(label="Your final score", **SCORE)
+    opponent_score = forms.IntegerField(label="Your opponent's final score", **SCORE)
+    ended_by = forms.ChoiceField(
+        label="How the game ended", choices=GameEnd.choices, initial=GameEnd.WENT_OUT
+    )
+    my_pre_adjustment = forms.IntegerField(
+        label="Your score before unplayed tiles (optional)", required=False, **SCORE
+    )
+    opponent_pre_adjustment = forms.IntegerField(
+        label="Opponent's score before unplayed tiles (optional)", required=False, **SCORE
+    )
+    my_tiles_left = forms.CharField(
+        label="Your tiles left (optional)", max_length=7, required=False
+    )
+    opponent_tiles_left = forms.CharField(
+        label="Opponent's tiles left (optional)", max_length=7, required=False
+    )
+    discrepancy_turn = forms.IntegerField(
+        label="Turn of a discrepancy you marked (optional)",
+        min_value=1,
+        max_value=100,
+        required=False,
+    )
+    discrepancy_note = forms.CharField(
+        label="What happened (optional)", max_length=500, required=False
+    )
+    unusual_confirmed = forms.BooleanField(
+        label="Yes, really: these unusual scores are right", required=False
+    )
+
+    def by_seat(self, my_order: int) -> dict:
+        """The form's values as the service's seat-ordered arguments."""
+        data = self.cleaned_data
+        mine = (data["my_score"], data["my_pre_adjustment"], data["my_tiles_left"])
+        theirs = (
+            data["opponent_score"],
+            data["opponent_pre_adjustment"],
+            data["opponent_tiles_left"],
+        )
+        first, second = (mine, theirs) if my_order == 1 else (theirs, mine)
+        return {
+            "first_score": first[0],
+            "second_score": second[0],
+            "first_pre_adjustment": first[1],
+            "second_pre_adjustment": second[1],
+            "first_tiles_left": first[2],
+            "second_tiles_left": second[2],
+            "ended_by": data["ended_by"],
+            "discrepancy_turn": data["discrepancy_turn"],
+            "discrepancy_note": data["discrepancy_note"],
+            "unusual_confirmed": data["unusual_confirmed"],
+        }
+
+
+class DisputeForm(forms.Form):
+    my_score = forms.IntegerField(label="Your final score, as you recorded it", **SCORE)
+    opponent_score = forms.IntegerField(
+        label="Your opponent's final score, as you recorded it", **SCORE
+    )
+    turn = forms.IntegerField(
+        label="Turn where the discrepancy happened (optional)",
+        min_value=1,
+        max_value=100,
+        required=False,
+    )
+    my_score_at_turn = forms.IntegerField(
+        label="Your score at that turn (optional)", required=False, **SCORE
+    )
+    opponent_score_at_turn = forms.IntegerField(
+        label="Opponent's score at that turn (optional)", required=False, **SCORE
+    )
+    note = forms.CharField(
+        label="What you disagree with", max_length=2000, widget=forms.Textarea(attrs={"rows": 3})
+    )
+
+    def by_seat(self, my_order: int) -> dict:
+        data = self.cleaned_data
+        mine, theirs = (
+            (data["my_score"], data["my_score_at_turn"]),
+            (data["opponent_score"], data["opponent_score_at_turn"]),
+        )
+        first, second = (mine, theirs) if my_order == 1 else (theirs, mine)
+        return {
+            "first_score": first[0],
+            "second_score": second[0],
+            "first_score_at_turn": first[1],
+            "second_score_at_turn": second[1],
+            "turn": data["turn"],
+            "note": data["note"],
+        }

@@ -1,0 +1,222 @@
+"""Match pages: thin views that parse a form, call one service, and show its message."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from accounts.errors import DomainError
+
+from . import services
+from .forms import (
+    AcceptForm,
+    ContactIssueForm,
+    DisputeForm,
+    EquipmentForm,
+    ProposalForm,
+    ReportForm,
+)
+from .models import MatchStatus, ReportStatus, ScheduleProposal
+from .selectors import can_see_match, match_for_page
+
+
+def _match_for(request: HttpRequest, pk: int):
+    """The match if this user may see it; 404 otherwise, so outsiders learn nothing."""
+    match = match_for_page(pk)
+    if match is None or not can_see_match(request.user, match):
+        raise Http404
+    return match
+
+
+def _my_seat(request, match):
+    return next(
+        (seat for seat in match.seats.all() if seat.player.user_id == request.user.pk), None
+    )
+
+
+def _render(request, match, status=200, **forms):
+    tz = match.league.season.institution.tz
+    seat = _my_seat(request, match)
+    proposal = match.open_proposals[0] if match.open_proposals else None
+    report = match.live_reports[0] if match.live_reports else None
+    now = timezone.now()
+    is_open = match.status in (MatchStatus.UNSCHEDULED, MatchStatus.SCHEDULED)
+    can_act = seat is not None and is_open and now <= match.deadline
+    context = {
+        "match": match,
+        "league": match.league,
+        "seats": list(match.seats.all()),
+        "my_seat": seat,
+        "tz": tz,
+        "proposal": proposal,
+        "report": report,
+        "can_propose": can_act,
+        "can_accept": can_act
+        and proposal is not None
+        and proposal.proposed_by_id != seat.player_id,
+        "can_report": can_act,
+        "can_answer_report": seat is not None
+        and report is not None
+        and report.status == ReportStatus.PENDING
+        and report.submitted_by_id != seat.player_id,
+        "can_report_contact": seat is not None
+        and is_open
+        and not any(i.resolved_at is None for i in match.contact_issues.all()),
+        "open_contact_issue": next(
+            (i for i in match.contact_issues.all() if i.resolved_at is None), None
+        ),
+        "is_director": services.is_match_director(request.user, match),
+        "events": list(match.audit_events.all()),
+        "proposal_form": forms.get("proposal_form") or ProposalForm(tz=tz),
+        "accept_form": forms.get("accept_form")
+        or (AcceptForm(proposal=proposal, tz=tz) if proposal else None),
+        "report_form": forms.get("report_form") or ReportForm(),
+        "dispute_form": forms.get("dispute_form") or DisputeForm(),
+        "contact_form": forms.get("contact_form") or ContactIssueForm(),
+        "equipment_form": forms.get("equipment_form") or EquipmentForm(),
+        "past_deadline": now > match.deadline,
+    }
+    return render(request, "matches/match_detail.html", context, status=status)
+
+
+@login_required
+def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    return _render(request, _match_for(request, pk))
+
+
+def _act(request, match, form_name, form, call, success):
+    """Run one service call for a bound form; re-render with errors, or redirect with a message."""
+    if form.is_valid():
+        try:
+            call(form)
+        except DomainError as error:
+            # Shown at the top too: the form itself may be hidden in the match's new state.
+            form.add_error(None, error.message)
+            messages.error(request, error.message)
+        else:
+            messages.success(request, success)
+            return redirect(match)
+    else:
+        messages.error(request, "Nothing was changed: see the form below.")
+    return _render(request, _match_for(request, match.pk), **{form_name: form})
+
+
+@login_required
+@require_POST
+def match_propose(request, pk):
+    match = _match_for(request, pk)
+    form = ProposalForm(request.POST, tz=match.league.season.institution.tz)
+    return _act(
+        request,
+        match,
+        "proposal_form",
+        form,
+        lambda f: services.proposal_create(actor=request.user, match=match, times=f.times()),
+        "Times proposed: your opponent has been e-mailed.",
+    )
+
+
+@login_required
+@require_POST
+def match_accept(request, pk, proposal_id):
+    match = _match_for(request, pk)
+    proposal = get_object_or_404(ScheduleProposal, pk=proposal_id, match=match)
+    form = AcceptForm(request.POST, proposal=proposal, tz=match.league.season.institution.tz)
+    return _act(
+        request,
+        match,
+        "accept_form",
+        form,
+        lambda f: services.proposal_accept(
+            actor=request.user, proposal=proposal, starts_at=f.chosen()
+        ),
+        "Match scheduled: your opponent has been e-mailed.",
+    )
+
+
+@login_required
+@require_POST
+def match_equipment(request, pk):
+    match = _match_for(request, pk)
+    return _act(
+        request,
+        match,
+        "equipment_form",
+        EquipmentForm(request.POST),
+        lambda f: services.equipment_agree(
+            actor=request.user, match=match, description=f.cleaned_data["description"]
+        ),
+        "Agreed equipment recorded.",
+    )
+
+
+@login_required
+@require_POST
+def match_cant_reach(request, pk):
+    match = _match_for(request, pk)
+    return _act(
+        request,
+        match,
+        "contact_form",
+        ContactIssueForm(request.POST),
+        lambda f: services.contact_issue_report(
+            actor=request.user, match=match, attempts=f.cleaned_data["attempts"]
+        ),
+        "The director has your report and will decide this match.",
+    )
+
+
+@login_required
+@require_POST
+def match_report(request, pk):
+    match = _match_for(request, pk)
+    seat = _my_seat(request, match)
+    order = seat.order if seat else 1
+    return _act(
+        request,
+        match,
+        "report_form",
+        ReportForm(request.POST),
+        lambda f: services.report_submit(actor=request.user, match=match, **f.by_seat(order)),
+        "Result reported: your opponent has been asked to confirm it.",
+    )
+
+
+def _live_report(match, report_id):
+    report = next((r for r in match.live_reports if r.pk == report_id), None)
+    if report is None:
+        raise Http404
+    return report
+
+
+@login_required
+@require_POST
+def match_confirm(request, pk, report_id):
+    match = _match_for(request, pk)
+    report = _live_report(match, report_id)
+    try:
+        services.report_confirm(actor=request.user, report=report)
+    except DomainError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, "Result confirmed. Thanks!")
+    return redirect(match)
+
+
+@login_required
+@require_POST
+def match_dispute(request, pk, report_id):
+    match = _match_for(request, pk)
+    report = _live_report(match, report_id)
+    seat = _my_seat(request, match)
+    order = seat.order if seat else 1
+    return _act(
+        request,
+        match,
+        "dispute_form",
+        DisputeForm(request.POST),
+        lambda f: services.report_dispute(actor=request.user, report=report, **f.by_seat(order)),
+        "Dispute sent: the director will rule on it, and both of you will be e-mailed.",
+    )

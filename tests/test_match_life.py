@@ -1,0 +1,424 @@
+"""The life of a match through its services: scheduling (L1, L2, L4), can't reach (L5),
+reporting (L6, L7, G2, G3), confirming and disputing (L9), the director's rulings."""
+
+from datetime import timedelta
+
+import pytest
+from django.core import mail
+from django.utils import timezone
+
+from accounts.errors import NotEligible, PermissionDenied
+from matches.models import (
+    AuditEvent,
+    ContactIssue,
+    Dispute,
+    MatchStatus,
+    ReportStatus,
+    ResultReport,
+)
+from matches.services import (
+    MatchError,
+    UnusualScores,
+    confirm_stale_reports,
+    contact_issue_report,
+    contact_issue_resolve,
+    dispute_resolve,
+    equipment_agree,
+    match_record_result,
+    proposal_accept,
+    proposal_create,
+    report_confirm,
+    report_dispute,
+    report_submit,
+)
+
+
+def soon(hours=24):
+    return (timezone.now() + timedelta(hours=hours)).replace(second=0, microsecond=0)
+
+
+def seats(match):
+    return {seat.order: seat for seat in match.seats.all()}
+
+
+def report(match, by, first=420, second=380, **extra):
+    return report_submit(
+        actor=by.user, match=match, first_score=first, second_score=second, **extra
+    )
+
+
+# --- Scheduling ----------------------------------------------------------------------------------
+
+
+def test_l1_a_player_proposes_times_and_the_opponent_accepts_one(
+    match, player, opponent, league, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        proposal = proposal_create(
+            actor=player.user, match=match, times=[soon(30), soon(24), soon(48)]
+        )
+    assert [t.starts_at for t in proposal.times.all()] == [soon(24), soon(30), soon(48)]
+    assert mail.outbox[-1].to == [opponent.user.email]
+
+    with django_capture_on_commit_callbacks(execute=True):
+        proposal_accept(actor=opponent.user, proposal=proposal, starts_at=soon(30))
+
+    match.refresh_from_db()
+    assert (match.status, match.scheduled_at) == (MatchStatus.SCHEDULED, soon(30))
+    assert match.venue == league.venue  # L2: always the league's venue
+    assert mail.outbox[-1].to == [player.user.email]
+
+
+def test_l1_a_counter_proposal_replaces_the_open_one(match, player, opponent):
+    first = proposal_create(actor=player.user, match=match, times=[soon(24)])
+    proposal_create(actor=opponent.user, match=match, times=[soon(50)])
+    first.refresh_from_db()
+    assert first.status == "superseded"
+    with pytest.raises(MatchError, match="no longer open"):
+        proposal_accept(actor=opponent.user, proposal=first, starts_at=soon(24))
+
+
+def test_l1_nobody_accepts_their_own_proposal_and_only_listed_times(match, player, opponent):
+    proposal = proposal_create(actor=player.user, match=match, times=[soon(24)])
+    with pytest.raises(MatchError, match="Your opponent accepts"):
+        proposal_accept(actor=player.user, proposal=proposal, starts_at=soon(24))
+    with pytest.raises(MatchError, match="Pick one of the proposed times"):
+        proposal_accept(actor=opponent.user, proposal=proposal, starts_at=soon(25))
+
+
+@pytest.mark.parametrize(
+    ("times", "message"),
+    [
+        (lambda: [soon(-1)], "in the past"),
+        (lambda: [soon(24 * 30)], "after the match's deadline"),
+        (lambda: [soon(1), soon(2), soon(3), soon(4)], "at most 3"),
+        (lambda: [], "at least one"),
+    ],
+)
+def test_bad_proposals_are_refused_and_change_nothing(match, player, times, message):
+    with pytest.raises(MatchError, match=message):
+        proposal_create(actor=player.user, match=match, times=times())
+    assert not match.proposals.exists()
+
+
+def test_a_time_outside_the_season_is_refused(match, player, season):
+    season.ends_on = timezone.localdate() + timedelta(days=1)
+    season.save()
+    with pytest.raises(MatchError, match="outside the season"):
+        proposal_create(actor=player.user, match=match, times=[soon(24 * 4)])
+
+
+def test_l10_an_ineligible_entrant_cannot_be_scheduled(match, player, opponent, director, season):
+    from accounts.services import eligibility_rule
+
+    eligibility_rule(
+        actor=director.user,
+        profile=opponent,
+        season=season,
+        status="ineligible",
+        reason="Left campus",
+    )
+    with pytest.raises(NotEligible):
+        proposal_create(actor=player.user, match=match, times=[soon(24)])
+
+
+def test_only_the_players_schedule_their_match(match, staff, director, outsider):
+    for actor in (staff.user, director.user, outsider.user):
+        with pytest.raises(PermissionDenied):
+            proposal_create(actor=actor, match=match, times=[soon(24)])
+
+
+def test_no_proposals_on_a_finished_match(match, player, opponent):
+    report_confirm(actor=opponent.user, report=report(match, player))
+    with pytest.raises(MatchError, match="no longer propose"):
+        proposal_create(actor=player.user, match=match, times=[soon(24)])
+
+
+def test_l4_either_player_records_agreed_equipment(match, opponent):
+    equipment_agree(actor=opponent.user, match=match, description="Opponent's deluxe board, OSPD6")
+    match.refresh_from_db()
+    assert match.agreed_equipment == "Opponent's deluxe board, OSPD6"
+    assert AuditEvent.objects.filter(match=match, action="equipment_agreed").exists()
+
+
+# --- Reporting ------------------------------------------------------------------------------------
+
+
+def test_l7_the_winner_reports_and_the_opponent_is_asked_to_confirm(
+    match, player, opponent, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        submitted = report(match, player, 420, 380, ended_by="went_out")
+    match.refresh_from_db()
+    assert match.status == MatchStatus.REPORTED
+    assert submitted.confirm_by == submitted.submitted_at + timedelta(hours=48)
+    assert mail.outbox[-1].to == [opponent.user.email]
+    assert "Confirm" in mail.outbox[-1].subject
+
+
+def test_l7_a_submitter_whose_scores_say_they_lost_is_told_to_let_the_winner_report(
+    match, opponent
+):
+    with pytest.raises(MatchError, match="the winner reports"):
+        report(match, opponent, 420, 380)
+    assert not ResultReport.objects.exists()
+
+
+def test_g2_a_tie_on_final_score_goes_to_the_higher_score_before_adjustment(
+    match, player, opponent
+):
+    with pytest.raises(MatchError, match="the winner reports"):
+        report(match, player, 400, 400, first_pre_adjustment=390, second_pre_adjustment=395)
+    report(match, opponent, 400, 400, first_pre_adjustment=390, second_pre_adjustment=395)
+    report_confirm(actor=player.user, report=ResultReport.objects.get())
+    s = seats(match)
+    assert (s[1].outcome, s[2].outcome) == ("loss", "win")
+
+
+def test_g2_only_an_exact_tie_on_both_is_a_tie_and_either_may_report_it(match, player, opponent):
+    report(match, opponent, 400, 400)
+    report_confirm(actor=player.user, report=ResultReport.objects.get())
+    assert {s.outcome for s in seats(match).values()} == {"tie"}
+
+
+@pytest.mark.parametrize(("first", "second"), [(-5, 300), (1501, 300), (400, -1)])
+def test_impossible_scores_are_refused(match, player, first, second):
+    with pytest.raises(MatchError):
+        report(match, player, first, second)
+    assert not ResultReport.objects.exists()
+
+
+@pytest.mark.parametrize(("first", "second"), [(99, 80), (700, 250)])
+def test_unusual_scores_need_an_explicit_yes_really(match, player, first, second):
+    with pytest.raises(UnusualScores, match="yes, really"):
+        report(match, player, first, second)
+    report(match, player, first, second, unusual_confirmed=True)
+    assert ResultReport.objects.count() == 1
+
+
+def test_a_report_after_the_deadline_is_refused(match, player):
+    with pytest.raises(MatchError, match="deadline for this match has passed"):
+        report(match, player, now=match.deadline + timedelta(seconds=1))
+
+
+def test_one_live_report_per_match_a_second_submission_is_refused(match, player):
+    report(match, player)
+    with pytest.raises(MatchError, match="already been reported"):
+        report(match, player)
+    assert ResultReport.objects.count() == 1
+
+
+def test_one_live_report_per_match_is_a_database_constraint(match, player):
+    from django.db import IntegrityError, transaction
+
+    first = report(match, player)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        ResultReport.objects.create(
+            match=match,
+            submitted_by=player,
+            first_score=1,
+            second_score=0,
+            confirm_by=first.confirm_by,
+        )
+
+
+def test_l6_an_unconfirmed_report_is_not_yet_a_win(match, player):
+    report(match, player)
+    assert {s.outcome for s in seats(match).values()} == {""}
+
+
+def test_l6_confirming_makes_the_result_count(match, player, opponent):
+    report_confirm(actor=opponent.user, report=report(match, player, 420, 380))
+    match.refresh_from_db()
+    s = seats(match)
+    assert match.status == MatchStatus.CONFIRMED
+    assert (s[1].score, s[1].outcome, s[2].score, s[2].outcome) == (420, "win", 380, "loss")
+
+
+def test_the_submitter_cannot_confirm_their_own_report(match, player):
+    with pytest.raises(MatchError, match="Your opponent confirms"):
+        report_confirm(actor=player.user, report=report(match, player))
+
+
+# --- Disputes (L9) -----------------------------------------------------------------------------------
+
+
+def dispute(match, reporter, opponent, **extra):
+    submitted = report(match, reporter, 420, 380)
+    return report_dispute(
+        actor=opponent.user,
+        report=submitted,
+        first_score=400,
+        second_score=410,
+        turn=12,
+        first_score_at_turn=250,
+        second_score_at_turn=262,
+        note="Turn 12 was scored 32, not 12.",
+        **extra,
+    )
+
+
+def test_l9_the_opponent_disputes_with_their_version_and_the_point_of_discrepancy(
+    match, player, opponent, director, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        raised = dispute(match, player, opponent)
+    match.refresh_from_db()
+    assert match.status == MatchStatus.DISPUTED
+    assert (raised.turn, raised.first_score_at_turn, raised.second_score_at_turn) == (12, 250, 262)
+    assert ResultReport.objects.get().status == ReportStatus.DISPUTED
+    recipients = {address for message in mail.outbox for address in message.to}
+    assert {player.user.email, director.user.email} <= recipients
+
+
+def test_a_dispute_after_the_confirmation_window_is_refused(match, player, opponent):
+    submitted = report(match, player)
+    with pytest.raises(MatchError, match="window to dispute closed"):
+        report_dispute(
+            actor=opponent.user,
+            report=submitted,
+            first_score=1,
+            second_score=2,
+            note="late",
+            now=submitted.confirm_by + timedelta(minutes=1),
+        )
+    assert not Dispute.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("resolution", "extra", "status", "outcomes"),
+    [
+        ("upheld", {}, "resolved", ("win", "loss")),
+        ("amended", {"first_score": 400, "second_score": 410}, "resolved", ("loss", "win")),
+        ("forfeit", {"winner": 2}, "forfeit", ("forfeit_loss", "forfeit_win")),
+        ("double_forfeit", {}, "double_forfeit", ("double_forfeit", "double_forfeit")),
+        ("replay", {"new_deadline": timezone.now() + timedelta(days=5)}, "unscheduled", ("", "")),
+    ],
+)
+def test_l9_the_director_resolves_a_dispute_with_a_reason_and_both_players_are_told(
+    match,
+    player,
+    opponent,
+    director,
+    resolution,
+    extra,
+    status,
+    outcomes,
+    django_capture_on_commit_callbacks,
+):
+    raised = dispute(match, player, opponent)
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        dispute_resolve(
+            actor=director.user,
+            dispute=raised,
+            resolution=resolution,
+            reason="Score sheets compared",
+            **extra,
+        )
+    match.refresh_from_db()
+    raised.refresh_from_db()
+    s = seats(match)
+    assert match.status == status
+    assert (s[1].outcome, s[2].outcome) == outcomes
+    assert raised.resolved_by == director.user
+    assert {m.to[0] for m in mail.outbox} == {player.user.email, opponent.user.email}
+    event = AuditEvent.objects.filter(match=match).last()
+    assert (event.actor, event.reason) == (director.user, "Score sheets compared")
+
+
+def test_resolving_needs_a_reason_and_the_director(match, player, opponent, other_director):
+    raised = dispute(match, player, opponent)
+    with pytest.raises(MatchError, match="reason is required"):
+        dispute_resolve(actor=other_director.user, dispute=raised, resolution="upheld", reason=" ")
+    with pytest.raises(PermissionDenied):
+        dispute_resolve(actor=other_director.user, dispute=raised, resolution="upheld", reason="x")
+    match.refresh_from_db()
+    assert match.status == MatchStatus.DISPUTED
+
+
+def test_a_confirmed_result_changes_only_through_the_director(match, player, opponent, director):
+    report_confirm(actor=opponent.user, report=report(match, player, 420, 380))
+    with pytest.raises(MatchError):
+        report(match, opponent, 300, 420)
+    match_record_result(
+        actor=director.user, match=match, first_score=380, second_score=420, reason="Sheet error"
+    )
+    s = seats(match)
+    assert (s[1].outcome, s[2].outcome) == ("loss", "win")
+    events = list(AuditEvent.objects.filter(match=match).values_list("action", flat=True))
+    assert events == ["reported", "confirmed", "result_recorded"]
+
+
+# --- Can't reach (L5) --------------------------------------------------------------------------------
+
+
+def test_l5_cant_reach_goes_to_the_director_who_decides(
+    match, player, director, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        issue = contact_issue_report(
+            actor=player.user, match=match, attempts="Emailed Mon and Wed, texted Thu."
+        )
+    assert director.user.email in {m.to[0] for m in mail.outbox}
+    with pytest.raises(MatchError, match="already has"):
+        contact_issue_report(actor=player.user, match=match, attempts="Emailed again on Friday.")
+
+    contact_issue_resolve(
+        actor=director.user,
+        issue=issue,
+        decision="forfeit",
+        winner=1,
+        reason="Opponent never replied",
+    )
+
+    match.refresh_from_db()
+    issue.refresh_from_db()
+    assert match.status == MatchStatus.FORFEIT
+    assert issue.resolved_at is not None and issue.resolved_by == director.user
+
+
+def test_l5_the_director_can_extend_the_deadline_instead(match, player, director):
+    issue = contact_issue_report(
+        actor=player.user, match=match, attempts="Two emails, no answer yet."
+    )
+    later = match.deadline + timedelta(days=7)
+    contact_issue_resolve(
+        actor=director.user, issue=issue, decision="extend", new_deadline=later, reason="Exam week"
+    )
+    match.refresh_from_db()
+    assert match.deadline == later
+    assert not ContactIssue.objects.filter(resolved_at__isnull=True).exists()
+
+
+# --- The nightly service ---------------------------------------------------------------------------
+
+
+def test_reports_past_the_confirmation_window_are_confirmed_set_based(
+    match, player, opponent, league, season, django_assert_max_num_queries
+):
+    from tests.factories import ProfileFactory, eligible, match_between
+
+    others = [eligible(ProfileFactory(institution=season.institution), season) for _ in range(4)]
+    second = match_between(league, others[0], others[1])
+    tie = match_between(league, others[2], others[3])
+    report(match, player, 420, 380)
+    report_submit(actor=others[1].user, match=second, first_score=300, second_score=350)
+    report_submit(actor=others[2].user, match=tie, first_score=333, second_score=333)
+    later = timezone.now() + timedelta(hours=49)
+
+    with django_assert_max_num_queries(10):
+        assert confirm_stale_reports(now=later) == 3
+
+    assert confirm_stale_reports(now=later) == 0  # idempotent
+    assert [(s.score, s.outcome) for s in second.seats.order_by("order")] == [
+        (300, "loss"),
+        (350, "win"),
+    ]
+    assert {s.outcome for s in tie.seats.all()} == {"tie"}
+    assert AuditEvent.objects.filter(action="auto_confirmed", actor=None).count() == 3
+
+
+def test_a_report_still_in_its_window_is_not_auto_confirmed(match, player):
+    report(match, player)
+    assert confirm_stale_reports(now=timezone.now() + timedelta(hours=47)) == 0

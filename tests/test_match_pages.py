@@ -1,0 +1,319 @@
+"""Match and league pages: who may see and act (the permission matrix), bad input that changes
+nothing, and a constant number of SQL queries whatever the data size."""
+
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from matches.models import Dispute, MatchStatus, ResultReport, ScheduleProposal
+from matches.services import proposal_create, report_dispute, report_submit
+from tests.factories import LeagueFactory, ProfileFactory, eligible, match_between
+
+PERSONAS = ["anonymous", "outsider", "player", "opponent", "staff", "other_director", "director"]
+SEES_MATCH = {"player", "opponent", "director"}
+
+
+def login(client, request, persona):
+    if persona != "anonymous":
+        client.force_login(request.getfixturevalue(persona).user)
+
+
+def local_input(hours):
+    return (
+        timezone.localtime(
+            timezone.now() + timedelta(hours=hours), timezone.get_fixed_timezone(-360)
+        )
+    ).strftime("%Y-%m-%dT%H:00")
+
+
+@pytest.mark.parametrize("persona", PERSONAS)
+def test_the_match_page_is_for_its_players_and_director_only(client, request, match, persona):
+    login(client, request, persona)
+    response = client.get(reverse("match_detail", args=[match.pk]))
+    if persona == "anonymous":
+        assert response.status_code == 302
+    else:
+        assert response.status_code == (200 if persona in SEES_MATCH else 404)
+
+
+ACTIONS = [
+    ("match_propose", {"time_1": "2030-01-01T10:00"}),
+    ("match_equipment", {"description": "Deluxe board"}),
+    ("match_cant_reach", {"attempts": "Emailed twice this week."}),
+    ("match_report", {"my_score": 400, "opponent_score": 350, "ended_by": "went_out"}),
+]
+
+
+@pytest.mark.parametrize("persona", ["anonymous", "outsider", "staff", "other_director"])
+@pytest.mark.parametrize(("name", "data"), ACTIONS)
+def test_nobody_outside_the_match_can_act_on_it(client, request, match, persona, name, data):
+    login(client, request, persona)
+    response = client.post(reverse(name, args=[match.pk]), data)
+    assert response.status_code in (302, 404)
+    if persona != "anonymous":
+        assert response.status_code == 404
+    match.refresh_from_db()
+    assert match.status == MatchStatus.UNSCHEDULED
+    assert not match.audit_events.exists()
+
+
+@pytest.mark.parametrize(("name", "data"), ACTIONS)
+def test_the_director_sees_but_cannot_act_as_a_player(client, director, match, name, data):
+    client.force_login(director.user)
+    response = client.post(reverse(name, args=[match.pk]), data)
+    assert response.status_code == 200
+    assert "Only the match&#x27;s players" in response.content.decode()
+    assert not match.audit_events.exists()
+
+
+def test_a_player_proposes_and_the_opponent_accepts_through_the_pages(
+    client, match, player, opponent
+):
+    client.force_login(player.user)
+    response = client.post(
+        reverse("match_propose", args=[match.pk]),
+        {"time_1": local_input(30), "time_2": local_input(54)},
+        follow=True,
+    )
+    assert "Times proposed" in response.content.decode()
+    proposal = ScheduleProposal.objects.get()
+
+    client.force_login(opponent.user)
+    key = proposal.times.first().starts_at.isoformat()
+    response = client.post(
+        reverse("match_accept", args=[match.pk, proposal.pk]), {"starts_at": key}, follow=True
+    )
+    assert "Match scheduled" in response.content.decode()
+    match.refresh_from_db()
+    assert match.status == MatchStatus.SCHEDULED
+
+
+def test_the_winner_reports_from_their_own_side_of_the_board(client, match, opponent):
+    """The opponent sits second; "your score" becomes seat 2's score."""
+    client.force_login(opponent.user)
+    client.post(
+        reverse("match_report", args=[match.pk]),
+        {"my_score": 410, "opponent_score": 390, "ended_by": "went_out"},
+    )
+    report = ResultReport.objects.get()
+    assert (report.first_score, report.second_score) == (390, 410)
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (
+            {"my_score": "lots", "opponent_score": 300, "ended_by": "went_out"},
+            "Enter a whole number",
+        ),
+        (
+            {"my_score": 1600, "opponent_score": 300, "ended_by": "went_out"},
+            "less than or equal to 1500",
+        ),
+        (
+            {"my_score": -3, "opponent_score": 300, "ended_by": "went_out"},
+            "greater than or equal to 0",
+        ),
+        ({"my_score": 300, "opponent_score": 400, "ended_by": "went_out"}, "the winner reports"),
+        ({"my_score": 90, "opponent_score": 60, "ended_by": "went_out"}, "yes, really"),
+    ],
+)
+def test_bad_reports_re_render_with_a_message_and_change_nothing(
+    client, match, player, data, message
+):
+    client.force_login(player.user)
+    response = client.post(reverse("match_report", args=[match.pk]), data)
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert not ResultReport.objects.exists()
+
+
+def test_a_time_in_the_past_re_renders_with_a_message(client, match, player):
+    client.force_login(player.user)
+    response = client.post(
+        reverse("match_propose", args=[match.pk]), {"time_1": "2001-01-01T10:00"}
+    )
+    assert "is in the past" in response.content.decode()
+    assert not ScheduleProposal.objects.exists()
+
+
+def test_double_submission_from_two_tabs_lands_once(client, match, player):
+    client.force_login(player.user)
+    data = {"my_score": 400, "opponent_score": 350, "ended_by": "went_out"}
+    client.post(reverse("match_report", args=[match.pk]), data)
+    second = client.post(reverse("match_report", args=[match.pk]), data)
+    assert "already been reported" in second.content.decode()
+    assert ResultReport.objects.count() == 1
+
+
+def test_the_opponent_confirms_or_disputes_from_the_match_page(client, match, player, opponent):
+    report = report_submit(actor=player.user, match=match, first_score=400, second_score=350)
+    client.force_login(opponent.user)
+    page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
+    assert "Confirm this result" in page and "Dispute it" in page
+
+    response = client.post(
+        reverse("match_dispute", args=[match.pk, report.pk]),
+        {"my_score": 380, "opponent_score": 370, "turn": 9, "note": "Turn 9 miscounted"},
+        follow=True,
+    )
+    assert "Dispute sent" in response.content.decode()
+    dispute = Dispute.objects.get()
+    assert (dispute.first_score, dispute.second_score) == (370, 380)  # from the opponent's side
+
+
+@pytest.mark.parametrize("persona", ["outsider", "player", "staff", "other_director"])
+def test_only_the_opponent_confirms(client, request, match, player, persona):
+    report = report_submit(actor=player.user, match=match, first_score=400, second_score=350)
+    login(client, request, persona)
+    client.post(reverse("match_confirm", args=[match.pk, report.pk]))
+    match.refresh_from_db()
+    assert match.status == MatchStatus.REPORTED
+
+
+@pytest.mark.parametrize("matches", [1, 12])
+def test_the_match_page_runs_a_constant_number_of_queries(
+    client, match, league, player, opponent, season, matches, django_assert_max_num_queries
+):
+    for _ in range(matches):
+        match_between(league, player, opponent)
+    proposal_create(actor=player.user, match=match, times=[timezone.now() + timedelta(days=1)])
+    client.force_login(opponent.user)
+    client.get(reverse("match_detail", args=[match.pk]))
+    with django_assert_max_num_queries(16):
+        assert client.get(reverse("match_detail", args=[match.pk])).status_code == 200
+
+
+# --- League pages -------------------------------------------------------------------------------
+
+
+def test_a_public_league_page_is_visible_to_anyone(client, league, match):
+    assert client.get(reverse("league_detail", args=[league.slug])).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("persona", "status"),
+    [("anonymous", 404), ("outsider", 404), ("player", 200), ("director", 200)],
+)
+def test_a_private_league_page_is_for_its_institution(client, request, league, persona, status):
+    league.public = False
+    league.save()
+    login(client, request, persona)
+    assert client.get(reverse("league_detail", args=[league.slug])).status_code == status
+
+
+@pytest.mark.parametrize("rounds", [1, 8])
+def test_the_league_page_runs_a_constant_number_of_queries(
+    client, league, player, opponent, season, rounds, django_assert_max_num_queries
+):
+    eligible(player, season), eligible(opponent, season)
+    for _ in range(rounds):
+        match_between(league, player, opponent)
+    with django_assert_max_num_queries(6):
+        client.get(reverse("league_detail", args=[league.slug]))
+
+
+def test_the_leagues_page_says_why_joining_is_disabled(client, league, player):
+    client.force_login(player.user)
+    page = client.get(reverse("league_list")).content.decode()
+    assert "You are not eligible yet" in page
+
+
+def test_an_eligible_student_joins_from_the_leagues_page(client, league, player, season):
+    eligible(player, season)
+    client.force_login(player.user)
+    response = client.post(reverse("league_join", args=[league.slug]), follow=True)
+    assert "You joined Tuesday League" in response.content.decode()
+
+
+def test_a_student_cannot_join_another_institutions_league(client, outsider, other_institution):
+    from tests.factories import SeasonFactory
+
+    elsewhere = LeagueFactory(season=SeasonFactory(institution=other_institution))
+    client.force_login(ProfileFactory(institution=other_institution).user)
+    client.force_login(outsider.user)
+    assert client.post(reverse("league_join", args=[elsewhere.slug])).status_code == 302
+
+
+# --- The director's dispute queue --------------------------------------------------------------------
+
+
+def make_dispute(league, season, first_score=400):
+    a = eligible(ProfileFactory(institution=season.institution), season)
+    b = eligible(ProfileFactory(institution=season.institution), season)
+    m = match_between(league, a, b)
+    report = report_submit(actor=a.user, match=m, first_score=first_score, second_score=300)
+    return report_dispute(
+        actor=b.user,
+        report=report,
+        first_score=300,
+        second_score=first_score + 10,
+        turn=5,
+        note="Miscount at turn 5",
+    )
+
+
+@pytest.mark.parametrize("disputes", [1, 10])
+def test_the_dispute_queue_shows_both_versions_in_a_constant_number_of_queries(
+    client, director, league, season, disputes, django_assert_max_num_queries
+):
+    for _ in range(disputes):
+        make_dispute(league, season)
+    client.force_login(director.user)
+    url = reverse("admin:matches_dispute_changelist") + "?state=open"
+    client.get(url)
+    with django_assert_max_num_queries(16):
+        page = client.get(url).content.decode()
+    assert page.count("Miscount at turn 5") == disputes
+    assert "400–300" in page and "300–410" in page
+
+
+def test_the_director_resolves_a_dispute_in_the_admin_with_a_reason(
+    client, director, league, season
+):
+    dispute = make_dispute(league, season)
+    client.force_login(director.user)
+    url = reverse("admin:matches_dispute_resolve", args=[dispute.pk])
+    assert "Winner's report" in client.get(url).content.decode()
+
+    missing = client.post(url, {"ruling": "upheld", "reason": ""})
+    assert missing.status_code == 200
+    dispute.refresh_from_db()
+    assert dispute.is_open
+
+    client.post(
+        url,
+        {"ruling": "amended", "reason": "Sheets compared", "first_score": 390, "second_score": 410},
+    )
+    dispute.refresh_from_db()
+    assert dispute.resolution == "amended"
+    assert dispute.report.match.status == MatchStatus.RESOLVED
+
+
+def test_another_directors_queue_never_shows_these_disputes(client, other_director, league, season):
+    dispute = make_dispute(league, season)
+    client.force_login(other_director.user)
+    assert (
+        "Miscount" not in client.get(reverse("admin:matches_dispute_changelist")).content.decode()
+    )
+    assert (
+        client.get(reverse("admin:matches_dispute_resolve", args=[dispute.pk])).status_code == 404
+    )
+
+
+def test_the_director_draws_rounds_in_the_admin(client, director, league, season):
+    from league.models import Entry
+
+    for _ in range(4):
+        Entry.objects.create(
+            league=league, player=eligible(ProfileFactory(institution=season.institution), season)
+        )
+    client.force_login(director.user)
+    response = client.post(
+        reverse("admin:league_league_draw", args=[league.pk]),
+        {"first_play_by": (timezone.localdate() + timedelta(days=7)).isoformat()},
+        follow=True,
+    )
+    assert "3 rounds drawn" in response.content.decode()
