@@ -6,7 +6,7 @@ from django.views.decorators.http import require_POST
 
 from accounts import roles
 from accounts.errors import DomainError
-from accounts.selectors import eligibility_of
+from accounts.models import Eligibility
 from matches.selectors import matches_of
 
 from .models import Entry, League
@@ -27,16 +27,21 @@ def league_list(request: HttpRequest) -> HttpResponse:
             "league_id", flat=True
         )
     )
+    statuses = dict(
+        Eligibility.objects.filter(
+            profile=profile, season__in={league.season_id for league in leagues}
+        ).values_list("season_id", "status")
+    )
     rows = []
     for league in leagues:
-        eligibility = eligibility_of(profile, league.season)
+        status = statuses.get(league.season_id, "pending")
         if league.pk in mine:
             why_not = "You are in this league."
         elif not league.registration_open():
             why_not = f"Registration closed on {league.season.registration_deadline:%b %-d}."
         elif league.players >= league.capacity:
             why_not = "The league is full."
-        elif eligibility.status != "eligible":
+        elif status != "eligible":
             why_not = "You are not eligible yet: see your home page."
         else:
             why_not = ""

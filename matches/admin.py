@@ -114,12 +114,11 @@ class DisputeAdmin(InstitutionScopedAdmin):
     institution_path = "report__match__league__season__institution_id"
     list_display = [
         "match_link",
+        "resolve_link",
         "age",
         "reported_version",
         "disputed_version",
         "point_of_discrepancy",
-        "state",
-        "resolve_link",
     ]
     list_filter = [OpenFilter, "report__match__league"]
     list_select_related = [
@@ -182,14 +181,10 @@ class DisputeAdmin(InstitutionScopedAdmin):
             at += f" at {dispute.first_score_at_turn}–{dispute.second_score_at_turn}"
         return format_html("{}<br><small>{}</small>", at, dispute.note)
 
-    @admin.display(description="State")
-    def state(self, dispute):
-        return "open" if dispute.is_open else dispute.get_resolution_display()
-
-    @admin.display(description="")
+    @admin.display(description="Ruling")
     def resolve_link(self, dispute):
         if not dispute.is_open:
-            return ""
+            return dispute.get_resolution_display()
         return format_html(
             '<a class="button" href="{}">Resolve</a>',
             reverse("admin:matches_dispute_resolve", args=[dispute.pk]),

@@ -317,3 +317,15 @@ def test_the_director_draws_rounds_in_the_admin(client, director, league, season
         follow=True,
     )
     assert "3 rounds drawn" in response.content.decode()
+
+
+@pytest.mark.parametrize("leagues", [1, 6])
+def test_the_leagues_page_runs_a_constant_number_of_queries(
+    client, player, season, leagues, django_assert_max_num_queries
+):
+    for _ in range(leagues):
+        LeagueFactory(season=season)
+    client.force_login(player.user)
+    client.get(reverse("league_list"))
+    with django_assert_max_num_queries(11):
+        assert client.get(reverse("league_list")).status_code == 200
