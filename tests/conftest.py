@@ -17,6 +17,21 @@ from tests.factories import (
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
+@pytest.fixture(scope="session", autouse=True)
+def close_stray_sessions(django_db_setup, django_db_blocker):
+    """Threads of the live server and the race tests may leave a session open; end them so the
+    test database is dropped at the end instead of lingering."""
+    yield
+    with django_db_blocker.unblock():
+        from django.db import connection
+
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+
+
 @pytest.fixture(autouse=True)
 def empty_cache():
     """allauth rate-limits e-mails and logins through the cache; no test inherits another's."""

@@ -54,7 +54,10 @@ def test_l10_a_pending_student_becomes_eligible_after_the_front_desk_checks_thei
     desk_page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
     log_in(desk_page, live_server.url, world["desk"].user.email)
     desk_page.goto(f"{live_server.url}/desk/")
-    # The scanner types the ID into the focused box and presses Enter.
+    # The box has focus on arrival; the scanner types the ID into it and presses Enter.
+    desk_page.wait_for_function(
+        "document.activeElement && document.activeElement.id === 'id_campus_id'"
+    )
     desk_page.keyboard.type("2024001")
     desk_page.keyboard.press("Enter")
     desk_page.get_by_role("heading", name="Rowan Pemberton").wait_for()
