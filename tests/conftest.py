@@ -22,9 +22,11 @@ def close_stray_sessions(django_db_setup, django_db_blocker):
     """Threads of the live server and the race tests may leave a session open; end them so the
     test database is dropped at the end instead of lingering."""
     yield
-    with django_db_blocker.unblock():
-        from django.db import connection
+    from django.db import connection
 
+    if not connection.settings_dict["NAME"].startswith("test_"):
+        return  # no test used the database: nothing was created
+    with django_db_blocker.unblock():
         with connection.cursor() as cursor:
             cursor.execute(
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "

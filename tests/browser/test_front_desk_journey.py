@@ -5,6 +5,7 @@ tests/browser/screenshots/ (git-ignored) for a human to look at."""
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from accounts import roles
 from tests.factories import PASSWORD, InstitutionFactory, ProfileFactory, SeasonFactory, with_role
@@ -47,7 +48,7 @@ def test_l10_a_pending_student_becomes_eligible_after_the_front_desk_checks_thei
 ):
     student_page = browser.new_context(viewport={"width": 360, "height": 740}).new_page()
     log_in(student_page, live_server.url, world["student"].user.email)
-    assert student_page.get_by_test_id("eligibility-status").inner_text() == "Pending"
+    expect(student_page.get_by_test_id("eligibility-status")).to_have_text("Pending")
     assert "Show your current campus picture ID" in student_page.content()
     shoot(student_page, "home-pending-phone")
 
@@ -55,22 +56,21 @@ def test_l10_a_pending_student_becomes_eligible_after_the_front_desk_checks_thei
     log_in(desk_page, live_server.url, world["desk"].user.email)
     desk_page.goto(f"{live_server.url}/desk/")
     # The box has focus on arrival; the scanner types the ID into it and presses Enter.
-    desk_page.wait_for_function(
-        "document.activeElement && document.activeElement.id === 'id_campus_id'"
-    )
+    expect(desk_page.get_by_label("Student ID")).to_be_focused()
     desk_page.keyboard.type("2024001")
     desk_page.keyboard.press("Enter")
     desk_page.get_by_role("heading", name="Rowan Pemberton").wait_for()
     shoot(desk_page, "front-desk-lookup")
     desk_page.get_by_label("Note (optional)").fill("card valid to 05/2027")
     desk_page.get_by_role("button", name="I saw a current campus picture ID").click()
-    assert "is eligible for Fall 2026" in desk_page.get_by_role("status").inner_text()
-    assert desk_page.get_by_test_id("eligibility-status").inner_text() == "Eligible"
+    expect(desk_page.get_by_role("status")).to_contain_text("is eligible for Fall 2026")
+    expect(desk_page.get_by_test_id("eligibility-status")).to_have_text("Eligible")
     # The box is empty and focused again for the next scan.
-    assert desk_page.evaluate("document.activeElement.id") == "id_campus_id"
+    expect(desk_page.get_by_label("Student ID")).to_be_focused()
+    expect(desk_page.get_by_label("Student ID")).to_have_value("")
 
     student_page.reload()
-    assert student_page.get_by_test_id("eligibility-status").inner_text() == "Eligible"
+    expect(student_page.get_by_test_id("eligibility-status")).to_have_text("Eligible")
     shoot(student_page, "home-eligible-phone")
 
 
