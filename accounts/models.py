@@ -141,6 +141,13 @@ class PlayerProfile(models.Model):
     )
     institution = models.ForeignKey(Institution, on_delete=models.PROTECT, related_name="profiles")
     campus_id = models.CharField(max_length=40, blank=True)
+    email_reminders = models.BooleanField(
+        default=True, help_text="E-mail a reminder 48 hours before a match's deadline."
+    )
+    email_digest = models.BooleanField(
+        default=True,
+        help_text="Directors and front-desk staff: the morning digest of what needs a human.",
+    )
 
     class Meta:
         ordering = ["user__last_name", "user__first_name"]

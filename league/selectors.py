@@ -41,3 +41,57 @@ def schedule(league: League) -> list[Round]:
             )
         )
     )
+
+
+def standings_of(league: League):
+    from .models import Standing
+
+    return list(
+        Standing.objects.filter(league=league)
+        .select_related("player__user")
+        .order_by("rank", "player__user__last_name")
+    )
+
+
+def bracket_of(league: League):
+    """The bracket with its slots and each slot's players, or None: three queries."""
+    from .models import Bracket, BracketSlot
+
+    bracket = Bracket.objects.filter(league=league).select_related("champion__user").first()
+    if bracket is None:
+        return None, []
+    slots = list(BracketSlot.objects.filter(bracket=bracket).order_by("round_index", "position"))
+    return bracket, slots
+
+
+def bracket_rounds(bracket, slots, players: dict) -> list[list[dict]]:
+    """Plain rounds for pages and bracket.json; `players` maps profile id to display name."""
+    rounds: list[list[dict]] = []
+
+    def name(seed):
+        return players.get(bracket.seeds[seed - 1]) if seed else None
+
+    for slot in slots:
+        while len(rounds) <= slot.round_index:
+            rounds.append([])
+        if slot.decided and not slot.match_id:
+            status = "bye" if (slot.seed_a == 0 or slot.seed_b == 0) else "walkover"
+        elif slot.decided:
+            status = "done"
+        elif slot.match_id:
+            status = "playing"
+        else:
+            status = "waiting"
+        row = {
+            "seed_a": slot.seed_a or None,
+            "player_a": name(slot.seed_a),
+            "seed_b": slot.seed_b or None,
+            "player_b": name(slot.seed_b),
+            "winner": name(slot.winner_seed),
+            "status": status,
+            "match_id": slot.match_id,
+        }
+        if not slot.seed_b:  # a bye has no player_b (public contract)
+            row.pop("player_b")
+        rounds[slot.round_index].append(row)
+    return rounds

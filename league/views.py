@@ -1,6 +1,6 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
@@ -10,7 +10,14 @@ from accounts.models import Eligibility
 from matches.selectors import matches_of
 
 from .models import Entry, League
-from .selectors import can_see_league, leagues_for, schedule
+from .selectors import (
+    bracket_of,
+    bracket_rounds,
+    can_see_league,
+    leagues_for,
+    schedule,
+    standings_of,
+)
 from .services import league_join
 
 
@@ -84,3 +91,95 @@ def league_join_view(request: HttpRequest, slug: str) -> HttpResponse:
             request, f"You joined {league}. Your matches appear once the director draws the rounds."
         )
     return redirect("league_list")
+
+
+def _public_league(request, slug) -> League:
+    league = get_object_or_404(League.objects.select_related("season__institution"), slug=slug)
+    if not can_see_league(request.user, league):
+        raise Http404
+    return league
+
+
+def _updated(rows) -> str | None:
+    return max((row.updated_at for row in rows), default=None)
+
+
+def league_standings(request: HttpRequest, slug: str) -> HttpResponse:
+    league = _public_league(request, slug)
+    rows = standings_of(league)
+    bracket, _ = bracket_of(league)
+    return render(
+        request, "league/standings.html", {"league": league, "rows": rows, "bracket": bracket}
+    )
+
+
+def league_standings_json(request: HttpRequest, slug: str) -> JsonResponse:
+    league = _public_league(request, slug)
+    rows = standings_of(league)
+    updated = _updated(rows)
+    return JsonResponse(
+        {
+            "league": league.slug,
+            "updated": updated.isoformat() if updated else None,
+            "standings": [
+                {
+                    "rank": row.rank,
+                    "player": row.player.user.get_full_name(),
+                    "wins": row.wins,
+                    "losses": row.losses,
+                    "ties": row.ties,
+                    "byes": row.byes,
+                    "forfeits_won": row.forfeits_won,
+                    "forfeits_lost": row.forfeits_lost,
+                    "double_forfeits": row.double_forfeits,
+                    "spread": row.spread,
+                    "points_for": row.points_for,
+                    "points_against": row.points_against,
+                    "games": row.games,
+                }
+                for row in rows
+            ],
+        }
+    )
+
+
+def _bracket_context(league):
+    bracket, slots = bracket_of(league)
+    if bracket is None:
+        return None, [], {}
+    from accounts.models import PlayerProfile
+
+    names = {
+        profile.pk: profile.user.get_full_name() or profile.user.email
+        for profile in PlayerProfile.objects.filter(pk__in=bracket.seeds).select_related("user")
+    }
+    return bracket, bracket_rounds(bracket, slots, names), names
+
+
+def league_bracket_json(request: HttpRequest, slug: str) -> JsonResponse:
+    league = _public_league(request, slug)
+    bracket, rounds, names = _bracket_context(league)
+    if bracket is None:
+        return JsonResponse({"league": league.slug, "size": 0, "champion": None, "rounds": []})
+    for games in rounds:
+        for game in games:
+            game.pop("match_id")
+    return JsonResponse(
+        {
+            "league": league.slug,
+            "size": bracket.size,
+            "champion": names.get(bracket.champion_id),
+            "rounds": rounds,
+        }
+    )
+
+
+def league_bracket(request: HttpRequest, slug: str) -> HttpResponse:
+    league = _public_league(request, slug)
+    bracket, rounds, names = _bracket_context(league)
+    champion = names.get(bracket.champion_id) if bracket else None
+    return render(
+        request,
+        "league/bracket.html",
+        {"league": league, "bracket": bracket, "rounds": rounds, "champion": champion},
+    )

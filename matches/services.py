@@ -9,7 +9,7 @@ live here too, so each rule lives in one place.
 from datetime import datetime, time, timedelta
 
 from django.db import IntegrityError, transaction
-from django.db.models import Case, F, OuterRef, Q, Subquery, Value, When
+from django.db.models import Case, Exists, F, OuterRef, Q, Subquery, Value, When
 from django.utils import timezone
 
 from accounts import roles
@@ -349,8 +349,12 @@ def report_submit(
         match = _lock(match)
         seats = _seats(match)
         seat = _player_seat(actor, seats)
-        if match.status in (MatchStatus.REPORTED, MatchStatus.DISPUTED) or match.is_final:
+        if match.status in (MatchStatus.REPORTED, MatchStatus.DISPUTED, MatchStatus.CONFIRMED):
             raise MatchError("A result has already been reported for this match.")
+        if match.is_final:
+            raise MatchError(
+                f"This match is already final ({match.get_status_display().lower()}): only the director can change it."
+            )
         _require_before_deadline(match, now)
         winner = winner_seat(first_score, second_score, first_pre_adjustment, second_pre_adjustment)
         if winner is not None and winner != seat.order:
@@ -549,24 +553,91 @@ def report_dispute(
     return dispute
 
 
-def confirm_stale_reports(now=None) -> int:
+def _for_institution(queryset, institution):
+    return (
+        queryset
+        if institution is None
+        else queryset.filter(league__season__institution=institution)
+    )
+
+
+def forfeit_overdue_matches(now=None, *, institution=None, announce: bool = True) -> list[int]:
+    """Set-based, for the nightly job (L8): every match past its deadline with no live report
+    becomes a double forfeit, except one with an open can't-reach-opponent report, which waits
+    for the director (L5). Returns the forfeited matches' ids.
+
+    A report submitted before the deadline is never overwritten: match rows are claimed with
+    FOR UPDATE SKIP LOCKED (a report in flight holds the lock) and the UPDATE is conditional on
+    the match still being open."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        waiting_for_director = ContactIssue.objects.filter(
+            match=OuterRef("pk"), resolved_at__isnull=True
+        )
+        overdue = _for_institution(
+            Match.objects.select_for_update(skip_locked=True, of=("self",))
+            .filter(status__in=OPEN_STATUSES, deadline__lt=now)
+            .exclude(Exists(waiting_for_director))
+            .order_by(),
+            institution,
+        )
+        claimed = list(overdue.values_list("id", "league_id"))
+        if not claimed:
+            return []
+        match_ids = [row[0] for row in claimed]
+        Match.objects.filter(id__in=match_ids, status__in=OPEN_STATUSES).update(
+            status=MatchStatus.DOUBLE_FORFEIT, finalised_at=now
+        )
+        Seat.objects.filter(match_id__in=match_ids).update(
+            score=None, pre_adjustment_score=None, outcome=Outcome.DOUBLE_FORFEIT
+        )
+        ScheduleProposal.objects.filter(
+            match_id__in=match_ids, status=ScheduleProposal.Status.OPEN
+        ).update(status=ScheduleProposal.Status.SUPERSEDED)
+        AuditEvent.objects.bulk_create(
+            [
+                AuditEvent(
+                    match_id=match_id,
+                    actor=None,
+                    action="double_forfeit",
+                    before={"status": "unreported"},
+                    after={"status": MatchStatus.DOUBLE_FORFEIT},
+                    reason="Not reported by the deadline: a double forfeit (L8).",
+                    created_at=now,
+                )
+                for match_id in match_ids
+            ],
+            batch_size=2000,
+        )
+        if announce:
+            _announce_final(row[1] for row in claimed)
+        from .tasks import notify_double_forfeits
+
+        notify_double_forfeits.delay_on_commit(match_ids)
+    return match_ids
+
+
+def confirm_stale_reports(now=None, *, institution=None, announce: bool = True) -> list[int]:
     """Set-based, for the nightly job: every report nobody disputed within its window becomes
     confirmed, with the seats' scores and outcomes, and one audit event per match (the system
-    acting). Rows locked by a concurrent transition are skipped and caught the next night."""
+    acting). Rows locked by a concurrent transition are skipped and caught the next night.
+    Returns the confirmed matches' ids. The nightly pipeline passes `announce=False`: it
+    rebuilds every league's standings itself."""
     now = now or timezone.now()
     with transaction.atomic():
         # Every transition locks the match row first, so claiming match rows is the claim.
         claimed = list(
-            Match.objects.select_for_update(skip_locked=True, of=("self",))
-            .filter(
-                status=MatchStatus.REPORTED,
-                reports__status=ReportStatus.PENDING,
-                reports__confirm_by__lt=now,
-            )
-            .values_list("id", "league_id")
+            _for_institution(
+                Match.objects.select_for_update(skip_locked=True, of=("self",)).filter(
+                    status=MatchStatus.REPORTED,
+                    reports__status=ReportStatus.PENDING,
+                    reports__confirm_by__lt=now,
+                ),
+                institution,
+            ).values_list("id", "league_id")
         )
         if not claimed:
-            return 0
+            return []
         match_ids = [row[0] for row in claimed]
         ResultReport.objects.filter(match_id__in=match_ids, status=ReportStatus.PENDING).update(
             status=ReportStatus.CONFIRMED, confirmed_at=now
@@ -613,8 +684,9 @@ def confirm_stale_reports(now=None) -> int:
                 for match_id in match_ids
             ]
         )
-        _announce_final(row[1] for row in claimed)
-    return len(claimed)
+        if announce:
+            _announce_final(row[1] for row in claimed)
+    return match_ids
 
 
 # --- The director's decisions (L5, L9) ------------------------------------------------------------

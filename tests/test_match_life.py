@@ -408,9 +408,9 @@ def test_reports_past_the_confirmation_window_are_confirmed_set_based(
     later = timezone.now() + timedelta(hours=49)
 
     with django_assert_max_num_queries(10):
-        assert confirm_stale_reports(now=later) == 3
+        assert len(confirm_stale_reports(now=later)) == 3
 
-    assert confirm_stale_reports(now=later) == 0  # idempotent
+    assert confirm_stale_reports(now=later) == []  # idempotent
     assert [(s.score, s.outcome) for s in second.seats.order_by("order")] == [
         (300, "loss"),
         (350, "win"),
@@ -421,4 +421,4 @@ def test_reports_past_the_confirmation_window_are_confirmed_set_based(
 
 def test_a_report_still_in_its_window_is_not_auto_confirmed(match, player):
     report(match, player)
-    assert confirm_stale_reports(now=timezone.now() + timedelta(hours=47)) == 0
+    assert confirm_stale_reports(now=timezone.now() + timedelta(hours=47)) == []

@@ -1,0 +1,39 @@
+from datetime import date
+
+from django.core.management.base import BaseCommand, CommandError
+
+from accounts.models import Institution
+from league.nightly import NightlySummary, run_for_institution
+
+
+class Command(BaseCommand):
+    help = (
+        "Run the nightly pipeline now, synchronously (the code Celery beat runs at 02:00): double "
+        "forfeits, auto-confirmation, standings, brackets, reminders, digest. Prints one summary line."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--today",
+            help="act as the 02:00 run of this day (YYYY-MM-DD), in each institution's time zone",
+        )
+        parser.add_argument("--institution", help="only this institution (slug)")
+
+    def handle(self, *args, today=None, institution=None, **options):
+        day = None
+        if today:
+            try:
+                day = date.fromisoformat(today)
+            except ValueError:
+                raise CommandError(f"--today {today!r} is not a date: use YYYY-MM-DD.") from None
+        institutions = Institution.objects.order_by("slug")
+        if institution:
+            institutions = institutions.filter(slug=institution)
+            if not institutions.exists():
+                raise CommandError(f"No institution with slug {institution!r}.")
+        total = NightlySummary()
+        for each in institutions:
+            summary = run_for_institution(institution=each, today=day or each.today())
+            self.stderr.write(f"{each.slug}: {summary.line()}")
+            total += summary
+        self.stdout.write(total.line())

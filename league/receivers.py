@@ -1,0 +1,26 @@
+"""`league` follows what other apps announce (DESIGN.md: matches never imports league)."""
+
+from django.db.models.signals import post_save
+from django.dispatch import receiver
+
+from accounts.models import Institution
+from matches.signals import results_finalised
+
+
+@receiver(results_finalised)
+def keep_standings_and_brackets_live(sender, league_ids, **kwargs):
+    """A result became final: that league's standings and bracket follow at once."""
+    from .models import League
+    from .playoffs import brackets_advance
+    from .standings import rebuild_standings
+
+    rebuild_standings(league_ids)
+    for league in League.objects.filter(pk__in=league_ids).select_related("season__institution"):
+        brackets_advance(league_ids=[league.pk], today=league.season.institution.today())
+
+
+@receiver(post_save, sender=Institution)
+def schedule_the_nightly_run(sender, instance, **kwargs):
+    from .schedules import sync_nightly_schedule
+
+    sync_nightly_schedule(instance)

@@ -1,0 +1,69 @@
+"""Celery tasks of the matches app: thin, taking ids, calling what the services rendered."""
+
+from celery import shared_task
+from django.db.models import Prefetch
+
+from .models import Match, Seat
+from .notifications import notify
+
+
+@shared_task
+def notify_double_forfeits(match_ids: list[int]) -> int:
+    """Tell both players of each match the nightly job recorded as a double forfeit (L8). Each
+    e-mail is its own task, so one failed delivery is retried alone."""
+    matches = (
+        Match.objects.filter(id__in=match_ids)
+        .select_related("league", "round")
+        .prefetch_related(
+            Prefetch(
+                "seats", queryset=Seat.objects.select_related("player__user").order_by("order")
+            )
+        )
+    )
+    sent = 0
+    for match in matches:
+        players = [seat.player.user for seat in match.seats.all()]
+        notify(
+            recipients=players,
+            subject=f"Double forfeit: {match.league}, round {match.round.number}",
+            lines=[
+                "Your match was not reported by its deadline, so it counts as a loss for both players (rule L8).",
+                "If you did play it, contact the director.",
+            ],
+            match=match,
+        )
+        sent += len(players)
+    return sent
+
+
+@shared_task
+def send_reminders(match_ids: list[int]) -> int:
+    """One reminder per player who wants them, 48 hours before a match's deadline."""
+    matches = (
+        Match.objects.filter(id__in=match_ids)
+        .select_related("league__season__institution", "round")
+        .prefetch_related(
+            Prefetch(
+                "seats", queryset=Seat.objects.select_related("player__user").order_by("order")
+            )
+        )
+    )
+    sent = 0
+    for match in matches:
+        names = [str(seat.player.user) for seat in match.seats.all()]
+        deadline = match.deadline.astimezone(match.league.season.institution.tz).strftime(
+            "%a %b %-d, %-I:%M %p"
+        )
+        recipients = [seat.player.user for seat in match.seats.all() if seat.player.email_reminders]
+        todo = "schedule and play" if match.status == "unscheduled" else "play and report"
+        notify(
+            recipients=recipients,
+            subject=f"Reminder: your match is due {deadline}",
+            lines=[
+                f"{' v '.join(names)} ({match.league}, round {match.round.number}) is due {deadline}.",
+                f"Remember to {todo} it: an unreported match becomes a double forfeit (L8).",
+            ],
+            match=match,
+        )
+        sent += len(recipients)
+    return sent

@@ -1,0 +1,523 @@
+"""The nightly pipeline (L6, L8, L11): double forfeits, auto-confirmation, standings, brackets,
+reminders and the digest; idempotent, set-based, and the public summary line."""
+
+import re
+from datetime import timedelta
+from decimal import Decimal
+
+import pytest
+from django.core import mail
+from django.core.management import CommandError, call_command
+from django.urls import reverse
+from django.utils import timezone
+
+from league.models import Bracket, DigestLog, Entry, Standing
+from league.nightly import nightly_moment, run_for_institution, run_nightly
+from league.standings import rebuild_standings
+from matches.models import AuditEvent, MatchStatus
+from matches.services import (
+    contact_issue_report,
+    match_double_forfeit,
+    match_forfeit,
+    report_confirm,
+    report_submit,
+)
+from tests.factories import ProfileFactory, eligible, match_between
+
+SUMMARY = re.compile(
+    r"^forfeits=\d+ auto_confirmed=\d+ standings_rebuilt=\d+ brackets_built=\d+ "
+    r"brackets_advanced=\d+ reminders_sent=\d+ digests_sent=\d+$"
+)
+
+
+def day_after(match):
+    """The day whose 02:00 run settles a match due the day before (DESIGN.md)."""
+    return match.deadline.astimezone(match.league.season.institution.tz).date()
+
+
+def night(institution, day, capture):
+    with capture(execute=True):
+        return run_for_institution(institution=institution, today=day)
+
+
+def play(match, winner, loser, win_score=400, lose_score=350):
+    """A confirmed game: `winner` reports, `loser` confirms."""
+    first = match.seats.get(order=1).player
+    scores = (win_score, lose_score) if first == winner else (lose_score, win_score)
+    report = report_submit(
+        actor=winner.user, match=match, first_score=scores[0], second_score=scores[1]
+    )
+    report_confirm(actor=loser.user, report=report)
+
+
+# --- L8: double forfeits ---------------------------------------------------------------------------
+
+
+def test_l8_an_unreported_match_becomes_a_double_forfeit_and_both_players_are_told(
+    match, player, opponent, institution, django_capture_on_commit_callbacks
+):
+    mail.outbox.clear()
+    summary = night(institution, day_after(match), django_capture_on_commit_callbacks)
+
+    match.refresh_from_db()
+    assert summary.forfeits == 1
+    assert match.status == MatchStatus.DOUBLE_FORFEIT
+    assert {seat.outcome for seat in match.seats.all()} == {"double_forfeit"}
+    event = AuditEvent.objects.get(match=match, action="double_forfeit")
+    assert event.actor is None and "L8" in event.reason
+    told = {m.to[0] for m in mail.outbox if "Double forfeit" in m.subject}
+    assert told == {player.user.email, opponent.user.email}
+
+
+def test_l8_a_match_is_not_forfeited_before_the_run_after_its_deadline(
+    match, institution, django_capture_on_commit_callbacks
+):
+    night(institution, day_after(match) - timedelta(days=1), django_capture_on_commit_callbacks)
+    match.refresh_from_db()
+    assert match.status == MatchStatus.UNSCHEDULED
+
+
+def test_l5_a_match_with_an_open_cant_reach_report_waits_for_the_director(
+    match, player, institution, django_capture_on_commit_callbacks
+):
+    contact_issue_report(actor=player.user, match=match, attempts="Emailed and texted all week.")
+    summary = night(institution, day_after(match), django_capture_on_commit_callbacks)
+    match.refresh_from_db()
+    assert summary.forfeits == 0
+    assert match.status == MatchStatus.UNSCHEDULED
+
+
+def test_l8_a_reported_match_is_never_forfeited(
+    match, player, institution, django_capture_on_commit_callbacks
+):
+    report_submit(actor=player.user, match=match, first_score=400, second_score=300)
+    night(institution, day_after(match) + timedelta(days=5), django_capture_on_commit_callbacks)
+    match.refresh_from_db()
+    assert match.status == MatchStatus.CONFIRMED  # auto-confirmed, never forfeited
+    assert not AuditEvent.objects.filter(match=match, action="double_forfeit").exists()
+
+
+def test_reports_past_their_window_are_confirmed_by_the_night(
+    match, player, institution, django_capture_on_commit_callbacks
+):
+    report = report_submit(actor=player.user, match=match, first_score=400, second_score=300)
+    day = (report.confirm_by + timedelta(days=1)).astimezone(institution.tz).date()
+    summary = night(institution, day, django_capture_on_commit_callbacks)
+    match.refresh_from_db()
+    assert summary.auto_confirmed == 1
+    assert match.status == MatchStatus.CONFIRMED
+
+
+# --- Idempotency -----------------------------------------------------------------------------------
+
+
+def test_running_the_same_night_twice_changes_nothing_the_second_time(
+    match,
+    league,
+    player,
+    opponent,
+    director,
+    season,
+    institution,
+    django_capture_on_commit_callbacks,
+):
+    day = day_after(match)
+    soon = match_between(league, player, opponent, play_by=day + timedelta(days=1))  # reminder due
+    first = night(institution, day, django_capture_on_commit_callbacks)
+    sent = len(mail.outbox)
+    second = night(institution, day, django_capture_on_commit_callbacks)
+
+    assert (first.forfeits, first.reminders_sent, first.digests_sent) == (1, 2, 1)
+    assert (second.forfeits, second.auto_confirmed, second.reminders_sent, second.digests_sent) == (
+        0,
+        0,
+        0,
+        0,
+    )
+    assert len(mail.outbox) == sent
+    assert AuditEvent.objects.filter(action="double_forfeit").count() == 1
+    assert DigestLog.objects.count() == 1
+    soon.refresh_from_db()
+    assert soon.status == MatchStatus.UNSCHEDULED
+
+
+# --- Standings (L6) ----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def table(league, season, institution):
+    """Four eligible entrants: Ada, Bo, Cy, Di."""
+    names = ["Ada", "Bo", "Cy", "Di"]
+    people = {}
+    for name in names:
+        people[name] = eligible(
+            ProfileFactory(
+                institution=institution, user__first_name=name, user__last_name="Example"
+            ),
+            season,
+        )
+        Entry.objects.create(league=league, player=people[name])
+    return people
+
+
+def standing(league, profile):
+    return Standing.objects.get(league=league, player=profile)
+
+
+def test_l6_standings_count_wins_ties_forfeits_byes_and_spread(table, league, director, season):
+    ada, bo, cy, di = table.values()
+    play(match_between(league, ada, bo), ada, bo, 420, 380)  # Ada +40
+    report = report_submit(
+        actor=cy.user, match=match_between(league, cy, di), first_score=333, second_score=333
+    )
+    report_confirm(actor=di.user, report=report)  # tie
+    match_forfeit(
+        actor=director.user, match=match_between(league, ada, cy), winner=1, reason="no show"
+    )
+    match_double_forfeit(
+        actor=director.user, match=match_between(league, bo, di), reason="nobody reported"
+    )
+    report_submit(
+        actor=ada.user,
+        match=match_between(league, ada, di),
+        first_score=500,
+        second_score=100,
+        unusual_confirmed=True,
+    )  # unconfirmed: L6
+
+    rebuild_standings([league.pk])
+
+    a = standing(league, ada)
+    assert (a.wins, a.losses, a.forfeits_won, a.games) == (2, 0, 1, 2)
+    assert a.spread == 40 + league.forfeit_spread
+    assert (a.points_for, a.points_against) == (420, 380)  # forfeits add to spread only
+    c = standing(league, cy)
+    assert (c.ties, c.losses, c.forfeits_lost, c.win_points) == (1, 1, 1, Decimal("0.5"))
+    assert c.spread == -league.forfeit_spread
+    d = standing(league, di)
+    assert (d.double_forfeits, d.losses, d.spread) == (1, 1, -league.double_forfeit_spread)
+    assert [row.player for row in Standing.objects.filter(league=league)][0] == ada
+
+
+def test_a_bye_is_a_win_with_the_forfeit_spread(league, director, season, institution):
+    from league.services import rounds_generate
+
+    players = [eligible(ProfileFactory(institution=institution), season) for _ in range(3)]
+    for profile in players:
+        Entry.objects.create(league=league, player=profile)
+    rounds_generate(
+        actor=director.user, league=league, first_play_by=timezone.localdate() + timedelta(days=7)
+    )
+    rebuild_standings([league.pk])
+    assert set(Standing.objects.filter(league=league).values_list("byes", flat=True)) == {
+        0
+    }  # not yet
+
+    rebuild_standings([league.pk], now=timezone.now() + timedelta(days=60))
+    rows = Standing.objects.filter(league=league)
+    # Three players, three rounds: each sat out once, and nothing else was played.
+    assert {(r.byes, r.wins, r.spread, r.points_for, r.games) for r in rows} == {
+        (1, 1, league.forfeit_spread, 0, 0)
+    }
+
+
+def test_ties_on_wins_go_to_spread_then_points_for(table, league):
+    ada, bo, cy, di = table.values()
+    play(match_between(league, ada, bo), ada, bo, 400, 390)  # Ada +10
+    play(match_between(league, cy, di), cy, di, 450, 350)  # Cy +100
+    rebuild_standings([league.pk])
+    assert standing(league, cy).rank == 1 and standing(league, ada).rank == 2
+
+
+def test_head_to_head_breaks_a_tie_on_wins_spread_and_points(table, league):
+    ada, bo, cy, di = table.values()
+    play(match_between(league, bo, ada), bo, ada, 400, 350)  # Bo beats Ada by 50
+    play(match_between(league, ada, cy), ada, cy, 400, 350)  # Ada beats Cy by 50
+    play(match_between(league, di, bo), di, bo, 400, 350)  # Di beats Bo by 50
+    # Ada and Bo: 1-1, spread 0, points for 750 each; Bo won their game.
+    rebuild_standings([league.pk])
+    assert standing(league, bo).rank < standing(league, ada).rank
+
+
+def test_players_level_on_everything_share_a_rank(table, league):
+    rebuild_standings([league.pk])
+    assert set(Standing.objects.filter(league=league).values_list("rank", flat=True)) == {1}
+
+
+def test_standings_are_live_a_confirmation_rebuilds_them(
+    table, league, django_capture_on_commit_callbacks
+):
+    ada, bo, _, _ = table.values()
+    with django_capture_on_commit_callbacks(execute=True):
+        play(match_between(league, ada, bo), ada, bo)
+    assert standing(league, ada).wins == 1
+
+
+@pytest.mark.parametrize("games", [2, 20])
+def test_the_rebuild_runs_a_constant_number_of_queries(
+    table, league, games, django_assert_max_num_queries
+):
+    ada, bo, cy, di = table.values()
+    for _ in range(games // 2):
+        play(match_between(league, ada, bo), ada, bo)
+        play(match_between(league, cy, di), di, cy)
+    with django_assert_max_num_queries(10):
+        rebuild_standings([league.pk])
+
+
+# --- Brackets (L11) ------------------------------------------------------------------------------------
+
+
+def test_l11_a_complete_regular_season_gets_a_seeded_playoff_bracket(
+    table, league, institution, django_capture_on_commit_callbacks
+):
+    ada, bo, cy, di = table.values()
+    league.playoff_size = 4
+    league.save()
+    play(match_between(league, ada, bo), ada, bo, 450, 300)
+    play(match_between(league, cy, di), cy, di, 420, 400)
+    play(match_between(league, ada, cy), ada, cy, 400, 390)
+    play(match_between(league, bo, di), bo, di, 410, 400)
+    today = timezone.localdate()
+
+    summary = night(institution, today, django_capture_on_commit_callbacks)
+
+    assert summary.brackets_built == 1
+    bracket = Bracket.objects.get(league=league)
+    assert bracket.seeds[0] == ada.pk  # seed 1 is the league leader
+    finals_of_round_1 = [slot for slot in bracket.slots.all() if slot.round_index == 0]
+    assert [(s.seed_a, s.seed_b) for s in finals_of_round_1] == [(1, 4), (2, 3)]
+    assert all(s.match and s.match.round.playoff and s.match.deadline for s in finals_of_round_1)
+    # The playoff does not change the regular-season table.
+    first_game = finals_of_round_1[0].match
+    with django_capture_on_commit_callbacks(execute=True):
+        play(first_game, ada, di)
+    assert standing(league, ada).wins == 2
+
+
+def test_l11_winners_advance_and_the_final_crowns_a_champion(
+    table, league, institution, django_capture_on_commit_callbacks
+):
+    from league.models import LeagueFormat
+
+    ada, bo, cy, di = table.values()
+    league.format = LeagueFormat.SINGLE_ELIMINATION
+    league.save()
+    for seed, profile in enumerate([ada, bo, cy, di], start=1):
+        Entry.objects.filter(league=league, player=profile).update(seed=seed)
+    today = league.season.registration_deadline + timedelta(days=1)
+    night(institution, today, django_capture_on_commit_callbacks)
+    bracket = Bracket.objects.get(league=league)
+    assert bracket.seeds == [ada.pk, bo.pk, cy.pk, di.pk]  # the director's order
+
+    for slot in bracket.slots.filter(round_index=0):
+        winner = slot.match.seats.get(order=1).player  # the better seed sits first
+        loser = slot.match.seats.get(order=2).player
+        with django_capture_on_commit_callbacks(execute=True):
+            play(slot.match, winner, loser)
+    final = bracket.slots.get(round_index=1)
+    assert final.match is not None
+    with django_capture_on_commit_callbacks(execute=True):
+        play(final.match, bo, ada)
+    bracket.refresh_from_db()
+    assert bracket.champion == bo
+
+
+def test_l11_no_bracket_while_regular_matches_are_open(
+    match, league, institution, django_capture_on_commit_callbacks
+):
+    summary = night(institution, timezone.localdate(), django_capture_on_commit_callbacks)
+    assert summary.brackets_built == 0
+
+
+# --- Reminders and the digest --------------------------------------------------------------------------
+
+
+def test_players_get_one_reminder_48_hours_before_the_deadline(
+    match, player, opponent, institution, django_capture_on_commit_callbacks
+):
+    opponent.email_reminders = False
+    opponent.save()
+    day = (match.deadline - timedelta(hours=30)).astimezone(institution.tz).date()
+    mail.outbox.clear()
+    first = night(institution, day, django_capture_on_commit_callbacks)
+    second = night(institution, day + timedelta(days=1), django_capture_on_commit_callbacks)
+    reminders = [m for m in mail.outbox if m.subject.startswith("[Scrabble league] Reminder")]
+    assert first.reminders_sent == 1 and second.reminders_sent == 0
+    assert [m.to for m in reminders] == [[player.user.email]]
+
+
+def test_the_digest_lists_what_needs_a_human(
+    match,
+    league,
+    player,
+    opponent,
+    director,
+    staff,
+    season,
+    institution,
+    django_capture_on_commit_callbacks,
+):
+    disputed = match_between(league, player, opponent)
+    report = report_submit(actor=player.user, match=disputed, first_score=400, second_score=300)
+    from matches.services import report_dispute
+
+    report_dispute(
+        actor=opponent.user, report=report, first_score=300, second_score=400, note="Swapped scores"
+    )
+    stuck = match_between(league, player, opponent)
+    contact_issue_report(actor=player.user, match=stuck, attempts="Called twice, no answer.")
+    ProfileFactory(
+        institution=institution, user__first_name="Pending", user__last_name="Newcomer"
+    ).user.groups.add(
+        *__import__("django.contrib.auth.models", fromlist=["Group"]).Group.objects.filter(
+            name="Students"
+        )
+    )
+    staff.email_digest = False
+    staff.save()
+    mail.outbox.clear()
+
+    summary = night(institution, day_after(match), django_capture_on_commit_callbacks)
+
+    digests = [m for m in mail.outbox if "what needs you today" in m.subject]
+    assert summary.digests_sent == 1
+    assert [m.to for m in digests] == [[director.user.email]]
+    text = digests[0].body
+    assert "DOUBLE FORFEITS RECORDED TONIGHT (1)" in text
+    assert "OPEN DISPUTES (1)" in text
+    assert "CAN'T REACH OPPONENT (1)" in text
+    assert "Pending Newcomer" in text
+    html = digests[0].alternatives[0][0]
+    assert "<h2" in html and "Swapped" not in html  # the note stays in the admin
+
+
+def test_nothing_to_say_sends_no_digest(
+    institution, director, season, django_capture_on_commit_callbacks
+):
+    mail.outbox.clear()
+    summary = night(institution, timezone.localdate(), django_capture_on_commit_callbacks)
+    assert summary.digests_sent == 0
+    assert not mail.outbox
+
+
+# --- The command and the schedule -------------------------------------------------------------------
+
+
+def test_run_nightly_prints_the_one_summary_line(match, institution, capsys):
+    call_command("run_nightly", "--today", day_after(match).isoformat())
+    out = capsys.readouterr().out.strip().splitlines()
+    assert len(out) == 1 and SUMMARY.match(out[0]), out
+    assert out[0].startswith("forfeits=1 ")
+
+
+def test_run_nightly_for_one_institution(match, institution, other_institution, capsys):
+    call_command(
+        "run_nightly", "--today", day_after(match).isoformat(), "--institution", "elsewhere"
+    )
+    assert capsys.readouterr().out.startswith("forfeits=0 ")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [(["--today", "22/11/2026"], "not a date"), (["--institution", "nowhere"], "No institution")],
+)
+def test_run_nightly_refuses_bad_options(db, args, message):
+    with pytest.raises(CommandError, match=message):
+        call_command("run_nightly", *args)
+
+
+def test_each_institution_gets_its_0200_beat_schedule_in_its_own_time_zone(
+    institution, other_institution
+):
+    from django_celery_beat.models import PeriodicTask
+
+    task = PeriodicTask.objects.get(name=f"Nightly pipeline: {institution.slug}")
+    assert task.task == "league.tasks.run_nightly_for_institution"
+    assert (task.crontab.hour, task.crontab.minute, str(task.crontab.timezone)) == (
+        "2",
+        "0",
+        institution.timezone,
+    )
+    assert PeriodicTask.objects.filter(name__startswith="Nightly pipeline:").count() == 2
+
+
+def test_the_night_acts_at_0200_institution_time(institution):
+    moment = nightly_moment(institution, timezone.localdate())
+    assert moment.astimezone(institution.tz).hour == 2
+
+
+def test_run_nightly_covers_every_institution(
+    match, institution, other_institution, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        summary = run_nightly(today=day_after(match))
+    assert summary.forfeits == 1
+
+
+# --- Public JSON ---------------------------------------------------------------------------------------
+
+
+def test_standings_json_serves_what_the_pipeline_built(client, table, league):
+    ada, bo, _, _ = table.values()
+    play(match_between(league, ada, bo), ada, bo, 420, 380)
+    rebuild_standings([league.pk])
+    data = client.get(reverse("league_standings_json", args=[league.slug])).json()
+    assert data["league"] == league.slug and data["updated"]
+    first = data["standings"][0]
+    assert set(first) == {
+        "rank",
+        "player",
+        "wins",
+        "losses",
+        "ties",
+        "byes",
+        "forfeits_won",
+        "forfeits_lost",
+        "double_forfeits",
+        "spread",
+        "points_for",
+        "points_against",
+        "games",
+    }
+    assert (first["player"], first["wins"], first["spread"]) == ("Ada Example", 1, 40)
+
+
+def test_bracket_json_has_the_public_shape_and_byes_have_no_player_b(
+    client, league, institution, season, director
+):
+    from league.models import LeagueFormat
+
+    league.format = LeagueFormat.SINGLE_ELIMINATION
+    league.save()
+    for _ in range(3):
+        Entry.objects.create(
+            league=league, player=eligible(ProfileFactory(institution=institution), season)
+        )
+    from league.playoffs import bracket_build
+
+    bracket_build(league=league, today=season.registration_deadline + timedelta(days=1))
+    data = client.get(reverse("league_bracket_json", args=[league.slug])).json()
+    assert (data["league"], data["size"], data["champion"]) == (league.slug, 4, None)
+    bye, game = data["rounds"][0]
+    assert "player_b" not in bye and bye["status"] == "bye" and bye["winner"] == bye["player_a"]
+    assert set(game) == {"seed_a", "player_a", "seed_b", "player_b", "winner", "status"}
+
+
+@pytest.mark.parametrize("players", [4, 16])
+def test_the_standings_page_reads_in_a_constant_number_of_queries(
+    client, league, institution, season, players, django_assert_max_num_queries
+):
+    for _ in range(players):
+        Entry.objects.create(league=league, player=ProfileFactory(institution=institution))
+    rebuild_standings([league.pk])
+    with django_assert_max_num_queries(5):
+        page = client.get(reverse("league_standings", args=[league.slug]))
+    assert page.status_code == 200
+    assert page.content.decode().count("<tr>") == players + 1
+
+
+def test_a_private_leagues_json_is_not_public(client, league):
+    league.public = False
+    league.save()
+    assert client.get(reverse("league_standings_json", args=[league.slug])).status_code == 404
