@@ -52,9 +52,12 @@ def build_demo(
     *,
     players: int = 12,
     leagues: int = 1,
+    matches: int = 0,
     seed: int = 1,
     progress: Callable[[str, int, int], None] | None = None,
 ) -> list[DemoLogin]:
+    """With `matches`, the first league is made through the services and the others in bulk
+    (league/scale.py) up to about that many matches: the benchmark's large institution."""
     """Create the demo institution unless it exists; return the demo logins either way."""
     rng = random.Random(seed)
     say = progress or (lambda step, done, total: None)
@@ -104,10 +107,42 @@ def build_demo(
             ]
         )
         _make_students(institution, season, players, password_hash, rng, say)
-    for number in range(1, leagues + 1):
-        _make_league(institution, season, director, number, rng)
-        say("leagues", number, leagues)
+    if matches and leagues > 1:
+        _make_league(institution, season, director, 1, rng)
+        _make_bulk_leagues(institution, season, leagues - 1, matches, rng, say)
+    else:
+        for number in range(1, leagues + 1):
+            _make_league(institution, season, director, number, rng)
+            say("leagues", number, leagues)
     return demo_logins()
+
+
+def _make_bulk_leagues(institution, season, leagues, matches, rng, say) -> None:
+    from .scale import bulk_leagues
+    from .standings import rebuild_standings
+
+    eligible_ids = list(
+        PlayerProfile.objects.filter(
+            eligibilities__season=season, eligibilities__status=EligibilityStatus.ELIGIBLE
+        )
+        .order_by("campus_id")
+        .values_list("id", flat=True)
+    )
+    bulk_leagues(
+        institution=institution,
+        season=season,
+        players=eligible_ids,
+        leagues=leagues,
+        matches=matches,
+        rng=rng,
+        progress=say,
+    )
+    from .models import League
+
+    ids = list(League.objects.filter(season=season).values_list("id", flat=True))
+    for start in range(0, len(ids), 20):
+        rebuild_standings(ids[start : start + 20])
+        say("standings", min(start + 20, len(ids)), len(ids))
 
 
 def _user(email: str, first: str, last: str, password_hash: str) -> User:

@@ -521,3 +521,33 @@ def test_a_private_leagues_json_is_not_public(client, league):
     league.public = False
     league.save()
     assert client.get(reverse("league_standings_json", args=[league.slug])).status_code == 404
+
+
+def _night_queries(institution, league, season, matches, capture):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    players = [
+        eligible(ProfileFactory(institution=institution), season) for _ in range(2 * matches)
+    ]
+    last = None
+    for i in range(matches):
+        last = match_between(league, players[2 * i], players[2 * i + 1])
+        if i % 3 == 0:
+            report_submit(actor=players[2 * i].user, match=last, first_score=400, second_score=300)
+    day = day_after(last) + timedelta(days=3)
+    with capture(execute=False), CaptureQueriesContext(connection) as queries:
+        run_for_institution(institution=institution, today=day)
+    return len(queries)
+
+
+def test_the_pipelines_query_count_grows_with_leagues_not_matches(
+    league, season, institution, director, django_capture_on_commit_callbacks
+):
+    from tests.factories import LeagueFactory
+
+    few = _night_queries(institution, league, season, 3, django_capture_on_commit_callbacks)
+    many = _night_queries(
+        institution, LeagueFactory(season=season), season, 30, django_capture_on_commit_callbacks
+    )
+    assert many <= few + 12  # the second run has one more league, ten times the matches

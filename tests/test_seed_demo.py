@@ -70,3 +70,31 @@ def test_the_demo_league_has_matches_in_every_state_of_their_life(db, capsys):
 def test_a_league_needs_enough_students(db):
     with pytest.raises(CommandError, match="eight eligible students"):
         call_command("seed_demo", "--players", "6")
+
+
+def test_the_scale_path_bulk_makes_leagues_in_every_state_for_the_night(db, capsys):
+    from league.models import League, Standing
+    from league.nightly import run_nightly
+    from matches.models import Match
+
+    seed(capsys, "--players", "120", "--leagues", "4", "--matches", "300")
+    assert League.objects.count() == 4
+    assert Match.objects.count() >= 300
+    statuses = set(Match.objects.values_list("status", flat=True))
+    assert {
+        "confirmed",
+        "reported",
+        "disputed",
+        "resolved",
+        "forfeit",
+        "double_forfeit",
+        "unscheduled",
+    } <= statuses
+    assert Standing.objects.filter(league__slug="league-2").exists()
+    summary = run_nightly()
+    assert summary.forfeits > 0 and summary.auto_confirmed > 0 and summary.standings_rebuilt == 4
+
+
+def test_negative_sizes_are_refused(db):
+    with pytest.raises(CommandError, match="--matches cannot be negative"):
+        call_command("seed_demo", "--matches", "-1")

@@ -20,13 +20,22 @@ class Command(BaseCommand):
             default=1,
             help="round-robin leagues of eight students (default 1)",
         )
-        parser.add_argument("--seed", type=int, default=1, help="random seed for names (default 1)")
+        parser.add_argument(
+            "--matches",
+            type=int,
+            default=0,
+            help="make the leagues after the first in bulk, about this many matches in all "
+            "(the benchmark: --players 20000 --leagues 200 --matches 200000)",
+        )
+        parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
 
-    def handle(self, *args, players, leagues, seed, **options):
+    def handle(self, *args, players, leagues, matches, seed, **options):
         if players < 4:
             raise CommandError("--players must be at least 4.")
         if leagues < 0:
             raise CommandError("--leagues cannot be negative.")
+        if matches < 0:
+            raise CommandError("--matches cannot be negative.")
         if leagues and players < 12:
             raise CommandError("A league needs eight eligible students: use --players 12 or more.")
 
@@ -37,6 +46,8 @@ class Command(BaseCommand):
 
         # Demo e-mails (proposals, reports, disputes) are not sent: nobody reads example.edu.
         with override_settings(EMAIL_BACKEND="django.core.mail.backends.dummy.EmailBackend"):
-            logins = build_demo(players=players, leagues=leagues, seed=seed, progress=progress)
+            logins = build_demo(
+                players=players, leagues=leagues, matches=matches, seed=seed, progress=progress
+            )
         for login in logins:
             self.stdout.write(f"{login.role} {login.email} {login.password}")

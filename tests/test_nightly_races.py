@@ -1,0 +1,69 @@
+"""The nightly job against live traffic, on real concurrent connections: a report submitted before
+the deadline is never overwritten, and two pipelines at once do the work once (L8)."""
+
+import threading
+import time
+from datetime import timedelta
+
+from django.core import mail
+from django.db import transaction
+
+from league.models import DigestLog
+from league.nightly import run_for_institution
+from matches.models import AuditEvent, MatchStatus
+from matches.services import forfeit_overdue_matches, report_submit
+from tests.factories import ProfileFactory, eligible, match_between, with_role
+from tests.test_match_races import race_match, run_together  # noqa: F401  (fixture)
+
+
+def test_l8_a_report_in_flight_when_the_night_runs_is_never_overwritten(race_match):  # noqa: F811
+    match, a, b = race_match
+    before_deadline = match.deadline - timedelta(minutes=1)
+    after_deadline = match.deadline + timedelta(hours=2)
+    report_holds_lock = threading.Event()
+
+    def slow_report():
+        with transaction.atomic():
+            report = report_submit(
+                actor=a.user, match=match, first_score=400, second_score=350, now=before_deadline
+            )
+            report_holds_lock.set()
+            time.sleep(1.0)  # the nightly job runs while this transaction holds the match row
+        return report
+
+    def nightly():
+        report_holds_lock.wait(timeout=10)
+        return forfeit_overdue_matches(after_deadline)
+
+    report, forfeited = run_together(slow_report, nightly)
+
+    match.refresh_from_db()
+    assert forfeited == []
+    assert match.status == MatchStatus.REPORTED
+    assert not AuditEvent.objects.filter(match=match, action="double_forfeit").exists()
+
+
+def test_two_pipelines_at_once_forfeit_once_and_send_one_digest(race_match):  # noqa: F811
+    from accounts import roles
+
+    match, a, b = race_match
+    institution = match.league.season.institution
+    with_role(ProfileFactory(institution=institution, campus_id=""), roles.DIRECTORS)
+    others = [
+        match_between(
+            match.league, eligible(ProfileFactory(institution=institution), match.league.season), b
+        )
+        for _ in range(5)
+    ]
+    day = match.deadline.astimezone(institution.tz).date() + timedelta(days=1)
+    mail.outbox.clear()
+
+    first, second = run_together(
+        lambda: run_for_institution(institution=institution, today=day),
+        lambda: run_for_institution(institution=institution, today=day),
+    )
+
+    assert first.forfeits + second.forfeits == 1 + len(others), (first, second)
+    assert first.digests_sent + second.digests_sent == 1
+    assert DigestLog.objects.count() == 1
+    assert AuditEvent.objects.filter(action="double_forfeit").count() == 1 + len(others)
