@@ -551,3 +551,41 @@ def test_the_pipelines_query_count_grows_with_leagues_not_matches(
         institution, LeagueFactory(season=season), season, 30, django_capture_on_commit_callbacks
     )
     assert many <= few + 12  # the second run has one more league, ten times the matches
+
+
+def test_a_failure_mid_rebuild_leaves_every_league_untouched(table, league, season, monkeypatch):
+    from league import standings as standings_module
+    from tests.factories import LeagueFactory
+
+    ada, bo, _, _ = table.values()
+    other = LeagueFactory(season=season)
+    rebuild_standings([league.pk, other.pk])
+    before = list(Standing.objects.order_by("id").values_list("id", "wins"))
+    play(match_between(league, ada, bo), ada, bo)
+    calls = {"n": 0}
+    real_rank = standings_module._rank
+
+    def rank_then_fail(rows, h2h):
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise RuntimeError("disk full")
+        return real_rank(rows, h2h)
+
+    monkeypatch.setattr(standings_module, "_rank", rank_then_fail)
+    with pytest.raises(RuntimeError):
+        rebuild_standings([league.pk, other.pk])
+    assert list(Standing.objects.order_by("id").values_list("id", "wins")) == before
+
+
+def test_a_failed_email_is_retried_on_its_own(settings):
+    from accounts.tasks import send_email
+    from tests.test_email_smtp import free_port
+
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", free_port()  # nothing listens there
+    settings.EMAIL_TIMEOUT = 2
+    from celery.exceptions import Retry
+
+    with pytest.raises(Retry) as retry:
+        send_email.apply(args=["Subject", "Body", "league@example.edu", ["someone@example.edu"]])
+    assert isinstance(retry.value.exc, ConnectionRefusedError)  # scheduled again, on its own
