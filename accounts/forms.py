@@ -2,7 +2,7 @@ from allauth.account.forms import SignupForm
 from django import forms
 from django.db import transaction
 
-from .models import PlayerProfile, Season
+from .models import EquipmentItem, PlayerProfile, Season
 from .selectors import institution_for_email
 from .services import student_register
 
@@ -86,3 +86,15 @@ class IdCheckForm(forms.Form):
     def __init__(self, *args, institution=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["season"].queryset = Season.objects.filter(institution=institution)
+
+
+class LendForm(forms.Form):
+    item = forms.ModelChoiceField(
+        queryset=EquipmentItem.objects.none(), label="Lend", empty_label="Choose an item"
+    )
+
+    def __init__(self, *args, institution=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        from .selectors import available_items
+
+        self.fields["item"].queryset = available_items(institution)

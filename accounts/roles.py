@@ -15,6 +15,8 @@ GROUP_PERMISSIONS = {
             "playerprofile": ["view"],
             "eligibility": ["view"],
             "idcheck": ["view", "add"],
+            "checkout": ["view"],
+            "equipmentitem": ["view"],
         },
     },
     DIRECTORS: {
@@ -27,6 +29,8 @@ GROUP_PERMISSIONS = {
             "idcheck": ["view", "add"],
             "eligibility": ["view", "add", "change"],
             "eligibilityevent": ["view"],
+            "equipmentitem": ["view", "add", "change"],
+            "checkout": ["view"],
         },
         "league": {
             "league": ["view", "add", "change"],

@@ -70,3 +70,24 @@ def institution_for_email(email: str) -> Institution | None:
         if institution.accepts_email(email):
             return institution
     return None
+
+
+def open_checkouts(institution: Institution):
+    from .models import Checkout
+
+    return (
+        Checkout.objects.filter(item__institution=institution, checked_in_at__isnull=True)
+        .select_related("item", "profile__user")
+        .order_by("due_at")
+    )
+
+
+def available_items(institution: Institution):
+    from .models import Checkout, EquipmentItem
+
+    out = Checkout.objects.filter(checked_in_at__isnull=True).values("item_id")
+    return (
+        EquipmentItem.objects.filter(institution=institution, active=True)
+        .exclude(pk__in=out)
+        .order_by("kind", "label")
+    )

@@ -1,8 +1,10 @@
 """Every change to people, roles and eligibility. Keyword-only functions taking model instances
 and the acting user; each runs in one transaction and raises a DomainError on a broken rule."""
 
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 from django.contrib.auth.models import Group
 from django.db import transaction
@@ -11,10 +13,12 @@ from django.utils import timezone
 from . import roles
 from .errors import DomainError, NotEligible, PermissionDenied
 from .models import (
+    Checkout,
     Eligibility,
     EligibilityEvent,
     EligibilitySource,
     EligibilityStatus,
+    EquipmentItem,
     IdCheck,
     Institution,
     PlayerProfile,
@@ -361,3 +365,80 @@ def _make_roster_students_eligible(*, season: Season, actor: User | None) -> int
     )
     EligibilityEvent.objects.bulk_create(events, batch_size=BATCH)
     return len(events)
+
+
+# --- Equipment at the front desk (L3) -------------------------------------------------------------
+
+
+def equipment_check_out(
+    *, actor: User, item: EquipmentItem, profile: PlayerProfile, now=None
+) -> Checkout:
+    """Lend a board, dictionary or clock against the student's campus ID, due back after the
+    institution's loan time."""
+    now = now or timezone.now()
+    institution = item.institution
+    if not roles.is_front_desk_of(actor, institution):
+        raise PermissionDenied("Only front-desk staff can lend equipment.")
+    if profile.institution_id != institution.pk:
+        raise DomainError("That student belongs to another institution.")
+    if not profile.campus_id:
+        raise DomainError(
+            "Equipment is lent against a campus ID, and this person has none on file."
+        )
+    with transaction.atomic():
+        item = EquipmentItem.objects.select_for_update().get(pk=item.pk)
+        if not item.active:
+            raise DomainError(f"{item} is retired and cannot be lent.")
+        open_checkout = (
+            Checkout.objects.filter(item=item, checked_in_at__isnull=True)
+            .select_related("profile__user")
+            .first()
+        )
+        if open_checkout:
+            raise DomainError(
+                f"{item} is already out with {open_checkout.profile.user}: check it in first."
+            )
+        return Checkout.objects.create(
+            item=item,
+            profile=profile,
+            checked_out_by=actor,
+            checked_out_at=now,
+            due_at=now + timedelta(hours=institution.loan_hours),
+        )
+
+
+def equipment_check_in(*, actor: User, checkout: Checkout, now=None) -> Checkout:
+    now = now or timezone.now()
+    if not roles.is_front_desk_of(actor, checkout.item.institution):
+        raise PermissionDenied("Only front-desk staff can check equipment in.")
+    with transaction.atomic():
+        checkout = Checkout.objects.select_for_update().select_related("item").get(pk=checkout.pk)
+        if checkout.checked_in_at is not None:
+            raise DomainError(f"{checkout.item} was already checked in.")
+        checkout.checked_in_at = now
+        checkout.checked_in_by = actor
+        checkout.save(update_fields=["checked_in_at", "checked_in_by"])
+        return checkout
+
+
+def preferences_update(*, actor: User, profile: PlayerProfile, **choices: bool) -> PlayerProfile:
+    """A person's own e-mail preferences."""
+    if profile.user_id != actor.pk:
+        raise PermissionDenied("You can only change your own preferences.")
+    allowed = {"email_match_activity", "email_reminders", "email_digest"}
+    unknown = set(choices) - allowed
+    if unknown:
+        raise DomainError(f"Unknown preferences: {', '.join(sorted(unknown))}.")
+    for name, value in choices.items():
+        setattr(profile, name, bool(value))
+    profile.save(update_fields=list(choices))
+    return profile
+
+
+def calendar_token_rotate(*, actor: User, profile: PlayerProfile) -> PlayerProfile:
+    """A new secret calendar URL; the old one stops working at once."""
+    if profile.user_id != actor.pk:
+        raise PermissionDenied("You can only change your own calendar link.")
+    profile.calendar_token = uuid.uuid4()
+    profile.save(update_fields=["calendar_token"])
+    return profile

@@ -3,14 +3,21 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from . import roles
 from .errors import DomainError
-from .forms import CampusIdLookupForm, IdCheckForm
-from .models import PlayerProfile
-from .selectors import current_season, eligibility_of, next_step_for, profile_by_campus_id
-from .services import id_check_record
+from .forms import CampusIdLookupForm, IdCheckForm, LendForm
+from .models import Checkout, PlayerProfile
+from .selectors import (
+    current_season,
+    eligibility_of,
+    next_step_for,
+    open_checkouts,
+    profile_by_campus_id,
+)
+from .services import equipment_check_in, equipment_check_out, id_check_record
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -49,7 +56,15 @@ def front_desk(request: HttpRequest) -> HttpResponse:
     institution = _front_desk_institution(request)
     season = current_season(institution)
     form = CampusIdLookupForm(request.GET or None)
-    context = {"form": form, "institution": institution, "season": season}
+    out_now = list(open_checkouts(institution))
+    now = timezone.now()
+    context = {
+        "form": form,
+        "institution": institution,
+        "season": season,
+        "out_now": out_now,
+        "overdue": [c for c in out_now if c.due_at < now],
+    }
     if form.is_valid():
         campus_id = form.cleaned_data["campus_id"].strip()
         student = profile_by_campus_id(institution, campus_id)
@@ -63,6 +78,8 @@ def front_desk(request: HttpRequest) -> HttpResponse:
                 if season
                 else None,
                 last_checks=student.id_checks.select_related("season", "checked_by")[:3],
+                student_checkouts=[c for c in out_now if c.profile_id == student.pk],
+                lend_form=LendForm(institution=institution),
             )
         # A fresh, empty box for the next scan.
         context["form"] = CampusIdLookupForm()
@@ -109,3 +126,48 @@ def front_desk_id_check(request: HttpRequest, profile_id: int) -> HttpResponse:
             f" for {eligibility.season.name}: {eligibility.reason}",
         )
     return redirect(lookup)
+
+
+@login_required
+@require_POST
+def front_desk_lend(request: HttpRequest, profile_id: int) -> HttpResponse:
+    institution = _front_desk_institution(request)
+    student = get_object_or_404(
+        PlayerProfile.objects.select_related("user"), pk=profile_id, institution=institution
+    )
+    form = LendForm(request.POST, institution=institution)
+    if not form.is_valid():
+        messages.error(request, "Pick an item that is not already out.")
+    else:
+        try:
+            checkout = equipment_check_out(
+                actor=request.user, item=form.cleaned_data["item"], profile=student
+            )
+        except DomainError as error:
+            messages.error(request, error.message)
+        else:
+            due = timezone.localtime(checkout.due_at, institution.tz).strftime("%-I:%M %p")
+            messages.success(request, f"{checkout.item} lent to {student.user}, due back by {due}.")
+    return redirect(reverse("front_desk") + f"?campus_id={student.campus_id}")
+
+
+@login_required
+@require_POST
+def front_desk_return(request: HttpRequest, checkout_id: int) -> HttpResponse:
+    institution = _front_desk_institution(request)
+    checkout = get_object_or_404(
+        Checkout.objects.select_related("item", "profile__user"),
+        pk=checkout_id,
+        item__institution=institution,
+    )
+    try:
+        equipment_check_in(actor=request.user, checkout=checkout)
+    except DomainError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, f"{checkout.item} checked in from {checkout.profile.user}.")
+    return redirect(
+        request.POST.get("next")
+        if request.POST.get("next", "").startswith("/desk/")
+        else "front_desk"
+    )

@@ -22,7 +22,7 @@ from django.db.models import Count, Exists, OuterRef, Q
 from django.template.loader import render_to_string
 
 from accounts import roles
-from accounts.models import Eligibility, Institution, PlayerProfile, User
+from accounts.models import Checkout, Eligibility, Institution, PlayerProfile, User
 from accounts.selectors import current_season
 from accounts.tasks import send_email
 from matches.models import (
@@ -209,6 +209,11 @@ def digest_content(
             .select_related("user")
             .order_by("user__last_name")
         )
+    overdue = (
+        Checkout.objects.filter(item__institution=institution, checked_in_at__isnull=True, due_at__lt=now)
+        .select_related("item", "profile__user")
+        .order_by("due_at")
+    )
     sections = {
         "forfeits": (forfeits.count(), list(forfeits[:DIGEST_LIST_LIMIT])),
         "disputes": (
@@ -218,6 +223,7 @@ def digest_content(
         "contact_issues": (contact.count(), list(contact[:DIGEST_LIST_LIMIT])),
         "pending": (pending.count(), list(pending[:DIGEST_LIST_LIMIT])),
         "unscheduled": (unscheduled.count(), list(unscheduled[:DIGEST_LIST_LIMIT])),
+        "overdue_equipment": (overdue.count(), list(overdue[:DIGEST_LIST_LIMIT])),
     }
     return {
         "institution": institution,

@@ -4,15 +4,36 @@ from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 
+from accounts.models import PlayerProfile
 from accounts.tasks import queue_email
 
+ACTIVITY = "email_match_activity"
+REMINDERS = "email_reminders"
 
-def notify(*, recipients, subject: str, lines: list[str], match, link: str = "") -> None:
-    """One message per recipient (users), each with the match and a link to act on it."""
+
+def notify(
+    *,
+    recipients,
+    subject: str,
+    lines: list[str],
+    match,
+    link: str = "",
+    preference: str | None = ACTIVITY,
+) -> None:
+    """One message per recipient (users), each with the match and a link to act on it.
+
+    `preference` names the profile setting that lets a person opt out of this kind of message;
+    None for what everyone must hear (the director's rulings, double forfeits)."""
     link = link or match.get_absolute_url()
+    recipients = [user for user in recipients if user.email]
+    if preference:
+        opted_out = set(
+            PlayerProfile.objects.filter(user__in=recipients, **{preference: False}).values_list(
+                "user_id", flat=True
+            )
+        )
+        recipients = [user for user in recipients if user.pk not in opted_out]
     for user in recipients:
-        if not user.email:
-            continue
         context = {
             "user": user,
             "lines": lines,

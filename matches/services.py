@@ -699,7 +699,8 @@ def _close_live_reports(match: Match, keep_status: str | None = None) -> None:
 
 
 def _tell_players(match: Match, seats, subject: str, lines: list[str]) -> None:
-    notify(recipients=_users(seats), subject=subject, lines=lines, match=match)
+    """The director's rulings reach both players whatever their preferences."""
+    notify(recipients=_users(seats), subject=subject, lines=lines, match=match, preference=None)
 
 
 def match_forfeit(*, actor, match: Match, winner: Seat | int, reason: str, now=None) -> Match:

@@ -4,7 +4,7 @@ from celery import shared_task
 from django.db.models import Prefetch
 
 from .models import Match, Seat
-from .notifications import notify
+from .notifications import REMINDERS, notify
 
 
 @shared_task
@@ -31,6 +31,7 @@ def notify_double_forfeits(match_ids: list[int]) -> int:
                 "If you did play it, contact the director.",
             ],
             match=match,
+            preference=None,  # a result everyone must hear about
         )
         sent += len(players)
     return sent
@@ -55,6 +56,7 @@ def send_reminders(match_ids: list[int]) -> int:
             "%a %b %-d, %-I:%M %p"
         )
         recipients = [seat.player.user for seat in match.seats.all() if seat.player.email_reminders]
+        # notify() checks the reminder preference again; this count is what the summary reports.
         todo = "schedule and play" if match.status == "unscheduled" else "play and report"
         notify(
             recipients=recipients,
@@ -64,6 +66,7 @@ def send_reminders(match_ids: list[int]) -> int:
                 f"Remember to {todo} it: an unreported match becomes a double forfeit (L8).",
             ],
             match=match,
+            preference=REMINDERS,
         )
         sent += len(recipients)
     return sent
