@@ -98,3 +98,21 @@ class LendForm(forms.Form):
         from .selectors import available_items
 
         self.fields["item"].queryset = available_items(institution)
+
+
+class PreferencesForm(forms.ModelForm):
+    class Meta:
+        model = PlayerProfile
+        fields = ["email_match_activity", "email_reminders", "email_digest"]
+        labels = {
+            "email_match_activity": "E-mail me when my opponent proposes, accepts, reports, confirms or disputes",
+            "email_reminders": "E-mail me a reminder 48 hours before a match's deadline",
+            "email_digest": "Send me the morning digest (directors and front-desk staff)",
+        }
+
+    def __init__(self, *args, staff=False, **kwargs):
+        super().__init__(*args, **kwargs)
+        if not staff:
+            del self.fields["email_digest"]
+        for field in self.fields.values():
+            field.help_text = ""

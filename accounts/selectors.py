@@ -91,3 +91,29 @@ def available_items(institution: Institution):
         .exclude(pk__in=out)
         .order_by("kind", "label")
     )
+
+
+def pending_students(institution: Institution, season: Season | None):
+    """Students with a campus ID on whom nothing is decided for the season (L10)."""
+    from django.db.models import Exists, OuterRef
+
+    from . import roles
+
+    if season is None:
+        return PlayerProfile.objects.none()
+    decided = Eligibility.objects.filter(profile=OuterRef("pk"), season=season).exclude(
+        status=EligibilityStatus.PENDING
+    )
+    return (
+        PlayerProfile.objects.filter(
+            institution=institution, user__groups__name=roles.STUDENTS, user__is_active=True
+        )
+        .exclude(campus_id="")
+        .exclude(Exists(decided))
+        .select_related("user")
+        .order_by("user__last_name", "user__first_name")
+    )
+
+
+def overdue_checkouts(institution: Institution, now):
+    return open_checkouts(institution).filter(due_at__lt=now)

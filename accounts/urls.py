@@ -3,7 +3,8 @@ from django.urls import path
 from . import views
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("profile/", views.profile_page, name="profile"),
+    path("profile/calendar/rotate/", views.calendar_rotate, name="calendar_rotate"),
     path("desk/", views.front_desk, name="front_desk"),
     path("desk/id-check/<int:profile_id>/", views.front_desk_id_check, name="front_desk_id_check"),
     path("desk/lend/<int:profile_id>/", views.front_desk_lend, name="front_desk_lend"),

@@ -8,7 +8,7 @@ from django.views.decorators.http import require_POST
 
 from . import roles
 from .errors import DomainError
-from .forms import CampusIdLookupForm, IdCheckForm, LendForm
+from .forms import CampusIdLookupForm, IdCheckForm, LendForm, PreferencesForm
 from .models import Checkout, PlayerProfile
 from .selectors import (
     current_season,
@@ -17,23 +17,13 @@ from .selectors import (
     open_checkouts,
     profile_by_campus_id,
 )
-from .services import equipment_check_in, equipment_check_out, id_check_record
-
-
-def home(request: HttpRequest) -> HttpResponse:
-    context = {}
-    profile = _own_profile(request.user)
-    if profile:
-        season = current_season(profile.institution)
-        eligibility = eligibility_of(profile, season) if season else None
-        context.update(
-            profile=profile,
-            season=season,
-            eligibility=eligibility,
-            next_step=next_step_for(eligibility) if eligibility else "",
-            is_front_desk=roles.is_front_desk_of(request.user, profile.institution),
-        )
-    return render(request, "accounts/home.html", context)
+from .services import (
+    calendar_token_rotate,
+    equipment_check_in,
+    equipment_check_out,
+    id_check_record,
+    preferences_update,
+)
 
 
 def _own_profile(user) -> PlayerProfile | None:
@@ -171,3 +161,45 @@ def front_desk_return(request: HttpRequest, checkout_id: int) -> HttpResponse:
         if request.POST.get("next", "").startswith("/desk/")
         else "front_desk"
     )
+
+
+@login_required
+def profile_page(request: HttpRequest) -> HttpResponse:
+    """Campus ID, eligibility and what to do about it, e-mail preferences, the calendar link."""
+    profile = _own_profile(request.user)
+    if profile is None:
+        raise Http404
+    season = current_season(profile.institution)
+    eligibility = eligibility_of(profile, season) if season else None
+    is_staff_member = roles.is_front_desk_of(request.user, profile.institution)
+    form = PreferencesForm(request.POST or None, instance=profile, staff=is_staff_member)
+    if request.method == "POST" and form.is_valid():
+        preferences_update(actor=request.user, profile=profile, **form.cleaned_data)
+        messages.success(request, "Your e-mail preferences are saved.")
+        return redirect("profile")
+    feed = request.build_absolute_uri(reverse("player_calendar", args=[profile.calendar_token]))
+    return render(
+        request,
+        "accounts/profile.html",
+        {
+            "profile": profile,
+            "season": season,
+            "eligibility": eligibility,
+            "next_step": next_step_for(eligibility) if eligibility else "",
+            "form": form,
+            "calendar_url": feed,
+        },
+    )
+
+
+@login_required
+@require_POST
+def calendar_rotate(request: HttpRequest) -> HttpResponse:
+    profile = _own_profile(request.user)
+    if profile is None:
+        raise Http404
+    calendar_token_rotate(actor=request.user, profile=profile)
+    messages.success(
+        request, "Your calendar link is new: the old one no longer works. Update your calendar app."
+    )
+    return redirect("profile")

@@ -1,6 +1,9 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from league import director as league_director
+from league import views as league_views
+
 admin.site.site_header = "Intramural Scrabble: director's panel"
 admin.site.site_title = "Scrabble league admin"
 admin.site.index_title = "Your institution"
@@ -9,6 +12,19 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("leagues/", include("league.urls")),
+    path("director/", league_director.dashboard, name="director_dashboard"),
+    path("director/export/roster.csv", league_director.export_roster, name="export_roster"),
+    path(
+        "director/export/<slug:slug>/standings.csv",
+        league_director.export_standings,
+        name="export_standings",
+    ),
+    path(
+        "director/export/<slug:slug>/results.csv",
+        league_director.export_results,
+        name="export_results",
+    ),
     path("matches/", include("matches.urls")),
+    path("", league_views.home, name="home"),
     path("", include("accounts.urls")),
 ]

@@ -22,8 +22,8 @@ from django.db.models import Count, Exists, OuterRef, Q
 from django.template.loader import render_to_string
 
 from accounts import roles
-from accounts.models import Checkout, Eligibility, Institution, PlayerProfile, User
-from accounts.selectors import current_season
+from accounts.models import Institution, User
+from accounts.selectors import current_season, overdue_checkouts, pending_students
 from accounts.tasks import send_email
 from matches.models import (
     FINAL_STATUSES,
@@ -195,25 +195,8 @@ def digest_content(
         .order_by("deadline")
     )
     season = current_season(institution, today)
-    pending = PlayerProfile.objects.none()
-    if season:
-        decided = Eligibility.objects.filter(profile=OuterRef("pk"), season=season).exclude(
-            status="pending"
-        )
-        pending = (
-            PlayerProfile.objects.filter(
-                institution=institution, user__groups__name=roles.STUDENTS, user__is_active=True
-            )
-            .exclude(campus_id="")
-            .exclude(Exists(decided))
-            .select_related("user")
-            .order_by("user__last_name")
-        )
-    overdue = (
-        Checkout.objects.filter(item__institution=institution, checked_in_at__isnull=True, due_at__lt=now)
-        .select_related("item", "profile__user")
-        .order_by("due_at")
-    )
+    pending = pending_students(institution, season)
+    overdue = overdue_checkouts(institution, now)
     sections = {
         "forfeits": (forfeits.count(), list(forfeits[:DIGEST_LIST_LIMIT])),
         "disputes": (

@@ -10,4 +10,6 @@ urlpatterns = [
     path("<slug:slug>/standings.json", views.league_standings_json, name="league_standings_json"),
     path("<slug:slug>/bracket/", views.league_bracket, name="league_bracket"),
     path("<slug:slug>/bracket.json", views.league_bracket_json, name="league_bracket_json"),
+    path("<slug:slug>/calendar.ics", views.league_calendar_feed, name="league_calendar"),
+    path("<slug:slug>/two-letter-words/", views.two_letter_words, name="two_letter_words"),
 ]

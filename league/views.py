@@ -7,7 +7,7 @@ from django.views.decorators.http import require_POST
 from accounts import roles
 from accounts.errors import DomainError
 from accounts.models import Eligibility
-from matches.selectors import matches_of
+from accounts.selectors import eligibility_of
 
 from .models import Entry, League
 from .selectors import (
@@ -59,9 +59,7 @@ def league_list(request: HttpRequest) -> HttpResponse:
                 "places_left": max(league.capacity - league.players, 0),
             }
         )
-    return render(
-        request, "league/league_list.html", {"rows": rows, "my_matches": list(matches_of(profile))}
-    )
+    return render(request, "league/league_list.html", {"rows": rows})
 
 
 def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
@@ -182,4 +180,83 @@ def league_bracket(request: HttpRequest, slug: str) -> HttpResponse:
         request,
         "league/bracket.html",
         {"league": league, "bracket": bracket, "rounds": rounds, "champion": champion},
+    )
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    """Visitors: what this is. Students: eligibility and "My matches", each with the next step."""
+    from django.utils import timezone
+
+    from accounts.models import PlayerProfile
+    from accounts.selectors import current_season, next_step_for
+    from matches.next_step import next_step
+    from matches.selectors import matches_for_home
+
+    context = {}
+    profile = (
+        PlayerProfile.objects.select_related("institution", "user")
+        .filter(user=request.user)
+        .first()
+        if request.user.is_authenticated
+        else None
+    )
+    if profile:
+        season = current_season(profile.institution)
+        eligibility = eligibility_of(profile, season) if season else None
+        now = timezone.now()
+        rows = []
+        for match in matches_for_home(profile, seasons=[season] if season else []):
+            seat = next(s for s in match.seats.all() if s.player_id == profile.pk)
+            opponents = [s.player for s in match.seats.all() if s.player_id != profile.pk]
+            rows.append(
+                {
+                    "match": match,
+                    "seat": seat,
+                    "opponents": opponents,
+                    "step": next_step(match, seat, now),
+                }
+            )
+        rows.sort(
+            key=lambda row: (
+                not row["step"].needs_you,
+                row["match"].is_final,
+                row["match"].deadline,
+            )
+        )
+        context.update(
+            profile=profile,
+            season=season,
+            eligibility=eligibility,
+            next_step=next_step_for(eligibility) if eligibility else "",
+            rows=rows,
+            tz=profile.institution.tz,
+            is_front_desk=roles.is_front_desk_of(request.user, profile.institution),
+        )
+    return render(request, "league/home.html", context)
+
+
+def league_calendar_feed(request: HttpRequest, slug: str) -> HttpResponse:
+    from django.utils import timezone
+
+    from matches.calendar import league_calendar
+
+    league = _public_league(request, slug)
+    body = league_calendar(league, schedule(league), timezone.now())
+    response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = f'inline; filename="{league.slug}.ics"'
+    return response
+
+
+def two_letter_words(request: HttpRequest, slug: str) -> HttpResponse:
+    """G10: the acceptable two-letter words, grouped by first letter."""
+    from itertools import groupby
+
+    from .wordlists import two_letter_words as words
+
+    league = _public_league(request, slug)
+    groups = [(letter, list(group)) for letter, group in groupby(words(), key=lambda word: word[0])]
+    return render(
+        request,
+        "league/two_letter_words.html",
+        {"league": league, "groups": groups, "count": len(words())},
     )

@@ -50,11 +50,42 @@ def can_see_match(user, match: Match) -> bool:
 def matches_of(profile):
     return (
         Match.objects.filter(Q(seats__player=profile))
-        .select_related("league", "round")
+        .select_related("league__season__institution", "round")
         .prefetch_related(
             Prefetch(
                 "seats", queryset=Seat.objects.select_related("player__user").order_by("order")
             )
+        )
+        .order_by("deadline", "id")
+    )
+
+
+def matches_for_home(profile, *, seasons):
+    """A player's matches in these seasons with everything the next step needs: 6 queries."""
+    from .models import ContactIssue
+
+    return (
+        Match.objects.filter(seats__player=profile, league__season__in=seasons)
+        .select_related("league__season__institution", "round")
+        .prefetch_related(
+            Prefetch(
+                "seats", queryset=Seat.objects.select_related("player__user").order_by("order")
+            ),
+            Prefetch(
+                "proposals",
+                queryset=ScheduleProposal.objects.filter(status="open"),
+                to_attr="open_proposals",
+            ),
+            Prefetch(
+                "reports",
+                queryset=ResultReport.objects.filter(
+                    status__in=["pending", "confirmed", "disputed"]
+                ),
+                to_attr="live_reports",
+            ),
+            Prefetch(
+                "contact_issues", queryset=ContactIssue.objects.filter(resolved_at__isnull=True)
+            ),
         )
         .order_by("deadline", "id")
     )

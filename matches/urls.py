@@ -3,6 +3,7 @@ from django.urls import path
 from . import views
 
 urlpatterns = [
+    path("calendar/<uuid:token>.ics", views.player_calendar_feed, name="player_calendar"),
     path("<int:pk>/", views.match_detail, name="match_detail"),
     path("<int:pk>/propose/", views.match_propose, name="match_propose"),
     path("<int:pk>/accept/<int:proposal_id>/", views.match_accept, name="match_accept"),

@@ -220,3 +220,19 @@ def match_dispute(request, pk, report_id):
         lambda f: services.report_dispute(actor=request.user, report=report, **f.by_seat(order)),
         "Dispute sent: the director will rule on it, and both of you will be e-mailed.",
     )
+
+
+def player_calendar_feed(request: HttpRequest, token) -> HttpResponse:
+    """A player's .ics feed; the secret token in the URL is the only key (calendar apps can't log in)."""
+    from accounts.models import PlayerProfile
+
+    from .calendar import player_calendar
+    from .selectors import matches_of
+
+    profile = PlayerProfile.objects.select_related("user").filter(calendar_token=token).first()
+    if profile is None:
+        raise Http404
+    body = player_calendar(profile, matches_of(profile), timezone.now())
+    response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = 'inline; filename="scrabble.ics"'
+    return response

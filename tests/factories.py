@@ -60,6 +60,7 @@ class UserFactory(factory.django.DjangoModelFactory):
 class ProfileFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = PlayerProfile
+        skip_postgeneration_save = True
 
     institution = factory.SubFactory(InstitutionFactory)
     user = factory.SubFactory(
@@ -69,6 +70,12 @@ class ProfileFactory(factory.django.DjangoModelFactory):
         ),
     )
     campus_id = factory.Sequence(lambda n: f"{1000000 + n}")
+
+    @factory.post_generation
+    def student_role(profile, create, extracted, **kwargs):
+        """Whoever has a campus ID signed up as a student (staff fixtures pass campus_id="")."""
+        if create and profile.campus_id:
+            profile.user.groups.add(Group.objects.get_or_create(name=roles.STUDENTS)[0])
 
 
 def with_role(profile: PlayerProfile, group_name: str) -> PlayerProfile:

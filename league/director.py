@@ -1,0 +1,212 @@
+"""The director's dashboard: each queue with its count and a link to work it, and CSV exports of
+standings, results and the roster. The admin panel stays the director's home for the work itself."""
+
+import csv
+
+from django.contrib.auth.decorators import login_required
+from django.db.models import Prefetch
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts import roles
+from accounts.models import Eligibility
+from accounts.selectors import current_season, overdue_checkouts, pending_students
+from matches.models import FINAL_STATUSES, ContactIssue, Dispute, Match, Seat
+
+from .models import League
+from .selectors import leagues_for, standings_of
+
+
+def _director_institution(request: HttpRequest):
+    institution = roles.institution_of(request.user)
+    if institution is None or not roles.is_director_of(request.user, institution):
+        raise Http404
+    return institution
+
+
+@login_required
+def dashboard(request: HttpRequest) -> HttpResponse:
+    institution = _director_institution(request)
+    season = current_season(institution)
+    now = timezone.now()
+    in_institution = {"match__league__season__institution": institution}
+    queues = [
+        (
+            "Open disputes",
+            Dispute.objects.filter(
+                resolved_at__isnull=True, report__match__league__season__institution=institution
+            ).count(),
+            reverse("admin:matches_dispute_changelist") + "?state=open",
+        ),
+        (
+            "Can't-reach-opponent reports",
+            ContactIssue.objects.filter(resolved_at__isnull=True, **in_institution).count(),
+            reverse("admin:matches_contactissue_changelist") + "?state=open",
+        ),
+        (
+            "Students pending eligibility",
+            pending_students(institution, season).count(),
+            reverse("admin:accounts_eligibility_add"),
+        ),
+        ("Overdue equipment", overdue_checkouts(institution, now).count(), reverse("front_desk")),
+    ]
+    return render(
+        request,
+        "league/dashboard.html",
+        {
+            "institution": institution,
+            "season": season,
+            "queues": queues,
+            "leagues": list(leagues_for(institution)),
+        },
+    )
+
+
+def _csv(filename: str, header: list[str], rows) -> HttpResponse:
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    writer = csv.writer(response)
+    writer.writerow(header)
+    writer.writerows(rows)
+    return response
+
+
+def _own_league(request, slug) -> League:
+    institution = _director_institution(request)
+    return get_object_or_404(
+        League.objects.select_related("season__institution"),
+        slug=slug,
+        season__institution=institution,
+    )
+
+
+@login_required
+def export_standings(request: HttpRequest, slug: str) -> HttpResponse:
+    league = _own_league(request, slug)
+    header = [
+        "rank",
+        "player",
+        "campus_id",
+        "wins",
+        "losses",
+        "ties",
+        "byes",
+        "forfeits_won",
+        "forfeits_lost",
+        "double_forfeits",
+        "spread",
+        "points_for",
+        "points_against",
+        "games",
+        "withdrawn",
+    ]
+    rows = [
+        [
+            r.rank,
+            r.player.user.get_full_name(),
+            r.player.campus_id,
+            r.wins,
+            r.losses,
+            r.ties,
+            r.byes,
+            r.forfeits_won,
+            r.forfeits_lost,
+            r.double_forfeits,
+            r.spread,
+            r.points_for,
+            r.points_against,
+            r.games,
+            r.withdrawn,
+        ]
+        for r in standings_of(league)
+    ]
+    return _csv(f"{league.slug}-standings.csv", header, rows)
+
+
+@login_required
+def export_results(request: HttpRequest, slug: str) -> HttpResponse:
+    league = _own_league(request, slug)
+    matches = (
+        Match.objects.filter(league=league, status__in=FINAL_STATUSES)
+        .select_related("round")
+        .prefetch_related(
+            Prefetch(
+                "seats", queryset=Seat.objects.select_related("player__user").order_by("order")
+            )
+        )
+        .order_by("round__number", "id")
+    )
+    header = [
+        "round",
+        "playoff",
+        "status",
+        "player_1",
+        "score_1",
+        "outcome_1",
+        "player_2",
+        "score_2",
+        "outcome_2",
+        "finalised_at",
+    ]
+    rows = []
+    for match in matches:
+        seats = list(match.seats.all()) + [None]
+        first, second = seats[0], seats[1]
+        rows.append(
+            [
+                match.round.number,
+                match.round.playoff,
+                match.status,
+                first.player.user.get_full_name(),
+                first.score,
+                first.outcome,
+                second.player.user.get_full_name() if second else "",
+                second.score if second else "",
+                second.outcome if second else "",
+                match.finalised_at.isoformat() if match.finalised_at else "",
+            ]
+        )
+    return _csv(f"{league.slug}-results.csv", header, rows)
+
+
+@login_required
+def export_roster(request: HttpRequest) -> HttpResponse:
+    """Every student with a campus ID and their eligibility for the current season."""
+    institution = _director_institution(request)
+    season = current_season(institution)
+    from accounts.models import PlayerProfile
+
+    statuses = {}
+    if season:
+        statuses = dict(
+            Eligibility.objects.filter(season=season).values_list("profile_id", "status")
+        )
+    profiles = (
+        PlayerProfile.objects.filter(institution=institution, user__groups__name=roles.STUDENTS)
+        .exclude(campus_id="")
+        .select_related("user")
+        .order_by("user__last_name", "user__first_name")
+    )
+    rows = [
+        [
+            p.campus_id,
+            p.user.first_name,
+            p.user.last_name,
+            p.user.email,
+            statuses.get(p.pk, "pending"),
+        ]
+        for p in profiles
+    ]
+    return _csv(
+        f"{institution.slug}-roster.csv",
+        [
+            "campus_id",
+            "first_name",
+            "last_name",
+            "email",
+            f"eligibility_{season.slug if season else 'none'}",
+        ],
+        rows,
+    )

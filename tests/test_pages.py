@@ -1,0 +1,288 @@
+"""The pages students, front-desk staff and the director use (L3, L10, G8, G10): what each shows,
+who may see it, and a constant number of queries whatever the data size."""
+
+from datetime import timedelta
+
+import pytest
+from django.core import mail
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.models import Checkout, EquipmentItem
+from accounts.services import equipment_check_out
+from league.standings import rebuild_standings
+from matches.services import proposal_create, report_submit
+from tests.factories import LeagueFactory, match_between
+
+# --- Home: My matches ---------------------------------------------------------------------------
+
+
+def test_my_matches_says_the_one_thing_to_do_next(client, match, league, player, opponent, season):
+    waiting = match_between(league, player, opponent)
+    proposal_create(actor=opponent.user, match=waiting, times=[timezone.now() + timedelta(days=1)])
+    to_confirm = match_between(league, player, opponent)
+    report_submit(actor=opponent.user, match=to_confirm, first_score=300, second_score=400)
+    client.force_login(player.user)
+
+    page = client.get(reverse("home")).content.decode()
+
+    assert "Propose times to your opponent" in page
+    assert "Accept one of the proposed times" in page
+    assert "Confirm or dispute the reported result" in page
+    assert "v Sage Okafor" in page
+    assert f"mailto:{opponent.user.email}" in page  # how to reach them, shown to the opponent only
+
+
+@pytest.mark.parametrize("count", [1, 15])
+def test_home_runs_a_constant_number_of_queries(
+    client, match, league, player, opponent, count, django_assert_max_num_queries
+):
+    for _ in range(count):
+        m = match_between(league, player, opponent)
+        proposal_create(actor=opponent.user, match=m, times=[timezone.now() + timedelta(days=1)])
+    client.force_login(player.user)
+    client.get(reverse("home"))
+    with django_assert_max_num_queries(16):
+        assert client.get(reverse("home")).status_code == 200
+
+
+def test_deadlines_show_in_the_institutions_time_zone(client, match, player):
+    client.force_login(player.user)
+    page = client.get(reverse("home")).content.decode()
+    local = timezone.localtime(match.deadline, match.league.season.institution.tz)
+    assert local.strftime("%a %b %-d, %-I:%M") in page
+
+
+# --- Leagues ---------------------------------------------------------------------------------------
+
+
+def test_the_join_button_is_disabled_and_says_why(client, league, player):
+    client.force_login(player.user)
+    page = client.get(reverse("league_list")).content.decode()
+    assert "disabled" in page and "You are not eligible yet" in page
+
+
+# --- Profile and calendar ------------------------------------------------------------------------
+
+
+def test_a_student_sets_email_preferences_and_they_are_honoured(
+    client, match, player, opponent, django_capture_on_commit_callbacks
+):
+    client.force_login(opponent.user)
+    page = client.get(reverse("profile")).content.decode()
+    assert "email_digest" not in page  # students get no digest option
+    client.post(reverse("profile"), {"email_reminders": "on"})  # match activity off
+    opponent.refresh_from_db()
+    assert (opponent.email_match_activity, opponent.email_reminders) == (False, True)
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        proposal_create(actor=player.user, match=match, times=[timezone.now() + timedelta(days=1)])
+    assert not mail.outbox
+
+
+def test_staff_see_the_digest_preference(client, staff):
+    client.force_login(staff.user)
+    assert "email_digest" in client.get(reverse("profile")).content.decode()
+
+
+def test_the_players_calendar_feed_lists_scheduled_games_and_deadlines(
+    client, match, player, opponent
+):
+    from matches.services import proposal_accept
+
+    when = (timezone.now() + timedelta(days=2)).replace(second=0, microsecond=0)
+    proposal = proposal_create(actor=player.user, match=match, times=[when])
+    proposal_accept(actor=opponent.user, proposal=proposal, starts_at=when)
+
+    response = client.get(reverse("player_calendar", args=[player.calendar_token]))
+
+    assert response["Content-Type"].startswith("text/calendar")
+    body = response.content.decode()
+    assert body.startswith("BEGIN:VCALENDAR")
+    assert "SUMMARY:Scrabble: Rowan Pemberton v Sage Okafor" in body
+    assert "LOCATION:Student Union\\, Games Room" in body
+    assert "SUMMARY:Deadline: report Rowan Pemberton v Sage Okafor" in body
+
+
+def test_rotating_the_calendar_link_retires_the_old_one(client, player):
+    old = player.calendar_token
+    client.force_login(player.user)
+    client.post(reverse("calendar_rotate"))
+    player.refresh_from_db()
+    assert player.calendar_token != old
+    assert client.get(reverse("player_calendar", args=[old])).status_code == 404
+    assert client.get(reverse("player_calendar", args=[player.calendar_token])).status_code == 200
+
+
+def test_the_league_calendar_has_each_rounds_play_by_date(client, match, league):
+    body = client.get(reverse("league_calendar", args=[league.slug])).content.decode()
+    assert "SUMMARY:Tuesday League: round 1 play-by date" in body
+
+
+# --- G10, G8 ----------------------------------------------------------------------------------------
+
+
+def test_g10_the_two_letter_words_page_lists_the_shippable_list(client, league):
+    page = client.get(reverse("two_letter_words", args=[league.slug])).content.decode()
+    assert "96 two-letter words" in page
+    for word in ("AA", "XU", "JO"):
+        assert f'<span class="word">{word}</span>' in page
+    assert "lacks some of their words" in page
+
+
+def test_g8_the_match_page_shows_the_per_turn_time(client, match, league, player):
+    league.turn_time_seconds = 150
+    league.save()
+    client.force_login(player.user)
+    assert (
+        "150 seconds; a timed-out turn is lost"
+        in client.get(reverse("match_detail", args=[match.pk])).content.decode()
+    )
+
+
+# --- Front desk equipment (L3) ---------------------------------------------------------------------
+
+
+@pytest.fixture
+def board(institution):
+    return EquipmentItem.objects.create(institution=institution, kind="board", label="Board 3")
+
+
+def test_l3_the_desk_lends_a_board_against_a_campus_id_and_takes_it_back(
+    client, staff, player, board, season
+):
+    client.force_login(staff.user)
+    response = client.post(
+        reverse("front_desk_lend", args=[player.pk]), {"item": board.pk}, follow=True
+    )
+    assert "Board: Board 3 lent to Rowan Pemberton" in response.content.decode()
+    checkout = Checkout.objects.get()
+    page = client.get(reverse("front_desk"), {"campus_id": player.campus_id}).content.decode()
+    assert "Out now (1)" in page
+
+    client.post(reverse("front_desk_return", args=[checkout.pk]))
+    checkout.refresh_from_db()
+    assert checkout.checked_in_at is not None and checkout.checked_in_by == staff.user
+
+
+def test_l3_an_item_already_out_cannot_be_lent_twice(staff, player, opponent, board):
+    from accounts.errors import DomainError
+
+    equipment_check_out(actor=staff.user, item=board, profile=player)
+    with pytest.raises(DomainError, match="already out with Rowan Pemberton"):
+        equipment_check_out(actor=staff.user, item=board, profile=opponent)
+
+
+def test_l3_overdue_items_are_listed_at_the_desk_and_in_the_digest(
+    client, staff, director, player, board, institution, django_capture_on_commit_callbacks
+):
+    from league.nightly import run_for_institution
+
+    equipment_check_out(
+        actor=staff.user, item=board, profile=player, now=timezone.now() - timedelta(hours=5)
+    )
+    client.force_login(staff.user)
+    assert "1 overdue" in client.get(reverse("front_desk")).content.decode()
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        run_for_institution(institution=institution, today=timezone.localdate() + timedelta(days=1))
+    digest = next(m for m in mail.outbox if "what needs you" in m.subject)
+    assert "OVERDUE EQUIPMENT (1)" in digest.body and "Board 3" in digest.body
+
+
+@pytest.mark.parametrize("persona", ["player", "outsider", "other_staff"])
+def test_only_the_institutions_desk_lends(client, request, player, board, persona):
+    client.force_login(request.getfixturevalue(persona).user)
+    assert (
+        client.post(reverse("front_desk_lend", args=[player.pk]), {"item": board.pk}).status_code
+        == 404
+    )
+    assert not Checkout.objects.exists()
+
+
+# --- The director's dashboard and exports ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("persona", "status"),
+    [("player", 404), ("staff", 404), ("director", 200)],
+)
+def test_the_dashboard_is_for_the_director(client, request, persona, status, season):
+    client.force_login(request.getfixturevalue(persona).user)
+    assert client.get(reverse("director_dashboard")).status_code == status
+
+
+def test_the_dashboard_counts_each_queue(client, director, match, player, season):
+    from matches.services import contact_issue_report
+
+    contact_issue_report(actor=player.user, match=match, attempts="Emailed twice, no answer.")
+    client.force_login(director.user)
+    page = client.get(reverse("director_dashboard")).content.decode()
+    assert '<span class="count">1</span><span>Can&#x27;t-reach-opponent reports</span>' in page
+
+
+@pytest.mark.parametrize("leagues", [1, 6])
+def test_the_dashboard_runs_a_constant_number_of_queries(
+    client, director, season, leagues, django_assert_max_num_queries
+):
+    for _ in range(leagues):
+        LeagueFactory(season=season)
+    client.force_login(director.user)
+    client.get(reverse("director_dashboard"))
+    with django_assert_max_num_queries(14):
+        client.get(reverse("director_dashboard"))
+
+
+def test_csv_exports_of_standings_results_and_roster(
+    client, director, match, league, player, opponent, season
+):
+    from matches.services import report_confirm
+
+    report_confirm(
+        actor=opponent.user,
+        report=report_submit(actor=player.user, match=match, first_score=410, second_score=380),
+    )
+    rebuild_standings([league.pk])
+    client.force_login(director.user)
+
+    standings = (
+        client.get(reverse("export_standings", args=[league.slug])).content.decode().splitlines()
+    )
+    assert standings[0].startswith("rank,player,campus_id,wins")
+    assert standings[1].startswith(f"1,Rowan Pemberton,{player.campus_id},1,0")
+    results = (
+        client.get(reverse("export_results", args=[league.slug])).content.decode().splitlines()
+    )
+    assert "Rowan Pemberton,410,win,Sage Okafor,380,loss" in results[1]
+    roster = client.get(reverse("export_roster")).content.decode().splitlines()
+    assert roster[0] == "campus_id,first_name,last_name,email,eligibility_fall-2026"
+    assert any(
+        line.startswith(f"{player.campus_id},Rowan,Pemberton") and line.endswith("eligible")
+        for line in roster
+    )
+
+
+def test_another_director_cannot_export_this_league(client, other_director, league):
+    client.force_login(other_director.user)
+    assert client.get(reverse("export_standings", args=[league.slug])).status_code == 404
+
+
+# --- Errors in the site's style -------------------------------------------------------------------
+
+
+def test_a_missing_page_is_a_404_in_the_sites_style(client, db):
+    response = client.get("/leagues/no-such-league/")
+    assert response.status_code == 404
+    assert "We couldn't find that page" in response.content.decode()
+
+
+def test_another_directors_dashboard_shows_only_their_institution(
+    client, other_director, match, player
+):
+    from matches.services import contact_issue_report
+
+    contact_issue_report(actor=player.user, match=match, attempts="Emailed twice, no answer.")
+    client.force_login(other_director.user)
+    page = client.get(reverse("director_dashboard")).content.decode()
+    assert "Elsewhere College" in page and "Tuesday League" not in page
+    assert '<span class="count">1</span>' not in page
