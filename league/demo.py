@@ -107,6 +107,7 @@ def build_demo(
             ]
         )
         _make_students(institution, season, players, password_hash, rng, say)
+        _make_equipment(institution, desk)
     if matches and leagues > 1:
         _make_league(institution, season, director, 1, rng)
         _make_bulk_leagues(institution, season, leagues - 1, matches, rng, say)
@@ -361,3 +362,44 @@ def _play_out(league, rounds, director, rng) -> None:
         services.proposal_create(
             actor=first.user, match=match, times=[when, when + timedelta(days=1)]
         )
+
+
+def _make_equipment(institution, desk) -> None:
+    """Boards, dictionaries and a clock at the front desk (L3), one out and one overdue."""
+    from accounts.models import Checkout, EquipmentItem
+
+    items = EquipmentItem.objects.bulk_create(
+        [
+            EquipmentItem(institution=institution, kind="board", label=f"Board {n}")
+            for n in range(1, 7)
+        ]
+        + [
+            EquipmentItem(institution=institution, kind="dictionary", label=f"OSPD6 #{n}")
+            for n in range(1, 4)
+        ]
+        + [EquipmentItem(institution=institution, kind="clock", label="Chess clock 1")]
+    )
+    students = list(
+        PlayerProfile.objects.filter(institution=institution)
+        .exclude(campus_id="")
+        .order_by("campus_id")[:2]
+    )
+    now = timezone.now()
+    Checkout.objects.bulk_create(
+        [
+            Checkout(
+                item=items[0],
+                profile=students[0],
+                checked_out_by=desk,
+                checked_out_at=now - timedelta(hours=1),
+                due_at=now + timedelta(hours=2),
+            ),
+            Checkout(
+                item=items[6],
+                profile=students[1],
+                checked_out_by=desk,
+                checked_out_at=now - timedelta(hours=6),
+                due_at=now - timedelta(hours=3),
+            ),
+        ]
+    )

@@ -8,7 +8,6 @@ from django.db.models import F
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
-from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.timesince import timesince
 
@@ -16,6 +15,7 @@ from accounts.admin import InstitutionScopedAdmin
 from accounts.errors import DomainError
 
 from . import services
+from .forms import in_zone
 from .models import AuditEvent, ContactIssue, Dispute, Match, Seat
 
 RULINGS = {
@@ -60,8 +60,7 @@ class RulingForm(forms.Form):
             self.fields[name].label = f"Amended score, {seat.player.user}"
 
     def clean_new_deadline(self):
-        value = self.cleaned_data.get("new_deadline")
-        return timezone.make_aware(value, self.tz) if value and timezone.is_naive(value) else value
+        return in_zone(self.cleaned_data.get("new_deadline"), self.tz)
 
 
 def _ruling_view(model_admin, request, *, match, rulings, title, apply, back, extra=None):

@@ -11,10 +11,13 @@ from .models import MAX_SCORE, GameEnd
 SCORE = {"min_value": 0, "max_value": MAX_SCORE}
 
 
-def _aware(value: datetime | None, tz):
+def in_zone(value: datetime | None, tz):
+    """The wall-clock time a person typed, read in the institution's time zone. Django's form
+    field has already attached the server's zone (UTC), so the clock time is kept and the zone
+    replaced."""
     if value is None:
         return None
-    return timezone.make_aware(value, tz) if timezone.is_naive(value) else value
+    return timezone.make_aware(value.replace(tzinfo=None), tz)
 
 
 class LocalDateTimeInput(forms.DateTimeInput):
@@ -39,7 +42,7 @@ class ProposalForm(forms.Form):
 
     def times(self) -> list[datetime]:
         return [
-            _aware(self.cleaned_data[f"time_{i}"], self.tz)
+            in_zone(self.cleaned_data[f"time_{i}"], self.tz)
             for i in (1, 2, 3)
             if self.cleaned_data.get(f"time_{i}")
         ]

@@ -287,6 +287,24 @@ class Dispute(models.Model):
         return self.resolved_at is None
 
 
+AUDIT_ACTIONS = {
+    "proposal_created": "Times proposed",
+    "scheduled": "Time accepted",
+    "equipment_agreed": "Other dictionary or board agreed",
+    "contact_issue_reported": "Can't reach opponent reported",
+    "reported": "Result reported",
+    "confirmed": "Result confirmed",
+    "auto_confirmed": "Result confirmed (nobody disputed it in time)",
+    "disputed": "Result disputed",
+    "forfeit": "Forfeit awarded",
+    "double_forfeit": "Double forfeit",
+    "replay_ordered": "Replay ordered",
+    "deadline_extended": "Deadline extended",
+    "result_recorded": "Result recorded by the director",
+    "report_upheld": "Report upheld by the director",
+}
+
+
 class AuditEvent(models.Model):
     """Append-only: who changed what about a match, when, before, after and why."""
 
@@ -310,3 +328,7 @@ class AuditEvent(models.Model):
 
     def __str__(self):
         return f"{self.created_at:%Y-%m-%d %H:%M} {self.action}"
+
+    @property
+    def label(self) -> str:
+        return AUDIT_ACTIONS.get(self.action, self.action.replace("_", " ").capitalize())

@@ -329,3 +329,16 @@ def test_the_leagues_page_runs_a_constant_number_of_queries(
     client.get(reverse("league_list"))
     with django_assert_max_num_queries(11):
         assert client.get(reverse("league_list")).status_code == 200
+
+
+def test_a_proposed_time_is_read_in_the_institutions_time_zone(client, match, player):
+    """18:00 typed on a campus in Chicago is 18:00 in Chicago, whatever the server's zone."""
+    from zoneinfo import ZoneInfo
+
+    client.force_login(player.user)
+    day = (
+        timezone.localtime(timezone.now(), ZoneInfo("America/Chicago")) + timedelta(days=2)
+    ).date()
+    client.post(reverse("match_propose", args=[match.pk]), {"time_1": f"{day.isoformat()}T18:00"})
+    moment = ScheduleProposal.objects.get().times.get().starts_at
+    assert timezone.localtime(moment, ZoneInfo("America/Chicago")).hour == 18

@@ -31,10 +31,10 @@ def world(transactional_db):
     return {"season": season, "student": student, "desk": desk}
 
 
-def log_in(page, base_url, email):
+def log_in(page, base_url, email, password=PASSWORD):
     page.goto(f"{base_url}/accounts/login/")
     page.get_by_label("Email").fill(email)
-    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_label("Password").fill(password)
     page.get_by_role("button", name="Sign In").click()
 
 

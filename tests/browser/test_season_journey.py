@@ -1,0 +1,171 @@
+"""The whole season of one student in a real browser (Debian's Chromium through Playwright):
+sign up, verify the e-mail from the test mailbox, pending (L10), eligible after the front desk's
+ID check, join a league, propose a time (L1), the opponent accepts, the winner reports (L7), the
+opponent disputes (L9), the director resolves it in the admin, the standings show it. The
+student's pages run at phone size. Screenshots land in tests/browser/screenshots/."""
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.core import mail
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from accounts import roles
+from tests.browser.test_front_desk_journey import SHOTS, log_in, shoot
+from tests.factories import (
+    InstitutionFactory,
+    LeagueFactory,
+    ProfileFactory,
+    SeasonFactory,
+    eligible,
+    with_role,
+)
+
+pytestmark = pytest.mark.browser
+PHONE = {"width": 360, "height": 740}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+@pytest.fixture
+def campus(transactional_db):
+    roles.sync_groups()
+    institution = InstitutionFactory(
+        slug="example-state", email_domains="example.edu", name="Example State University"
+    )
+    season = SeasonFactory(institution=institution, name="Fall 2026", slug="fall-2026")
+    league = LeagueFactory(
+        season=season, name="Tuesday Night League", slug="tuesday-night", turn_time_seconds=150
+    )
+    opponent = eligible(
+        ProfileFactory(institution=institution, user__first_name="Sage", user__last_name="Okafor"),
+        season,
+    )
+    desk = with_role(
+        ProfileFactory(institution=institution, campus_id="", user__first_name="Finley"),
+        roles.FRONT_DESK,
+    )
+    director = with_role(
+        ProfileFactory(institution=institution, campus_id="", user__first_name="Dana"),
+        roles.DIRECTORS,
+    )
+    from league.models import Entry
+
+    Entry.objects.create(league=league, player=opponent)
+    return {
+        "institution": institution,
+        "season": season,
+        "league": league,
+        "opponent": opponent,
+        "desk": desk,
+        "director": director,
+    }
+
+
+def test_a_students_season_from_signup_to_standings(browser, live_server, campus):
+    base = live_server.url
+    tz = campus["institution"].tz
+    student = browser.new_context(viewport=PHONE).new_page()
+
+    # Sign up on a phone, then verify the address from the e-mail.
+    student.goto(f"{base}/accounts/signup/")
+    student.get_by_label("First name").fill("Marlow")
+    student.get_by_label("Last name").fill("Thistlewood")
+    student.get_by_label("Email").fill("marlow@example.edu")
+    student.get_by_label("Campus ID").fill("2468024")
+    student.get_by_label("Password", exact=False).first.fill("a-long-passphrase-1")
+    student.get_by_label("Password (again)").fill("a-long-passphrase-1")
+    student.get_by_role("button", name="Sign Up").click()
+    expect(student.get_by_role("heading", name="Verify Your Email Address")).to_be_visible()
+    link = re.search(r"https?://\S+/accounts/confirm-email/\S+/", mail.outbox[-1].body).group(0)
+    student.goto(
+        link.replace("http://testserver", base).replace(
+            re.match(r"https?://[^/]+", link).group(0), base
+        )
+    )
+    student.get_by_role("button", name="Confirm").click()
+    log_in(student, base, "marlow@example.edu", password="a-long-passphrase-1")
+    expect(student.get_by_test_id("eligibility-status")).to_have_text("Pending")
+    shoot(student, "journey-1-pending-phone")
+
+    # The front desk scans the campus ID and records the picture-ID check (L10).
+    desk = browser.new_context(viewport=DESKTOP).new_page()
+    log_in(desk, base, campus["desk"].user.email)
+    desk.goto(f"{base}/desk/")
+    expect(desk.get_by_label("Student ID")).to_be_focused()
+    desk.keyboard.type("2468024")
+    desk.keyboard.press("Enter")
+    desk.get_by_role("button", name="I saw a current campus picture ID").click()
+    expect(desk.get_by_role("status")).to_contain_text("is eligible for Fall 2026")
+
+    # Now eligible, the student joins the league.
+    student.goto(f"{base}/leagues/")
+    student.get_by_role("button", name="Join Tuesday Night League").click()
+    expect(student.get_by_role("status")).to_contain_text("You joined Tuesday Night League")
+
+    # The director draws the round robin in the admin.
+    director = browser.new_context(viewport=DESKTOP).new_page()
+    log_in(director, base, campus["director"].user.email)
+    director.goto(f"{base}/admin/league/league/{campus['league'].pk}/draw/")
+    play_by = (timezone.localtime(timezone.now(), tz) + timedelta(days=7)).date()
+    director.get_by_label("Play-by date of round 1").fill(play_by.isoformat())
+    director.get_by_role("button", name="Go").click()
+    expect(director.locator(".messagelist")).to_contain_text("1 rounds drawn")
+
+    # The student proposes a time at the league's venue (L1, L2).
+    student.goto(f"{base}/")
+    student.get_by_role("link", name=re.compile("Propose times")).click()
+    when = (timezone.localtime(timezone.now(), tz) + timedelta(days=2)).replace(hour=18, minute=0)
+    student.get_by_label("First choice").fill(when.strftime("%Y-%m-%dT%H:%M"))
+    student.get_by_role("button", name="Propose", exact=True).click()
+    expect(student.get_by_role("status")).to_contain_text("Times proposed")
+    match_url = student.url
+
+    # The opponent accepts it.
+    opponent = browser.new_context(viewport=PHONE).new_page()
+    log_in(opponent, base, campus["opponent"].user.email)
+    opponent.goto(match_url)
+    opponent.get_by_label(re.compile(when.strftime("%a %b %-d"))).check()
+    opponent.get_by_role("button", name="Accept this time").click()
+    expect(opponent.get_by_test_id("match-status")).to_have_text("Scheduled")
+
+    # The winner reports (L7).
+    student.goto(match_url)
+    student.get_by_label("Your final score").fill("420")
+    student.get_by_label("Your opponent's final score").fill("380")
+    student.get_by_role("button", name="Report result").click()
+    expect(student.get_by_role("status")).to_contain_text("Result reported")
+    shoot(student, "journey-2-match-reported-phone")
+
+    # The opponent disputes, marking the point of the discrepancy (L9).
+    opponent.goto(match_url)
+    opponent.get_by_text("Dispute it").click()
+    opponent.get_by_label("Your final score, as you recorded it").fill("380")
+    opponent.get_by_label("Your opponent's final score, as you recorded it").fill("400")
+    opponent.get_by_label("Turn where the discrepancy happened (optional)").fill("12")
+    opponent.get_by_label("What you disagree with").fill("Turn 12 was 22 points, not 42.")
+    opponent.get_by_role("button", name="Send dispute to the director").click()
+    expect(opponent.get_by_test_id("match-status")).to_have_text("Disputed")
+
+    # The director resolves it in the admin, amending the scores with a reason.
+    director.goto(f"{base}/admin/matches/dispute/?state=open")
+    shoot(director, "journey-3-dispute-queue")
+    director.get_by_role("link", name="Resolve", exact=True).click()
+    director.get_by_label("Amend the scores").check()
+    director.get_by_label("Amended score, Marlow Thistlewood").fill("400")
+    director.get_by_label("Amended score, Sage Okafor").fill("380")
+    director.get_by_label("Reason (required; both players see it)").fill(
+        "Score sheets compared: turn 12 was 22."
+    )
+    director.get_by_role("button", name="Record decision").click()
+    expect(director.locator(".messagelist")).to_contain_text("Decision recorded")
+
+    # The standings show it.
+    student.goto(f"{base}/leagues/tuesday-night/standings/")
+    first_row = student.locator("table.standings tbody tr").first
+    expect(first_row).to_contain_text("Marlow Thistlewood")
+    expect(first_row).to_contain_text("+20")
+    shoot(student, "journey-4-standings-phone")
+    assert student.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert (SHOTS / "journey-4-standings-phone.png").exists()
