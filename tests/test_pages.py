@@ -12,7 +12,7 @@ from accounts.models import Checkout, EquipmentItem
 from accounts.services import equipment_check_out
 from league.standings import rebuild_standings
 from matches.services import proposal_create, report_submit
-from tests.factories import LeagueFactory, match_between
+from tests.factories import LeagueFactory, ProfileFactory, eligible, match_between
 
 # --- Home: My matches ---------------------------------------------------------------------------
 
@@ -286,3 +286,38 @@ def test_another_directors_dashboard_shows_only_their_institution(
     page = client.get(reverse("director_dashboard")).content.decode()
     assert "Elsewhere College" in page and "Tuesday League" not in page
     assert '<span class="count">1</span>' not in page
+
+
+@pytest.mark.parametrize("checks", [1, 10])
+def test_the_profile_page_runs_a_constant_number_of_queries(
+    client, player, staff, season, checks, django_assert_max_num_queries
+):
+    from accounts.services import id_check_record
+
+    for _ in range(checks):
+        id_check_record(actor=staff.user, profile=player, season=season)
+    client.force_login(player.user)
+    client.get(reverse("profile"))
+    with django_assert_max_num_queries(11):
+        assert client.get(reverse("profile")).status_code == 200
+
+
+@pytest.mark.parametrize("entrants", [3, 24])
+def test_the_bracket_page_and_json_run_a_constant_number_of_queries(
+    client, league, institution, season, entrants, django_assert_max_num_queries
+):
+    from league.models import Entry, LeagueFormat
+    from league.playoffs import bracket_build
+
+    league.format = LeagueFormat.SINGLE_ELIMINATION
+    league.save()
+    for _ in range(entrants):
+        Entry.objects.create(
+            league=league, player=eligible(ProfileFactory(institution=institution), season)
+        )
+    bracket_build(league=league, today=season.registration_deadline + timedelta(days=1))
+    with django_assert_max_num_queries(4):
+        page = client.get(reverse("league_bracket", args=[league.slug]))
+    with django_assert_max_num_queries(4):
+        data = client.get(reverse("league_bracket_json", args=[league.slug])).json()
+    assert page.status_code == 200 and data["size"] == (4 if entrants == 3 else 32)
