@@ -1,0 +1,52 @@
+"""``python manage.py gcg_check FILE [--verify]``: check a GCG game record.
+
+Prints one line per player, ``NICKNAME<TAB>FINAL_TOTAL``, then one line per problem found,
+naming its line. Exit status: 0 consistent, 1 problems found, 2 unreadable file (the message on
+stderr names the line). A CommandError would exit 1, so the command exits with SystemExit.
+"""
+
+from pathlib import Path
+
+from django.core.management.base import BaseCommand
+
+from matches.scrabble import GcgError, check_gcg
+
+EXIT_PROBLEMS = 1
+EXIT_UNREADABLE = 2
+
+
+class Command(BaseCommand):
+    help = (
+        "Check a GCG game record's arithmetic (cumulative totals, end-of-game lines); with "
+        "--verify also replay the board and check every move's score."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", help="the .gcg file to check")
+        parser.add_argument(
+            "--verify",
+            action="store_true",
+            help="replay every move on the board and check its score and legality",
+        )
+
+    def handle(self, *args, file, verify, **options):
+        try:
+            data = Path(file).read_bytes()
+        except OSError as error:
+            self.stderr.write(f"gcg_check: cannot read {file}: {error.strerror or error}")
+            raise SystemExit(EXIT_UNREADABLE) from None
+        try:
+            report = check_gcg(data, verify=verify)
+        except GcgError as error:
+            self.stderr.write(f"gcg_check: {file}: {error}")
+            raise SystemExit(EXIT_UNREADABLE) from None
+        for nickname, total in report.final_totals.items():
+            self.stdout.write(f"{nickname}\t{total}")
+        for problem in report.problems:
+            self.stdout.write(str(problem))
+        if options["verbosity"] >= 2:
+            # Not on stdout: its lines are the public contract.
+            rule = report.end_rule or "cannot be told"
+            self.stderr.write(f"end-of-game rule: {rule}")
+        if report.problems:
+            raise SystemExit(EXIT_PROBLEMS)

@@ -1,0 +1,170 @@
+"""Random games that follow the rules the engine knows (geometry, scoring, bag, G1, G5, G6).
+
+No dictionary is involved: words are random letters. The games feed the property tests
+(write → parse → replay gives the same totals) and the speed benchmark.
+"""
+
+import random
+
+from .board import SIZE, Board
+from .endgame import NORTH_AMERICAN, STANDARD, end_of_game_adjustments
+from .errors import IllegalPlay
+from .gcg import (
+    CHALLENGE_BONUS,
+    END_RACK_PENALTY,
+    END_RACK_POINTS,
+    EXCHANGE,
+    PASS,
+    PLACEMENT,
+    TIME_PENALTY,
+    WITHDRAWAL,
+    Event,
+    GameRecord,
+    Player,
+)
+from .scoring import ScoredPlay, score_placement
+from .tiles import BLANK, RACK_SIZE, full_bag
+
+SCORELESS_TURNS_TO_END = 6
+_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def random_placement(board: Board, rack: list[str], rng: random.Random, tries: int = 40):
+    """A legal placement of some of ``rack``'s tiles, as a ScoredPlay, or None if none found."""
+    occupied = [index for index, tile in enumerate(board.squares) if tile]
+    for _ in range(tries):
+        count = (
+            rng.randint(1, len(rack)) if rng.random() < 0.3 else rng.randint(1, min(3, len(rack)))
+        )
+        across = rng.random() < 0.5
+        step = 1 if across else SIZE
+        if occupied:
+            anchor = rng.choice(occupied)
+            row, col = divmod(anchor, SIZE)
+            shift = rng.randint(-1, 1)  # through the anchor's line or the one beside it
+            if across:
+                row = min(max(row + shift, 0), SIZE - 1)
+                col = max(col - rng.randint(0, count), 0)
+            else:
+                col = min(max(col + shift, 0), SIZE - 1)
+                row = max(row - rng.randint(0, count), 0)
+        else:
+            count = max(count, 2)
+            row = col = 7
+            if across:
+                col -= rng.randint(0, count - 1)
+            else:
+                row -= rng.randint(0, count - 1)
+        index = row * SIZE + col
+        tiles = []
+        chosen = rng.sample(rack, count)
+        while chosen:
+            if (across and index // SIZE != row) or index >= SIZE * SIZE:
+                break
+            if board.squares[index] is None:
+                tile = chosen.pop()
+                letter = rng.choice(_LETTERS).lower() if tile == BLANK else tile
+                tiles.append((*divmod(index, SIZE), letter))
+            index += step
+        if chosen:
+            continue
+        try:
+            return score_placement(board, tiles, across=across)
+        except IllegalPlay:
+            continue
+    return None
+
+
+def random_game(
+    rng: random.Random,
+    *,
+    players: int = 2,
+    end_rule: str = NORTH_AMERICAN,
+    max_turns: int = 80,
+) -> GameRecord:
+    """A whole random game as a GameRecord, with a few of every kind of event."""
+    bag = full_bag()
+    rng.shuffle(bag)
+    record = GameRecord(
+        players=[
+            Player(number, f"p{number}", f"Player {number}") for number in range(1, players + 1)
+        ],
+        title="A random game",
+        lexicon="NONE",
+    )
+    nicknames = record.nicknames
+    racks = [[bag.pop() for _ in range(RACK_SIZE)] for _ in range(players)]
+    totals = [0] * players
+    board = Board()
+    scoreless = 0
+    went_out = None
+
+    def add(player: int, kind: str, change: int, **fields) -> Event:
+        totals[player] += change
+        event = Event(nicknames[player], kind, change, totals[player], **fields)
+        record.events.append(event)
+        return event
+
+    for turn in range(max_turns):
+        player = turn % players
+        rack = racks[player]
+        rack_text = "".join(rack)
+        scored = random_placement(board, rack, rng) if rng.random() < 0.9 else None
+        if scored is not None:
+            position, word = scored.main_word.start, scored.gcg_word()
+            add(player, PLACEMENT, scored.score, rack=rack_text, position=position, word=word)
+            if rng.random() < 0.05:  # a phony, challenged off
+                add(player, WITHDRAWAL, -scored.score, rack=rack_text)
+                scoreless += 1
+            else:
+                _put(board, scored, rack)
+                rack.extend(bag.pop() for _ in range(min(len(bag), len(scored.tiles))))
+                scoreless = 0
+                if rng.random() < 0.05:  # an unsuccessful challenge under the 5-point rule
+                    add(player, CHALLENGE_BONUS, 5, rack="".join(rack))
+                if not rack:
+                    went_out = player
+                    break
+        elif len(bag) >= 7 and rng.random() < 0.5:
+            returned = rng.sample(rack, rng.randint(1, len(rack)))
+            for tile in returned:
+                rack.remove(tile)
+            rack.extend(bag.pop() for _ in returned)
+            bag.extend(returned)
+            rng.shuffle(bag)
+            exchanged = "".join(returned) if rng.random() < 0.7 else ""
+            add(
+                player,
+                EXCHANGE,
+                0,
+                rack=rack_text,
+                exchanged=exchanged,
+                exchanged_count=len(returned),
+            )
+            scoreless += 1
+        else:
+            add(player, PASS, 0, rack=rack_text)
+            scoreless += 1
+        if scoreless >= SCORELESS_TURNS_TO_END:
+            break
+    _end(record, racks, went_out, end_rule, add)
+    if rng.random() < 0.1:
+        add(rng.randrange(players), TIME_PENALTY, -10, rack="")
+    return record
+
+
+def _put(board: Board, scored: ScoredPlay, rack: list[str]) -> None:
+    for tile in scored.tiles:
+        board.squares[tile.row * SIZE + tile.col] = tile.letter
+        rack.remove(BLANK if tile.letter.islower() else tile.letter)
+
+
+def _end(record: GameRecord, racks, went_out: int | None, end_rule: str, add) -> None:
+    rack_texts = ["".join(rack) for rack in racks]
+    adjustments = end_of_game_adjustments(end_rule, rack_texts, went_out)
+    if went_out is not None and end_rule in (NORTH_AMERICAN, STANDARD):
+        others = "".join(rack for player, rack in enumerate(rack_texts) if player != went_out)
+        add(went_out, END_RACK_POINTS, adjustments[went_out], tiles=others)
+    for player, rack in enumerate(rack_texts):
+        if player != went_out and adjustments[player] and rack:
+            add(player, END_RACK_PENALTY, adjustments[player], rack=rack, tiles=rack)
