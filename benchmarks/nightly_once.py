@@ -1,0 +1,43 @@
+"""One timed run of the nightly pipeline in a fresh process; prints a JSON line with the wall
+time of the pipeline alone, its SQL query count and the process's peak memory."""
+
+import json
+import os
+import resource
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.db import connection  # noqa: E402
+
+from league.nightly import run_nightly  # noqa: E402
+
+queries = 0
+
+
+def count(execute, sql, params, many, context):
+    global queries
+    queries += 1
+    return execute(sql, params, many, context)
+
+
+with connection.execute_wrapper(count):
+    start = time.perf_counter()
+    summary = run_nightly()
+    seconds = time.perf_counter() - start
+print(
+    json.dumps(
+        {
+            "seconds": round(seconds, 3),
+            "queries": queries,
+            "peak_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+            "summary": summary.line(),
+        }
+    )
+)

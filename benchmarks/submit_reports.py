@@ -1,0 +1,28 @@
+"""One process of the concurrency check: submit the results of the given matches (each by its
+first seat, as the winner) and print a JSON line of which ones the service accepted."""
+
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from accounts.errors import DomainError  # noqa: E402
+from matches.models import Match, Seat  # noqa: E402
+from matches.services import report_submit  # noqa: E402
+
+accepted, refused = [], []
+for match_id in map(int, sys.argv[1:]):
+    match = Match.objects.get(pk=match_id)
+    winner = Seat.objects.select_related("player__user").get(match=match, order=1).player.user
+    try:
+        report_submit(actor=winner, match=match, first_score=420, second_score=380)
+        accepted.append(match_id)
+    except DomainError as error:
+        refused.append([match_id, error.message])
+print(json.dumps({"accepted": accepted, "refused": refused}))
