@@ -95,3 +95,43 @@ def bracket_rounds(bracket, slots, players: dict) -> list[list[dict]]:
             row.pop("player_b")
         rounds[slot.round_index].append(row)
     return rounds
+
+
+STANDING_FIELDS = [
+    "rank", "wins", "losses", "ties", "byes", "forfeits_won", "forfeits_lost", "double_forfeits",
+    "spread", "points_for", "points_against", "games", "withdrawn", "updated_at",
+]  # fmt: skip
+
+
+def _plural(count: int, one: str, many: str) -> str:
+    return f"{count} {one if count == 1 else many}"
+
+
+def standings_rows(league: League) -> list[dict]:
+    """The table as plain rows, display strings prepared here: one query, no model instances
+    (building ~100 model objects and their template tags was most of the page's time)."""
+    from .models import Standing
+
+    rows = list(
+        Standing.objects.filter(league=league)
+        .order_by("rank", "player__user__last_name", "player__user__first_name")
+        .values(*STANDING_FIELDS, "player__user__first_name", "player__user__last_name")
+    )
+    for row in rows:
+        row["player"] = (
+            f"{row.pop('player__user__first_name')} {row.pop('player__user__last_name')}".strip()
+        )
+        row["spread_display"] = f"+{row['spread']}" if row["spread"] > 0 else str(row["spread"])
+        notes = []
+        if row["byes"]:
+            notes.append(_plural(row["byes"], "bye", "byes"))
+        if row["forfeits_won"]:
+            notes.append(_plural(row["forfeits_won"], "forfeit win", "forfeit wins"))
+        if row["forfeits_lost"]:
+            notes.append(_plural(row["forfeits_lost"], "forfeit loss", "forfeit losses"))
+        if row["double_forfeits"]:
+            notes.append(_plural(row["double_forfeits"], "double forfeit", "double forfeits"))
+        if row["withdrawn"]:
+            notes.append("withdrawn")
+        row["notes"] = ", ".join(notes)
+    return rows
