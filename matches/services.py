@@ -713,6 +713,14 @@ def match_forfeit(*, actor, match: Match, winner: Seat | int, reason: str, now=N
         return _forfeit_locked(actor=actor, match=match, winner=winner, reason=reason, now=now)
 
 
+def _clear_scores(seats: list[Seat], outcome_of) -> None:
+    """No game counts: scores cleared, each seat's outcome from `outcome_of(seat)`."""
+    for seat in seats:
+        seat.score = seat.pre_adjustment_score = None
+        seat.outcome = outcome_of(seat)
+    Seat.objects.bulk_update(seats, ["score", "pre_adjustment_score", "outcome"])
+
+
 def _forfeit_locked(*, actor, match, winner, reason, now) -> Match:
     seats = _seats(match)
     if match.status == MatchStatus.BYE:
@@ -721,10 +729,10 @@ def _forfeit_locked(*, actor, match, winner, reason, now) -> Match:
     if winner_order not in {seat.order for seat in seats}:
         raise MatchError("Pick one of the match's players as the winner.")
     before = _snapshot(match, seats)
-    for seat in seats:
-        seat.score = seat.pre_adjustment_score = None
-        seat.outcome = Outcome.FORFEIT_WIN if seat.order == winner_order else Outcome.FORFEIT_LOSS
-    Seat.objects.bulk_update(seats, ["score", "pre_adjustment_score", "outcome"])
+    _clear_scores(
+        seats,
+        lambda seat: Outcome.FORFEIT_WIN if seat.order == winner_order else Outcome.FORFEIT_LOSS,
+    )
     _close_live_reports(match)
     _resolve_open_dispute(match, Dispute.Resolution.FORFEIT, reason, actor, now)
     _finalise(match, MatchStatus.FORFEIT, now)
@@ -750,10 +758,7 @@ def match_double_forfeit(*, actor, match: Match, reason: str, now=None) -> Match
         if match.status == MatchStatus.BYE:
             raise MatchError("A bye cannot be forfeited.")
         before = _snapshot(match, seats)
-        for seat in seats:
-            seat.score = seat.pre_adjustment_score = None
-            seat.outcome = Outcome.DOUBLE_FORFEIT
-        Seat.objects.bulk_update(seats, ["score", "pre_adjustment_score", "outcome"])
+        _clear_scores(seats, lambda seat: Outcome.DOUBLE_FORFEIT)
         _close_live_reports(match)
         _resolve_open_dispute(match, Dispute.Resolution.DOUBLE_FORFEIT, reason, actor, now)
         _finalise(match, MatchStatus.DOUBLE_FORFEIT, now)
@@ -783,10 +788,7 @@ def match_replay(*, actor, match: Match, new_deadline: datetime, reason: str, no
         if match.status == MatchStatus.BYE:
             raise MatchError("A bye cannot be replayed.")
         before = _snapshot(match, seats)
-        for seat in seats:
-            seat.score = seat.pre_adjustment_score = None
-            seat.outcome = ""
-        Seat.objects.bulk_update(seats, ["score", "pre_adjustment_score", "outcome"])
+        _clear_scores(seats, lambda seat: "")
         _close_live_reports(match)
         _resolve_open_dispute(match, Dispute.Resolution.REPLAY, reason, actor, now)
         ScheduleProposal.objects.filter(match=match, status=ScheduleProposal.Status.OPEN).update(
