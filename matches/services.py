@@ -212,15 +212,16 @@ def proposal_create(*, actor, match: Match, times: list[datetime], now=None) -> 
             [ProposedTime(proposal=proposal, starts_at=m) for m in times]
         )
         _audit(match, actor, "proposal_created", {}, {"times": [m.isoformat() for m in times]})
-        notify(
-            recipients=_users(_other_seats(seat, seats)),
-            subject=f"{actor} proposed times for your match",
-            lines=[
+        _tell_opponents(
+            match,
+            seat,
+            seats,
+            f"{actor} proposed times for your match",
+            [
                 f"{actor} proposed {len(times)} time(s) at {match.league.venue}:",
                 *[f"  • {_local(match, m)}" for m in times],
                 "Accept one, or propose others.",
             ],
-            match=match,
         )
     return proposal
 
@@ -252,11 +253,12 @@ def proposal_accept(*, actor, proposal: ScheduleProposal, starts_at: datetime, n
         match.status = MatchStatus.SCHEDULED
         match.save(update_fields=["scheduled_at", "venue", "status"])
         _audit(match, actor, "scheduled", before, _snapshot(match, seats))
-        notify(
-            recipients=_users(_other_seats(seat, seats)),
-            subject=f"Match scheduled: {_local(match, starts_at)}",
-            lines=[f"{actor} accepted {_local(match, starts_at)} at {match.venue}."],
-            match=match,
+        _tell_opponents(
+            match,
+            seat,
+            seats,
+            f"Match scheduled: {_local(match, starts_at)}",
+            [f"{actor} accepted {_local(match, starts_at)} at {match.venue}."],
         )
     return match
 
@@ -277,11 +279,12 @@ def equipment_agree(*, actor, match: Match, description: str) -> Match:
         _audit(
             match, actor, "equipment_agreed", before, {"agreed_equipment": match.agreed_equipment}
         )
-        notify(
-            recipients=_users(_other_seats(seat, seats)),
-            subject="Equipment agreed for your match",
-            lines=[f"{actor} recorded that you both agreed to use: {match.agreed_equipment}."],
-            match=match,
+        _tell_opponents(
+            match,
+            seat,
+            seats,
+            "Equipment agreed for your match",
+            [f"{actor} recorded that you both agreed to use: {match.agreed_equipment}."],
         )
     return match
 
@@ -388,15 +391,15 @@ def report_submit(
             before,
             {**_snapshot(match, seats), "report": _report_dict(report)},
         )
-        opponents = _other_seats(seat, seats)
-        notify(
-            recipients=_users(opponents),
-            subject=f"Confirm the result: {first_score}–{second_score}",
-            lines=[
+        _tell_opponents(
+            match,
+            seat,
+            seats,
+            f"Confirm the result: {first_score}–{second_score}",
+            [
                 f"{actor} reported {seats[0].player.user} {first_score}, {seats[1].player.user} {second_score}.",
                 f"Confirm it or dispute it before {_local(match, report.confirm_by)}; after that it counts as reported.",
             ],
-            match=match,
         )
     return report
 
@@ -463,11 +466,12 @@ def report_confirm(*, actor, report: ResultReport, now=None) -> Match:
         )
         _finalise(match, MatchStatus.CONFIRMED, now)
         _audit(match, actor, "confirmed", before, _snapshot(match, seats))
-        notify(
-            recipients=_users(_other_seats(seat, seats)),
-            subject="Result confirmed",
-            lines=[f"{actor} confirmed the result {report.first_score}–{report.second_score}."],
-            match=match,
+        _tell_opponents(
+            match,
+            seat,
+            seats,
+            "Result confirmed",
+            [f"{actor} confirmed the result {report.first_score}–{report.second_score}."],
         )
     return match
 
@@ -696,6 +700,11 @@ def _close_live_reports(match: Match, keep_status: str | None = None) -> None:
     ResultReport.objects.filter(match=match, status__in=LIVE_REPORT_STATUSES).exclude(
         status=keep_status or ""
     ).update(status=ReportStatus.SUPERSEDED)
+
+
+def _tell_opponents(match: Match, seat: Seat, seats, subject: str, lines: list[str]) -> None:
+    """What a player did, told to the other players (they may opt out of such e-mail)."""
+    notify(recipients=_users(_other_seats(seat, seats)), subject=subject, lines=lines, match=match)
 
 
 def _tell_players(match: Match, seats, subject: str, lines: list[str]) -> None:
