@@ -16,7 +16,9 @@ from accounts.errors import DomainError
 
 from . import services
 from .forms import in_zone
+from .game_records import RecordError, moves, read_record
 from .models import AuditEvent, ContactIssue, Dispute, Match, Seat
+from .scrabble import check_record
 
 RULINGS = {
     "upheld": "Uphold the report",
@@ -178,6 +180,15 @@ class DisputeAdmin(InstitutionScopedAdmin):
         at = f"turn {dispute.turn}" if dispute.turn else "turn not given"
         if dispute.first_score_at_turn is not None:
             at += f" at {dispute.first_score_at_turn}–{dispute.second_score_at_turn}"
+        if dispute.move:
+            return format_html(
+                '<a href="{}?move={}#game">move {} of the game record</a>; {}<br><small>{}</small>',
+                reverse("match_detail", args=[dispute.report.match_id]),
+                dispute.move,
+                dispute.move,
+                at,
+                dispute.note,
+            )
         return format_html("{}<br><small>{}</small>", at, dispute.note)
 
     @admin.display(description="Ruling")
@@ -221,8 +232,20 @@ class DisputeAdmin(InstitutionScopedAdmin):
             rulings=["upheld", "amended", "replay", "forfeit", "double_forfeit"],
             apply=apply,
             back=reverse("admin:matches_dispute_changelist") + "?state=open",
-            extra={"dispute": dispute},
+            extra={"dispute": dispute, "record_move": _record_move(dispute)},
         )
+
+
+def _record_move(dispute: Dispute):
+    """The move of the report's game record that the dispute points at, if any."""
+    if not dispute.move or not dispute.report.game_record:
+        return None
+    try:
+        _, record = read_record(dispute.report.game_record)
+    except RecordError:
+        return None
+    listed = moves(record, check_record(record, verify=True).problems)
+    return listed[dispute.move - 1] if dispute.move <= len(listed) else None
 
 
 @admin.register(ContactIssue)

@@ -6,6 +6,7 @@ from datetime import datetime
 from django import forms
 from django.utils import timezone
 
+from .game_records import MAX_RECORD_BYTES
 from .models import MAX_SCORE, GameEnd
 
 SCORE = {"min_value": 0, "max_value": MAX_SCORE}
@@ -111,6 +112,24 @@ class ReportForm(forms.Form):
     unusual_confirmed = forms.BooleanField(
         label="Yes, really: these unusual scores are right", required=False
     )
+    game_record = forms.FileField(
+        label="Game record, a GCG file (optional)",
+        required=False,
+        help_text="Exported from Woogles, Quackle or a scorekeeping app. Your scores are checked "
+        "against it, and the match page shows the game move by move.",
+        widget=forms.ClearableFileInput(attrs={"accept": ".gcg,text/plain"}),
+    )
+
+    def clean_game_record(self) -> bytes | None:
+        upload = self.cleaned_data.get("game_record")
+        if not upload:
+            return None
+        if upload.size > MAX_RECORD_BYTES:
+            raise forms.ValidationError(
+                f"The file is {upload.size // 1024} KB; a game record is a few KB. "
+                "Is it the right file?"
+            )
+        return upload.read()
 
     def by_seat(self, my_order: int) -> dict:
         """The form's values as the service's seat-ordered arguments."""
@@ -133,6 +152,7 @@ class ReportForm(forms.Form):
             "discrepancy_turn": data["discrepancy_turn"],
             "discrepancy_note": data["discrepancy_note"],
             "unusual_confirmed": data["unusual_confirmed"],
+            "game_record": data["game_record"],
         }
 
 
@@ -153,9 +173,26 @@ class DisputeForm(forms.Form):
     opponent_score_at_turn = forms.IntegerField(
         label="Opponent's score at that turn (optional)", required=False, **SCORE
     )
+    move = forms.TypedChoiceField(
+        label="The move in the game record you disagree with (optional)",
+        coerce=int,
+        empty_value=None,
+        required=False,
+    )
     note = forms.CharField(
         label="What you disagree with", max_length=2000, widget=forms.Textarea(attrs={"rows": 3})
     )
+
+    def __init__(self, *args, moves=(), **kwargs):
+        """``moves`` lists the report's game record, when it has one; otherwise no move field."""
+        super().__init__(*args, **kwargs)
+        if moves:
+            self.fields["move"].choices = [("", "—")] + [
+                (move.number, f"{move.number}. {move.nickname}: {move.summary} {move.change:+d}")
+                for move in moves
+            ]
+        else:
+            del self.fields["move"]
 
     def by_seat(self, my_order: int) -> dict:
         data = self.cleaned_data
@@ -170,5 +207,6 @@ class DisputeForm(forms.Form):
             "first_score_at_turn": first[1],
             "second_score_at_turn": second[1],
             "turn": data["turn"],
+            "move": data.get("move"),
             "note": data["note"],
         }

@@ -225,6 +225,14 @@ class ResultReport(models.Model):
     ended_by = models.CharField(max_length=20, choices=GameEnd.choices, default=GameEnd.WENT_OUT)
     discrepancy_turn = models.PositiveSmallIntegerField(null=True, blank=True)
     discrepancy_note = models.CharField(max_length=500, blank=True)
+    game_record = models.TextField(
+        blank=True, help_text="The game's GCG record, when the reporter attached one (issue 6)."
+    )
+    game_record_note = models.CharField(
+        max_length=500,
+        blank=True,
+        help_text="How the record's totals were put under the league's end-of-game rule (G1).",
+    )
     submitted_at = models.DateTimeField(default=timezone.now)
     confirm_by = models.DateTimeField()
     confirmed_at = models.DateTimeField(null=True, blank=True)
@@ -267,6 +275,11 @@ class Dispute(models.Model):
     )
     first_score_at_turn = models.PositiveSmallIntegerField(null=True, blank=True)
     second_score_at_turn = models.PositiveSmallIntegerField(null=True, blank=True)
+    move = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="The move of the report's game record this dispute points at (1 = first line).",
+    )
     note = models.TextField()
     created_at = models.DateTimeField(default=timezone.now)
     resolution = models.CharField(max_length=16, choices=Resolution.choices, blank=True)

@@ -16,6 +16,7 @@ from accounts import roles
 from accounts.errors import DomainError, PermissionDenied
 from accounts.services import require_eligible
 
+from .game_records import RecordError, SeatName, compare_with_report, read_record
 from .models import (
     FINAL_STATUSES,
     LIVE_REPORT_STATUSES,
@@ -335,9 +336,14 @@ def report_submit(
     discrepancy_turn: int | None = None,
     discrepancy_note: str = "",
     unusual_confirmed: bool = False,
+    game_record: bytes | str | None = None,
     now=None,
 ) -> ResultReport:
-    """The winner reports the game before the deadline (L7); the opponent is asked to confirm."""
+    """The winner reports the game before the deadline (L7); the opponent is asked to confirm.
+
+    ``game_record`` is the game's GCG file, optional. When given, the reported scores must agree
+    with its final totals under the league's end-of-game rule (G1); the scores before the
+    unplayed tiles and the tiles left are taken from it where the report leaves them blank."""
     now = now or timezone.now()
     check = check_scores(first_score, second_score)
     if check.errors:
@@ -348,6 +354,12 @@ def report_submit(
         )
     if ended_by not in GameEnd.values:
         raise MatchError("Say how the game ended.")
+    record = None
+    if game_record:
+        try:
+            record = read_record(game_record)
+        except RecordError as error:
+            raise MatchError(str(error)) from None
     with transaction.atomic():
         match = _lock(match)
         seats = _seats(match)
@@ -359,6 +371,23 @@ def report_submit(
                 f"This match is already final ({match.get_status_display().lower()}): only the director can change it."
             )
         _require_before_deadline(match, now)
+        record_text, record_note = "", ""
+        if record is not None:
+            comparison = _compare_record(record, match, seats, seat, [first_score, second_score])
+            given_pre = [first_pre_adjustment, second_pre_adjustment]
+            for index, (given, recorded) in enumerate(
+                zip(given_pre, comparison.pre_adjustment, strict=True)
+            ):
+                if given is not None and given != recorded:
+                    whose = "Your" if index == seat.order - 1 else "Your opponent's"
+                    raise MatchError(
+                        f"{whose} score before unplayed tiles differs from the game record: "
+                        f"you entered {given}, the record says {recorded}."
+                    )
+            first_pre_adjustment, second_pre_adjustment = comparison.pre_adjustment
+            first_tiles_left = first_tiles_left or comparison.tiles_left[0]
+            second_tiles_left = second_tiles_left or comparison.tiles_left[1]
+            record_text, record_note = comparison.text, comparison.conversion
         winner = winner_seat(first_score, second_score, first_pre_adjustment, second_pre_adjustment)
         if winner is not None and winner != seat.order:
             raise MatchError("Your scores say you lost: the winner reports the result (L7).")
@@ -376,6 +405,8 @@ def report_submit(
                     ended_by=ended_by,
                     discrepancy_turn=discrepancy_turn,
                     discrepancy_note=discrepancy_note.strip(),
+                    game_record=record_text,
+                    game_record_note=record_note,
                     submitted_at=now,
                     confirm_by=now + timedelta(hours=match.league.confirmation_window_hours),
                 )
@@ -399,6 +430,11 @@ def report_submit(
             [
                 f"{actor} reported {seats[0].player.user} {first_score}, {seats[1].player.user} {second_score}.",
                 f"Confirm it or dispute it before {_local(match, report.confirm_by)}; after that it counts as reported.",
+                *(
+                    ["The game record is attached: the match page shows the game move by move."]
+                    if record_text
+                    else []
+                ),
             ],
         )
     return report
@@ -411,7 +447,30 @@ def _report_dict(report: ResultReport) -> dict:
         "first_pre_adjustment": report.first_pre_adjustment,
         "second_pre_adjustment": report.second_pre_adjustment,
         "ended_by": report.ended_by,
+        "game_record": bool(report.game_record),
     }
+
+
+def _seat_name(seat: Seat) -> SeatName:
+    user = seat.player.user
+    return SeatName(user.get_full_name(), user.first_name, user.email)
+
+
+def _compare_record(record, match: Match, seats: list[Seat], seat: Seat, reported: list[int]):
+    """The record's totals by seat under the league's rule; MatchError saying which score
+    differs from the report."""
+    text, parsed = record
+    comparison = compare_with_report(
+        text,
+        parsed,
+        league_rule=match.league.end_of_game_rule,
+        seats=[_seat_name(each) for each in seats],
+        reported=reported,
+        reporter=seat.order - 1,
+    )
+    if comparison.differences:
+        raise MatchError(" ".join([*comparison.differences, comparison.conversion]).strip())
+    return comparison
 
 
 def _apply_scores(
@@ -486,6 +545,7 @@ def report_dispute(
     turn: int | None = None,
     first_score_at_turn: int | None = None,
     second_score_at_turn: int | None = None,
+    move: int | None = None,
     now=None,
 ) -> Dispute:
     """The opponent disagrees within the confirmation window (L9): their version and where the
@@ -512,6 +572,8 @@ def report_dispute(
             raise MatchError(
                 f"The window to dispute closed at {_local(match, report.confirm_by)}. Contact the director."
             )
+        if move is not None:
+            _require_record_move(report, move)
         dispute = Dispute.objects.create(
             report=report,
             raised_by=seat.player,
@@ -520,6 +582,7 @@ def report_dispute(
             turn=turn,
             first_score_at_turn=first_score_at_turn,
             second_score_at_turn=second_score_at_turn,
+            move=move,
             note=note,
             created_at=now,
         )
@@ -539,6 +602,7 @@ def report_dispute(
                     "first_score": first_score,
                     "second_score": second_score,
                     "turn": turn,
+                    "move": move,
                 },
             },
             reason=note,
@@ -550,11 +614,20 @@ def report_dispute(
                 f"{actor} disputed the report {report.first_score}–{report.second_score}; their version is "
                 f"{first_score}–{second_score}.",
                 f"Note: {note}",
+                *([f"It points at move {move} of the game record."] if move else []),
                 "The director will rule on it.",
             ],
             match=match,
         )
     return dispute
+
+
+def _require_record_move(report: ResultReport, move: int) -> None:
+    if not report.game_record:
+        raise MatchError("This report has no game record, so there is no move to point at.")
+    moves = len(read_record(report.game_record)[1].events)
+    if not 1 <= move <= moves:
+        raise MatchError(f"The game record has moves 1 to {moves}; there is no move {move}.")
 
 
 def _for_institution(queryset, institution):

@@ -18,7 +18,9 @@ from .forms import (
     ProposalForm,
     ReportForm,
 )
+from .game_records import RecordError, board_after, moves, read_record
 from .models import MatchStatus, ReportStatus, ScheduleProposal
+from .scrabble import check_record
 from .selectors import can_see_match, match_for_page
 
 
@@ -36,12 +38,45 @@ def _my_seat(request, match):
     )
 
 
+def _game(request, report) -> dict | None:
+    """The report's game record move by move, with the board after the move asked for in
+    ``?move=`` (the final position by default)."""
+    if report is None or not report.game_record:
+        return None
+    try:
+        _, record = read_record(report.game_record)
+    except RecordError:  # it was read when reported; a later reader change must not break the page
+        return None
+    listed = moves(record, check_record(record, verify=True).problems)
+    try:
+        shown = int(request.GET.get("move", len(listed)))
+    except ValueError:
+        shown = len(listed)
+    shown = max(0, min(shown, len(listed)))
+    rows, _ = board_after(record, shown)
+    dispute = getattr(report, "dispute", None) if report.status == ReportStatus.DISPUTED else None
+    return {
+        "players": record.players,
+        "moves": listed,
+        "shown": shown,
+        "current": listed[shown - 1] if shown else None,
+        "rows": rows,
+        "columns": "ABCDEFGHIJKLMNO",
+        "previous": shown - 1 if shown > 0 else None,
+        "next": shown + 1 if shown < len(listed) else None,
+        "note": report.game_record_note,
+        "disputed_move": dispute.move if dispute else None,
+        "problem_count": sum(len(move.problems) for move in listed),
+    }
+
+
 def _render(request, match, status=200, **forms):
     tz = match.league.season.institution.tz
     seat = _my_seat(request, match)
     proposal = match.open_proposals[0] if match.open_proposals else None
     report = match.live_reports[0] if match.live_reports else None
     now = timezone.now()
+    game = _game(request, report)
     is_open = match.status in (MatchStatus.UNSCHEDULED, MatchStatus.SCHEDULED)
     can_act = seat is not None and is_open and now <= match.deadline
     context = {
@@ -73,7 +108,9 @@ def _render(request, match, status=200, **forms):
         "accept_form": forms.get("accept_form")
         or (AcceptForm(proposal=proposal, tz=tz) if proposal else None),
         "report_form": forms.get("report_form") or ReportForm(),
-        "dispute_form": forms.get("dispute_form") or DisputeForm(),
+        "dispute_form": forms.get("dispute_form")
+        or DisputeForm(moves=game["moves"] if game else ()),
+        "game": game,
         "contact_form": forms.get("contact_form") or ContactIssueForm(),
         "equipment_form": forms.get("equipment_form") or EquipmentForm(),
         "past_deadline": now > match.deadline,
@@ -178,7 +215,7 @@ def match_report(request, pk):
         request,
         match,
         "report_form",
-        ReportForm(request.POST),
+        ReportForm(request.POST, request.FILES),
         lambda f: services.report_submit(actor=request.user, match=match, **f.by_seat(order)),
         "Result reported: your opponent has been asked to confirm it.",
     )
@@ -212,11 +249,12 @@ def match_dispute(request, pk, report_id):
     report = _live_report(match, report_id)
     seat = _my_seat(request, match)
     order = seat.order if seat else 1
+    game = _game(request, report)
     return _act(
         request,
         match,
         "dispute_form",
-        DisputeForm(request.POST),
+        DisputeForm(request.POST, moves=game["moves"] if game else ()),
         lambda f: services.report_dispute(actor=request.user, report=report, **f.by_seat(order)),
         "Dispute sent: the director will rule on it, and both of you will be e-mailed.",
     )
