@@ -269,3 +269,27 @@ class DigestLog(models.Model):
 
     def __str__(self):
         return f"Digest {self.institution.slug} {self.day}"
+
+
+class LeaguePage(models.Model):
+    """A league's public pages as they are served: the standings and bracket pages' content and
+    their JSON, rendered in the transaction that changes what they show (``league.pages``).
+
+    A read model, not a timed cache: it is never stale, because the only code that changes
+    standings, brackets or a league's details also rewrites it. Serving a page is then one query
+    and the site's frame around it."""
+
+    league = models.OneToOneField(
+        League, on_delete=models.CASCADE, primary_key=True, related_name="page"
+    )
+    standings_html = models.TextField()
+    standings_json = models.TextField()
+    bracket_html = models.TextField()
+    bracket_json = models.TextField()
+    rendered_at = models.DateTimeField()
+    layout = models.CharField(
+        max_length=12, help_text="Which version of the templates rendered it (league.pages.layout)."
+    )
+
+    def __str__(self):
+        return f"Pages of {self.league}"

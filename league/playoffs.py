@@ -13,6 +13,7 @@ from matches.services import match_deadline
 
 from . import brackets
 from .models import Bracket, BracketSlot, Entry, League, LeagueFormat, Round, Standing
+from .pages import render_pages
 
 
 def _seeded_players(league: League) -> list[int]:
@@ -73,6 +74,7 @@ def _store(bracket: Bracket, rows: list[BracketSlot], rounds, today: date) -> No
         bracket.champion_id = bracket.seeds[final.winner - 1] if final.winner else None
         bracket.finished_at = timezone.now()
         bracket.save(update_fields=["champion", "finished_at"])
+    render_pages([bracket.league_id])
 
 
 def _create_matches(bracket: Bracket, rows: list[BracketSlot], today: date) -> None:

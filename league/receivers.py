@@ -1,5 +1,6 @@
 """`league` follows what other apps announce (DESIGN.md: matches never imports league)."""
 
+from django.db import transaction
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
@@ -17,6 +18,22 @@ def keep_standings_and_brackets_live(sender, league_ids, **kwargs):
     rebuild_standings(league_ids)
     for league in League.objects.filter(pk__in=league_ids).select_related("season__institution"):
         brackets_advance(league_ids=[league.pk], today=league.season.institution.today())
+
+
+@receiver(post_save, sender="league.League")
+def render_an_edited_leagues_pages(sender, instance, **kwargs):
+    """Its name, season or spreads show on its pages."""
+    from .pages import render_pages
+
+    transaction.on_commit(lambda: render_pages([instance.pk]))
+
+
+@receiver(post_save, sender="accounts.Season")
+def render_the_pages_of_an_edited_season(sender, instance, **kwargs):
+    """The season's name shows on its leagues' pages."""
+    from .pages import render_pages
+
+    transaction.on_commit(lambda: render_pages(instance.leagues.values_list("pk", flat=True)))
 
 
 @receiver(post_save, sender=Institution)

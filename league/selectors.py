@@ -1,3 +1,6 @@
+from typing import NamedTuple
+
+from django.db import connection
 from django.db.models import Count, Prefetch, Q
 
 from accounts import roles
@@ -22,6 +25,33 @@ def can_see_league(user, league: League) -> bool:
     if not user.is_authenticated:
         return False
     return roles.institution_of(user) == league.season.institution or roles.is_site_admin(user)
+
+
+class LeaguePageRow(NamedTuple):
+    league_id: int
+    name: str
+    public: bool
+    layout: str
+    content: str
+
+
+PAGE_PARTS = ("standings_html", "standings_json", "bracket_html", "bracket_json")
+
+
+def league_page_row(slug: str, part: str) -> LeaguePageRow | None:
+    """One stored part of a league's pages (``LeaguePage``) with what deciding who may see it
+    needs. Hand-written SQL: building the ORM query took most of a one-query page's time."""
+    if part not in PAGE_PARTS:
+        raise ValueError(f"{part!r} is not one of {PAGE_PARTS}")
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT league.id, league.name, league.public, page.layout, page.{part} "
+            "FROM league_league league JOIN league_leaguepage page ON page.league_id = league.id "
+            "WHERE league.slug = %s",
+            [slug],
+        )
+        row = cursor.fetchone()
+    return LeaguePageRow(*row) if row else None
 
 
 def schedule(league: League) -> list[Round]:
@@ -110,14 +140,23 @@ def _plural(count: int, one: str, many: str) -> str:
 def standings_rows(league: League) -> list[dict]:
     """The table as plain rows, display strings prepared here: one query, no model instances
     (building ~100 model objects and their template tags was most of the page's time)."""
+    return standings_rows_of([league.pk]).get(league.pk, [])
+
+
+def standings_rows_of(league_ids) -> dict[int, list[dict]]:
+    """``standings_rows`` for many leagues in one query, by league id."""
     from .models import Standing
 
-    rows = list(
-        Standing.objects.filter(league=league)
-        .order_by("rank", "player__user__last_name", "player__user__first_name")
-        .values(*STANDING_FIELDS, "player__user__first_name", "player__user__last_name")
+    by_league: dict[int, list[dict]] = {}
+    rows = (
+        Standing.objects.filter(league_id__in=list(league_ids))
+        .order_by("league_id", "rank", "player__user__last_name", "player__user__first_name")
+        .values(
+            "league_id", *STANDING_FIELDS, "player__user__first_name", "player__user__last_name"
+        )
     )
     for row in rows:
+        by_league.setdefault(row.pop("league_id"), []).append(row)
         row["player"] = (
             f"{row.pop('player__user__first_name')} {row.pop('player__user__last_name')}".strip()
         )
@@ -134,4 +173,4 @@ def standings_rows(league: League) -> list[dict]:
         if row["withdrawn"]:
             notes.append("withdrawn")
         row["notes"] = ", ".join(notes)
-    return rows
+    return by_league

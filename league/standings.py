@@ -23,6 +23,7 @@ from django.utils import timezone
 from matches.models import FINAL_STATUSES, MatchStatus, Outcome, Seat
 
 from .models import Entry, League, Standing
+from .pages import render_pages
 
 PLAYED = [Outcome.WIN, Outcome.LOSS, Outcome.TIE]
 
@@ -199,4 +200,5 @@ def rebuild_standings(league_ids: Iterable[int], now=None) -> int:
         standings = [row for league_id in ids for row in _rank(by_league.get(league_id, []), h2h)]
         Standing.objects.filter(league_id__in=ids).delete()
         Standing.objects.bulk_create(standings, batch_size=2000)
+        render_pages(ids, now=now)
         return len(ids)

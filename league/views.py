@@ -1,8 +1,8 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.html import format_html_join
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from accounts import roles
@@ -10,15 +10,9 @@ from accounts.errors import DomainError
 from accounts.models import Eligibility
 from accounts.selectors import eligibility_of
 
-from .models import Bracket, Entry, League
-from .selectors import (
-    bracket_of,
-    bracket_rounds,
-    can_see_league,
-    leagues_for,
-    schedule,
-    standings_rows,
-)
+from .models import Entry, League
+from .pages import layout, render_pages
+from .selectors import can_see_league, league_page_row, leagues_for, schedule
 from .services import league_join
 
 
@@ -99,107 +93,56 @@ def _public_league(request, slug) -> League:
     return league
 
 
+def _league_page(request, slug: str, part: str) -> tuple[str, str]:
+    """The league's name and one part of its stored pages, if this visitor may see the league:
+    one query for a public league. A league not rendered yet, or rendered by other templates
+    (before a deploy), is rendered now."""
+    row = league_page_row(slug, part)
+    if row is None or row.layout != layout():
+        league = get_object_or_404(League, slug=slug)
+        render_pages([league.pk])
+        row = league_page_row(slug, part)
+    if not row.public:
+        league = League.objects.select_related("season__institution").get(pk=row.league_id)
+        if not can_see_league(request.user, league):
+            raise Http404
+    return row.name, row.content
+
+
+def _json_response(body: str) -> HttpResponse:
+    return HttpResponse(body, content_type="application/json")
+
+
 def league_standings(request: HttpRequest, slug: str) -> HttpResponse:
-    league = _public_league(request, slug)
-    rows = standings_rows(league)
-    champion = League.objects.filter(pk=league.pk).values_list(
-        "bracket__champion__user__first_name", "bracket__champion__user__last_name"
-    )[0]
-    # ~100 rows × 10 cells through the template engine was most of the page's time; one
-    # escaped format string per row does the same work several times faster.
-    body = format_html_join(
-        "\n",
-        '<tr><td>{}</td><th scope="row">{}</th><td>{}</td><td>{}</td><td>{}</td><td data-sort="{}">{}</td>'
-        '<td>{}</td><td>{}</td><td>{}</td><td class="muted">{}</td></tr>',
-        (
-            (
-                r["rank"],
-                r["player"],
-                r["wins"],
-                r["losses"],
-                r["ties"],
-                r["spread"],
-                r["spread_display"],
-                r["points_for"],
-                r["points_against"],
-                r["games"],
-                r["notes"],
-            )
-            for r in rows
-        ),
-    )
+    name, content = _league_page(request, slug, "standings_html")
     return render(
         request,
-        "league/standings.html",
+        "league/page.html",
         {
-            "league": league,
-            "rows": rows,
-            "table_body": body,
-            "updated": max((row["updated_at"] for row in rows), default=None),
-            "champion": " ".join(part for part in champion if part),
-            "has_bracket": Bracket.objects.filter(league=league).exists(),
+            "title": f"{name} standings",
+            "content": mark_safe(content),  # rendered and escaped by league.pages
+            "sortable": True,
         },
     )
 
 
-JSON_FIELDS = [
-    "rank", "player", "wins", "losses", "ties", "byes", "forfeits_won", "forfeits_lost",
-    "double_forfeits", "spread", "points_for", "points_against", "games",
-]  # fmt: skip
+def league_standings_json(request: HttpRequest, slug: str) -> HttpResponse:
+    return _json_response(_league_page(request, slug, "standings_json")[1])
 
 
-def league_standings_json(request: HttpRequest, slug: str) -> JsonResponse:
-    league = _public_league(request, slug)
-    rows = standings_rows(league)
-    updated = max((row["updated_at"] for row in rows), default=None)
-    return JsonResponse(
-        {
-            "league": league.slug,
-            "updated": updated.isoformat() if updated else None,
-            "standings": [{key: row[key] for key in JSON_FIELDS} for row in rows],
-        }
-    )
-
-
-def _bracket_context(league):
-    bracket, slots = bracket_of(league)
-    if bracket is None:
-        return None, [], {}
-    from accounts.models import PlayerProfile
-
-    names = {
-        profile.pk: profile.user.get_full_name() or profile.user.email
-        for profile in PlayerProfile.objects.filter(pk__in=bracket.seeds).select_related("user")
-    }
-    return bracket, bracket_rounds(bracket, slots, names), names
-
-
-def league_bracket_json(request: HttpRequest, slug: str) -> JsonResponse:
-    league = _public_league(request, slug)
-    bracket, rounds, names = _bracket_context(league)
-    if bracket is None:
-        return JsonResponse({"league": league.slug, "size": 0, "champion": None, "rounds": []})
-    for games in rounds:
-        for game in games:
-            game.pop("match_id")
-    return JsonResponse(
-        {
-            "league": league.slug,
-            "size": bracket.size,
-            "champion": names.get(bracket.champion_id),
-            "rounds": rounds,
-        }
-    )
+def league_bracket_json(request: HttpRequest, slug: str) -> HttpResponse:
+    return _json_response(_league_page(request, slug, "bracket_json")[1])
 
 
 def league_bracket(request: HttpRequest, slug: str) -> HttpResponse:
-    league = _public_league(request, slug)
-    bracket, rounds, names = _bracket_context(league)
-    champion = names.get(bracket.champion_id) if bracket else None
+    name, content = _league_page(request, slug, "bracket_html")
     return render(
         request,
-        "league/bracket.html",
-        {"league": league, "bracket": bracket, "rounds": rounds, "champion": champion},
+        "league/page.html",
+        {
+            "title": f"{name} bracket",
+            "content": mark_safe(content),  # rendered and escaped by league.pages
+        },
     )
 
 
@@ -210,7 +153,7 @@ def home(request: HttpRequest) -> HttpResponse:
     from accounts.models import PlayerProfile
     from accounts.selectors import current_season, next_step_for
     from matches.next_step import next_step
-    from matches.selectors import matches_for_home
+    from matches.selectors import my_matches
 
     context = {}
     profile = (
@@ -224,18 +167,14 @@ def home(request: HttpRequest) -> HttpResponse:
         season = current_season(profile.institution)
         eligibility = eligibility_of(profile, season) if season else None
         now = timezone.now()
-        rows = []
-        for match in matches_for_home(profile, seasons=[season] if season else []):
-            seat = next(s for s in match.seats.all() if s.player_id == profile.pk)
-            opponents = [s.player for s in match.seats.all() if s.player_id != profile.pk]
-            rows.append(
-                {
-                    "match": match,
-                    "seat": seat,
-                    "opponents": opponents,
-                    "step": next_step(match, seat, now),
-                }
-            )
+        rows = [
+            {
+                "match": match,
+                "opponents": match.opponents,
+                "step": next_step(match, profile.pk, now),
+            }
+            for match in my_matches(profile, seasons=[season] if season else [])
+        ]
         rows.sort(
             key=lambda row: (
                 not row["step"].needs_you,

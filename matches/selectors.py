@@ -1,4 +1,4 @@
-from django.db.models import Prefetch, Q
+from django.db.models import F, Prefetch, Q
 
 from accounts import roles
 
@@ -60,32 +60,53 @@ def matches_of(profile):
     )
 
 
-def matches_for_home(profile, *, seasons):
-    """A player's matches in these seasons with everything the next step needs: 6 queries."""
+def my_matches(profile, *, seasons) -> list:
+    """A player's matches in these seasons as plain rows with everything the next step needs:
+    five queries, no model instances (building ~12 objects per match and walking prefetched
+    managers was most of the home page's time)."""
     from .models import ContactIssue
+    from .next_step import MyMatch, Opponent
 
-    return (
-        Match.objects.filter(seats__player=profile, league__season__in=seasons)
-        .select_related("league__season__institution", "round")
-        .prefetch_related(
-            Prefetch(
-                "seats", queryset=Seat.objects.select_related("player__user").order_by("order")
-            ),
-            Prefetch(
-                "proposals",
-                queryset=ScheduleProposal.objects.filter(status="open"),
-                to_attr="open_proposals",
-            ),
-            Prefetch(
-                "reports",
-                queryset=ResultReport.objects.filter(
-                    status__in=["pending", "confirmed", "disputed"]
-                ),
-                to_attr="live_reports",
-            ),
-            Prefetch(
-                "contact_issues", queryset=ContactIssue.objects.filter(resolved_at__isnull=True)
-            ),
-        )
+    rows = {
+        row["id"]: MyMatch(**row)
+        for row in Match.objects.filter(seats__player=profile, league__season__in=seasons)
         .order_by("deadline", "id")
+        .values(
+            "id",
+            "status",
+            "deadline",
+            "scheduled_at",
+            league_name=F("league__name"),
+            round_number=F("round__number"),
+        )
+    }
+    if not rows:
+        return []
+    ids = list(rows)
+    seats = Seat.objects.filter(match_id__in=ids).order_by("match_id", "order")
+    for match_id, player_id, outcome, first, last, email in seats.values_list(
+        "match_id",
+        "player_id",
+        "outcome",
+        "player__user__first_name",
+        "player__user__last_name",
+        "player__user__email",
+    ):
+        if player_id == profile.pk:
+            rows[match_id].my_outcome = outcome
+        else:
+            rows[match_id].opponents.append(Opponent(f"{first} {last}".strip(), first, email))
+    proposals = ScheduleProposal.objects.filter(match_id__in=ids, status="open")
+    for match_id, proposed_by in proposals.values_list("match_id", "proposed_by_id"):
+        rows[match_id].proposal_by = proposed_by
+    reports = ResultReport.objects.filter(
+        match_id__in=ids, status__in=["pending", "confirmed", "disputed"]
     )
+    for match_id, status, submitted_by in reports.values_list(
+        "match_id", "status", "submitted_by_id"
+    ):
+        rows[match_id].report_status, rows[match_id].report_by = status, submitted_by
+    waiting = ContactIssue.objects.filter(match_id__in=ids, resolved_at__isnull=True)
+    for match_id in waiting.values_list("match_id", flat=True):
+        rows[match_id].waiting_on_director = True
+    return list(rows.values())
