@@ -34,6 +34,8 @@ def eligibility_of(profile: PlayerProfile, season: Season) -> Eligibility:
         .select_related("decided_by")
         .first()
     )
+    if found:
+        found.profile, found.season = profile, season  # already loaded: no query to reach them
     return found or Eligibility(
         profile=profile,
         season=season,

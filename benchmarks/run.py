@@ -197,6 +197,7 @@ def wrk(url: str, seconds: int, cookie: str | None) -> dict:
 
 SETUP_LOAD = """
 from datetime import timedelta
+from django.conf import settings
 from django.contrib.sessions.backends.db import SessionStore
 from accounts.models import PlayerProfile, User
 from league.models import Entry, League
@@ -210,7 +211,7 @@ if made:
 user = User.objects.get(email="student00001@example.edu")
 session = SessionStore()
 session["_auth_user_id"] = str(user.pk)
-session["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
+session["_auth_user_backend"] = settings.AUTHENTICATION_BACKENDS[0]
 session["_auth_user_hash"] = user.get_session_auth_hash()
 session.create()
 print(session.session_key)

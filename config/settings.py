@@ -72,6 +72,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "accounts.context_processors.navigation",
             ],
         },
     },
@@ -91,6 +92,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Users and django-allauth: e-mail login, verification mandatory, campus ID at signup.
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
+    # allauth's backend, loading the profile and institution with the user (accounts.backends);
+    # the other two stay so that sessions they signed in keep working.
+    "accounts.backends.ProfileAuthenticationBackend",
     "django.contrib.auth.backends.ModelBackend",
     "allauth.account.auth_backends.AuthenticationBackend",
 ]

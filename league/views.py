@@ -2,6 +2,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.html import format_html_join
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
@@ -146,23 +147,53 @@ def league_bracket(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
+MATCH_ITEM = (
+    '<li class="match-row{}"><a href="{}"><span class="who">{}</span>'
+    '<span class="what">{}</span><span class="when muted">{}, round {}{}</span></a>{}</li>'
+)
+
+
+def _match_items(rows, tz):
+    """The "My matches" list items. Like the standings table, one escaped format string per row:
+    the template engine spent ~0.3 ms on each."""
+
+    def item(row):
+        match, step = row["match"], row["step"]
+        due = ""
+        if not match.is_final:
+            due = f" · due {match.deadline.astimezone(tz).strftime('%a %b %-d, %-I:%M %p')}"
+        contacts = ""
+        if step.needs_you:
+            contacts = format_html_join(
+                "",
+                '<a class="contact" href="mailto:{}">E-mail {}</a>',
+                ((opponent.email, opponent.first_name) for opponent in match.opponents),
+            )
+        return (
+            " needs-you" if step.needs_you else "",
+            match.get_absolute_url(),
+            " ".join(f"v {opponent.full_name}" for opponent in match.opponents) or "Bye",
+            step.text,
+            match.league_name,
+            match.round_number,
+            due,
+            contacts,
+        )
+
+    return format_html_join("\n", MATCH_ITEM, (item(row) for row in rows))
+
+
 def home(request: HttpRequest) -> HttpResponse:
     """Visitors: what this is. Students: eligibility and "My matches", each with the next step."""
     from django.utils import timezone
 
-    from accounts.models import PlayerProfile
     from accounts.selectors import current_season, next_step_for
     from matches.next_step import next_step
     from matches.selectors import my_matches
 
     context = {}
-    profile = (
-        PlayerProfile.objects.select_related("institution", "user")
-        .filter(user=request.user)
-        .first()
-        if request.user.is_authenticated
-        else None
-    )
+    # The authentication backend loaded the profile and its institution with the user.
+    profile = getattr(request.user, "profile", None) if request.user.is_authenticated else None
     if profile:
         season = current_season(profile.institution)
         eligibility = eligibility_of(profile, season) if season else None
@@ -188,7 +219,7 @@ def home(request: HttpRequest) -> HttpResponse:
             eligibility=eligibility,
             next_step=next_step_for(eligibility) if eligibility else "",
             rows=rows,
-            tz=profile.institution.tz,
+            match_items=_match_items(rows, profile.institution.tz),
             is_front_desk=roles.is_front_desk_of(request.user, profile.institution),
         )
     return render(request, "league/home.html", context)

@@ -327,6 +327,6 @@ def test_the_match_page_with_a_record_runs_a_constant_number_of_queries(
         game_record=STANDARD_RECORD,
     )
     client.force_login(opponent.user)
-    with django_assert_max_num_queries(16):
+    with django_assert_max_num_queries(10):
         response = client.get(reverse("match_detail", args=[match.pk]), {"move": move})
     assert response.status_code == 200
