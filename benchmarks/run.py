@@ -91,7 +91,8 @@ def drop(name: str) -> None:
 def template(players: int, leagues: int, matches: int, rebuild: bool) -> str:
     name = f"bench_tpl_{players}_{leagues}_{matches}"
     if exists(name) and not rebuild:
-        say(f"reusing template {name}")
+        say(f"reusing template {name} (migrating it to this checkout's schema)")
+        manage(name, "migrate", "--noinput")
         return name
     drop(name)
     admin(f'CREATE DATABASE "{name}"')
