@@ -103,3 +103,22 @@ def test_a_page_missing_or_rendered_by_older_templates_is_rendered_when_served(
 def test_an_unknown_league_is_404(client, db):
     for name in PAGES:
         assert client.get(reverse(name, args=["no-such-league"])).status_code == 404
+
+
+def test_a_players_name_is_escaped_in_the_stored_pages(client, league, season, institution):
+    """The standings rows are built without the template engine, so their escaping is tested."""
+    odd = eligible(
+        ProfileFactory(
+            institution=institution,
+            user__first_name='<b>Ann & "Co"</b>',
+            user__last_name="O'Hara",
+        ),
+        season,
+    )
+    Entry.objects.create(league=league, player=odd)
+    rebuild_standings([league.pk])
+    page = client.get(reverse("league_standings", args=[league.slug])).content.decode()
+    assert "<b>Ann" not in page
+    assert "&lt;b&gt;Ann &amp; &quot;Co&quot;&lt;/b&gt; O&#x27;Hara" in page
+    data = client.get(reverse("league_standings_json", args=[league.slug])).json()
+    assert data["standings"][0]["player"] == '<b>Ann & "Co"</b> O\'Hara'
