@@ -1,8 +1,10 @@
+from html import escape
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.html import format_html_join
+from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
@@ -154,8 +156,10 @@ MATCH_ITEM = (
 
 
 def _match_items(rows, tz):
-    """The "My matches" list items. Like the standings table, one escaped format string per row:
-    the template engine spent ~0.3 ms on each."""
+    """The "My matches" list items. Like the standings table, one format string per row with the
+    standard library's ``escape`` on every value: the template engine spent ~0.3 ms on each, and
+    ``format_html`` with a ``reverse`` per row still ~0.06 ms."""
+    match_url = reverse("match_detail", args=[0]).removesuffix("0/")  # ".../matches/<id>/"
 
     def item(row):
         match, step = row["match"], row["step"]
@@ -164,23 +168,23 @@ def _match_items(rows, tz):
             due = f" · due {match.deadline.astimezone(tz).strftime('%a %b %-d, %-I:%M %p')}"
         contacts = ""
         if step.needs_you:
-            contacts = format_html_join(
-                "",
-                '<a class="contact" href="mailto:{}">E-mail {}</a>',
-                ((opponent.email, opponent.first_name) for opponent in match.opponents),
+            contacts = "".join(
+                f'<a class="contact" href="mailto:{escape(opponent.email)}">'
+                f"E-mail {escape(opponent.first_name)}</a>"
+                for opponent in match.opponents
             )
-        return (
+        return MATCH_ITEM.format(
             " needs-you" if step.needs_you else "",
-            match.get_absolute_url(),
-            " ".join(f"v {opponent.full_name}" for opponent in match.opponents) or "Bye",
-            step.text,
-            match.league_name,
+            f"{match_url}{match.id}/",
+            escape(" ".join(f"v {opponent.full_name}" for opponent in match.opponents) or "Bye"),
+            escape(step.text),
+            escape(match.league_name),
             match.round_number,
-            due,
+            escape(due),
             contacts,
         )
 
-    return format_html_join("\n", MATCH_ITEM, (item(row) for row in rows))
+    return mark_safe("\n".join(item(row) for row in rows))  # every value escaped in item()
 
 
 def home(request: HttpRequest) -> HttpResponse:

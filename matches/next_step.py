@@ -24,7 +24,7 @@ class Opponent:
 @dataclass
 class MyMatch:
     """What "My matches" shows of one match, from one player's seat: plain values read by
-    ``selectors.my_matches`` in a fixed number of queries, no model instances."""
+    ``selectors.my_matches`` in one query, in this order, no model instances."""
 
     id: int
     status: str
@@ -33,11 +33,11 @@ class MyMatch:
     league_name: str
     round_number: int
     my_outcome: str = ""
-    opponents: list[Opponent] = field(default_factory=list)
     proposal_by: int | None = None  # who made the open time proposal, if any
     report_status: str | None = None  # the live report's status, if any
     report_by: int | None = None
     waiting_on_director: bool = False  # an open can't-reach report (L5)
+    opponents: list[Opponent] = field(default_factory=list)
 
     @property
     def is_final(self) -> bool:

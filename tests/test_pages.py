@@ -11,7 +11,12 @@ from django.utils import timezone
 from accounts.models import Checkout, EquipmentItem
 from accounts.services import equipment_check_out
 from league.standings import rebuild_standings
-from matches.services import proposal_create, report_submit
+from matches.services import (
+    contact_issue_report,
+    proposal_create,
+    report_confirm,
+    report_submit,
+)
 from tests.factories import LeagueFactory, ProfileFactory, eligible, match_between
 
 # --- Home: My matches ---------------------------------------------------------------------------
@@ -33,6 +38,45 @@ def test_my_matches_says_the_one_thing_to_do_next(client, match, league, player,
     assert f"mailto:{opponent.user.email}" in page  # how to reach them, shown to the opponent only
 
 
+def test_my_matches_reads_each_state_from_the_players_own_seat(
+    client, match, league, player, opponent
+):
+    """The hand-written query behind My matches: who proposed, who reported, the outcome of the
+    player's seat, an open can't-reach report (L5), and no other player's match."""
+    later = [timezone.now() + timedelta(days=1)]
+    proposal_create(actor=player.user, match=match_between(league, player, opponent), times=later)
+    report_submit(
+        actor=player.user,
+        match=match_between(league, player, opponent),
+        first_score=400,
+        second_score=300,
+    )
+    lost = report_submit(
+        actor=opponent.user,
+        match=match_between(league, player, opponent),
+        first_score=310,
+        second_score=420,
+    )
+    report_confirm(actor=player.user, report=lost)
+    contact_issue_report(
+        actor=player.user,
+        match=match_between(league, player, opponent),
+        attempts="E-mailed twice, no answer.",
+    )
+    stranger = eligible(ProfileFactory(institution=player.institution), league.season)
+    match_between(league, opponent, stranger)
+    client.force_login(player.user)
+
+    page = client.get(reverse("home")).content.decode()
+
+    assert "Waiting for your opponent to accept a time" in page
+    assert "Reported: waiting for your opponent to confirm" in page
+    assert "Final: loss" in page
+    assert "Waiting for the director (can&#x27;t reach opponent)" in page
+    assert "Propose times to your opponent" in page  # the fixture's match
+    assert page.count('class="match-row') == 5
+
+
 @pytest.mark.parametrize("count", [1, 15])
 def test_home_runs_a_constant_number_of_queries(
     client, match, league, player, opponent, count, django_assert_num_queries
@@ -42,9 +86,9 @@ def test_home_runs_a_constant_number_of_queries(
         proposal_create(actor=opponent.user, match=m, times=[timezone.now() + timedelta(days=1)])
     client.force_login(player.user)
     client.get(reverse("home"))
-    # The session, the user with profile and institution, the season, eligibility, the matches,
-    # the opponents, the user's groups (for the navigation).
-    with django_assert_num_queries(7):
+    # The session, the user with profile and institution, the season, eligibility, the matches
+    # with their opponents, the user's groups (for the navigation).
+    with django_assert_num_queries(6):
         assert client.get(reverse("home")).status_code == 200
 
 
