@@ -87,6 +87,10 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # PostgreSQL's JIT spent 1.5-2 s compiling the nightly standings aggregate, which then ran in
+    # under one; the app's queries are short, so compiling them never pays for itself.
+    DATABASES["default"].setdefault("OPTIONS", {})["options"] = "-c jit=off"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Users and django-allauth: e-mail login, verification mandatory, campus ID at signup.

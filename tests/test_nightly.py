@@ -590,3 +590,13 @@ def test_a_failed_email_is_retried_on_its_own(settings):
     with pytest.raises(Retry) as retry:
         send_email.apply(args=["Subject", "Body", "league@example.edu", ["someone@example.edu"]])
     assert isinstance(retry.value.exc, ConnectionRefusedError)  # scheduled again, on its own
+
+
+@pytest.mark.django_db
+def test_postgresql_connections_run_without_jit():
+    """Compiling the standings aggregate took PostgreSQL longer than running it (config.settings)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW jit")
+        assert cursor.fetchone() == ("off",)
