@@ -1,5 +1,6 @@
 """`league` follows what other apps announce (DESIGN.md: matches never imports league)."""
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models.signals import post_save
 from django.dispatch import receiver
@@ -34,6 +35,23 @@ def render_the_pages_of_an_edited_season(sender, instance, **kwargs):
     from .pages import render_pages
 
     transaction.on_commit(lambda: render_pages(instance.leagues.values_list("pk", flat=True)))
+
+
+@receiver(post_save, sender=settings.AUTH_USER_MODEL)
+def render_the_pages_of_a_renamed_player(sender, instance, update_fields=None, **kwargs):
+    """Players' names show on their leagues' pages. A login saves only ``last_login``: skipped."""
+    if update_fields is not None and not {"first_name", "last_name"} & set(update_fields):
+        return
+    from .models import Entry
+    from .pages import render_pages
+
+    def render():
+        leagues = Entry.objects.filter(player__user_id=instance.pk).values_list(
+            "league_id", flat=True
+        )
+        render_pages(list(leagues))
+
+    transaction.on_commit(render)
 
 
 @receiver(post_save, sender=Institution)

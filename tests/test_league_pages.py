@@ -122,3 +122,26 @@ def test_a_players_name_is_escaped_in_the_stored_pages(client, league, season, i
     assert "&lt;b&gt;Ann &amp; &quot;Co&quot;&lt;/b&gt; O&#x27;Hara" in page
     data = client.get(reverse("league_standings_json", args=[league.slug])).json()
     assert data["standings"][0]["player"] == '<b>Ann & "Co"</b> O\'Hara'
+
+
+def test_a_renamed_player_is_renamed_on_the_pages(
+    client, league, pair, django_capture_on_commit_callbacks
+):
+    ada, _ = pair
+    rebuild_standings([league.pk])
+    with django_capture_on_commit_callbacks(execute=True):
+        ada.user.first_name = "Adaeze"
+        ada.user.save()
+    page = client.get(reverse("league_standings", args=[league.slug])).content.decode()
+    assert "Adaeze Quill" in page and "Ada Quill" not in page
+
+
+def test_a_login_does_not_render_the_pages_again(
+    client, league, pair, django_capture_on_commit_callbacks
+):
+    ada, _ = pair
+    rebuild_standings([league.pk])
+    before = LeaguePage.objects.get(league=league).rendered_at
+    with django_capture_on_commit_callbacks(execute=True):
+        client.force_login(ada.user)
+    assert LeaguePage.objects.get(league=league).rendered_at == before
