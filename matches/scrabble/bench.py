@@ -42,6 +42,10 @@ def _report(label: str, parsing: float, replaying: float, events: int) -> None:
 
 
 def main(argv: list[str]) -> None:
+    if argv and not argv[0].isdigit():
+        sys.exit(
+            "usage: python -m matches.scrabble.bench [GAMES]  (a number of games, 300 if left out)"
+        )
     games = int(argv[0]) if argv else 300
     rng = random.Random(2024)
     texts = [write_gcg(random_game(rng, players=2 + index % 3)).encode() for index in range(games)]
