@@ -206,19 +206,23 @@ def _upload(text, name="game.gcg"):
     return SimpleUploadedFile(name, text.encode(), content_type="text/plain")
 
 
-def test_the_report_form_takes_a_gcg_file_and_the_match_page_replays_it(client, match, opponent):
-    client.force_login(opponent.user)
-    url = reverse("match_report", args=[match.pk])
-    response = client.post(
-        url,
+def _report_with_record(client, match, record: str, my_score: int, opponent_score: int = 36):
+    """The report form posted by the logged-in player, with a game record attached."""
+    return client.post(
+        reverse("match_report", args=[match.pk]),
         {
-            "my_score": 45,
-            "opponent_score": 36,
+            "my_score": my_score,
+            "opponent_score": opponent_score,
             "ended_by": "went_out",
             "unusual_confirmed": "on",
-            "game_record": _upload(STANDARD_RECORD),
+            "game_record": _upload(record),
         },
     )
+
+
+def test_the_report_form_takes_a_gcg_file_and_the_match_page_replays_it(client, match, opponent):
+    client.force_login(opponent.user)
+    response = _report_with_record(client, match, STANDARD_RECORD, 45)
     assert response.status_code == 302
     page = client.get(reverse("match_detail", args=[match.pk]), {"move": 3})
     html = page.content.decode()
@@ -233,16 +237,7 @@ def test_the_report_form_takes_a_gcg_file_and_the_match_page_replays_it(client, 
 
 def test_a_mismatched_record_re_renders_the_form_saying_which_score(client, match, opponent):
     client.force_login(opponent.user)
-    response = client.post(
-        reverse("match_report", args=[match.pk]),
-        {
-            "my_score": 47,
-            "opponent_score": 36,
-            "ended_by": "went_out",
-            "unusual_confirmed": "on",
-            "game_record": _upload(NORTH_AMERICAN_RECORD),
-        },
-    )
+    response = _report_with_record(client, match, NORTH_AMERICAN_RECORD, 47)
     assert response.status_code == 200
     html = response.content.decode()
     assert "Your score differs from the game record: you entered 47" in html
@@ -252,15 +247,8 @@ def test_a_mismatched_record_re_renders_the_form_saying_which_score(client, matc
 
 def test_an_unreadable_file_names_its_line(client, match, opponent):
     client.force_login(opponent.user)
-    response = client.post(
-        reverse("match_report", args=[match.pk]),
-        {
-            "my_score": 45,
-            "opponent_score": 36,
-            "ended_by": "went_out",
-            "unusual_confirmed": "on",
-            "game_record": _upload(STANDARD_RECORD.replace("8D WINDY", "8D W1NDY")),
-        },
+    response = _report_with_record(
+        client, match, STANDARD_RECORD.replace("8D WINDY", "8D W1NDY"), 45
     )
     assert response.status_code == 200
     assert "line 3" in response.content.decode()
