@@ -1,6 +1,7 @@
 """Forms speak from the acting player's side ("your score", "your opponent's score"); the views
 turn that into seat order for the services."""
 
+import base64
 from datetime import datetime
 
 from django import forms
@@ -120,16 +121,42 @@ class ReportForm(forms.Form):
         widget=forms.ClearableFileInput(attrs={"accept": ".gcg,text/plain"}),
     )
 
+    # A browser never fills a file input in again: when the form comes back with an error, the
+    # record it was sent with travels in this hidden field instead (base64, to keep its bytes).
+    game_record_kept = forms.CharField(required=False, widget=forms.HiddenInput)
+
     def clean_game_record(self) -> bytes | None:
         upload = self.cleaned_data.get("game_record")
         if not upload:
-            return None
+            return self._kept_record()
         if upload.size > MAX_RECORD_BYTES:
             raise forms.ValidationError(
                 f"The file is {upload.size // 1024} KB; a game record is a few KB. "
                 "Is it the right file?"
             )
-        return upload.read()
+        record = upload.read()
+        self._keep(record, upload.name)
+        return record
+
+    def _kept_record(self) -> bytes | None:
+        kept = self.data.get("game_record_kept", "")
+        if not kept:
+            return None
+        try:
+            record = base64.b64decode(kept, validate=True)
+        except ValueError:
+            raise forms.ValidationError(
+                "The game record kept with this form was damaged: attach the file again."
+            ) from None
+        self._keep(record, "Your game record")
+        return record
+
+    def _keep(self, record: bytes, name: str) -> None:
+        self.data = self.data.copy()
+        self.data["game_record_kept"] = base64.b64encode(record).decode()
+        note = f"{name} is kept with this form: attach a file only to replace it."
+        # The bound field copied the help text when cleaning began.
+        self["game_record"].help_text = note
 
     def by_seat(self, my_order: int) -> dict:
         """The form's values as the service's seat-ordered arguments."""

@@ -76,7 +76,13 @@ def _render(request, match, status=200, **forms):
     proposal = match.open_proposals[0] if match.open_proposals else None
     report = match.live_reports[0] if match.live_reports else None
     now = timezone.now()
-    game = _game(request, report)
+    # The live report's game record; once a director's ruling has decided the match (and
+    # superseded its reports), the record of the newest report that carried one. A match
+    # reopened for a replay shows none: that game no longer counts.
+    recorded = report
+    if report is None and match.is_final:
+        recorded = next((r for r in match.all_reports if r.game_record), None)
+    game = _game(request, recorded)
     is_open = match.status in (MatchStatus.UNSCHEDULED, MatchStatus.SCHEDULED)
     can_act = seat is not None and is_open and now <= match.deadline
     context = {

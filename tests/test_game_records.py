@@ -3,6 +3,8 @@ with the record's final totals under the league's end-of-game rule (G1), convert
 kept under another rule; the match page replays the game move by move; a dispute can point at a
 move. Records here are written for these tests (the corpus stays outside the project)."""
 
+from datetime import timedelta
+
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
@@ -17,7 +19,7 @@ from matches.game_records import (
     read_record,
 )
 from matches.models import Dispute, MatchStatus, ResultReport
-from matches.services import MatchError, report_dispute, report_submit
+from matches.services import MatchError, dispute_resolve, report_dispute, report_submit
 
 # Sage (the opponent fixture, seat 2) moves first and goes out; Rowan (seat 1) is left with EI.
 # Move 6 is a phony Rowan takes back; move 8 scores the unplayed tiles.
@@ -286,6 +288,38 @@ def test_l9_a_dispute_points_at_a_move_and_the_director_sees_it(
     assert "move 4 of the game record" in queue.content.decode()
 
 
+@pytest.mark.parametrize(
+    ("resolution", "shown"), [(Dispute.Resolution.UPHELD, True), (Dispute.Resolution.REPLAY, False)]
+)
+def test_l9_the_record_stays_on_the_match_page_after_a_ruling_but_not_after_a_replay(
+    client, match, player, opponent, director, resolution, shown
+):
+    """A ruling supersedes the reports it decides; their game record is still the game played,
+    unless the director ordered the match replayed."""
+    report = report_submit(
+        actor=opponent.user,
+        match=match,
+        first_score=36,
+        second_score=45,
+        unusual_confirmed=True,
+        game_record=STANDARD_RECORD,
+    )
+    dispute = report_dispute(
+        actor=player.user, report=report, first_score=40, second_score=45, note="AX?", move=4
+    )
+    dispute_resolve(
+        actor=director.user,
+        dispute=dispute,
+        resolution=resolution,
+        reason="Checked.",
+        new_deadline=match.deadline + timedelta(days=7),
+    )
+    client.force_login(player.user)
+    html = client.get(reverse("match_detail", args=[match.pk]), {"move": 4}).content.decode()
+    assert ('id="game"' in html) is shown
+    assert ("After move 4" in html) is shown
+
+
 def test_a_dispute_cannot_point_past_the_records_last_move(match, player, opponent):
     report = report_submit(
         actor=opponent.user,
@@ -318,3 +352,50 @@ def test_the_match_page_with_a_record_runs_a_constant_number_of_queries(
     with django_assert_max_num_queries(10):
         response = client.get(reverse("match_detail", args=[match.pk]), {"move": move})
     assert response.status_code == 200
+
+
+def test_a_refused_report_keeps_its_game_record_for_the_next_try(client, match, opponent):
+    """A browser never fills a file input in again; the form carries the record instead."""
+    client.force_login(opponent.user)
+    first = client.post(
+        reverse("match_report", args=[match.pk]),
+        {
+            "my_score": 45,
+            "opponent_score": 36,
+            "ended_by": "went_out",
+            "game_record": _upload(STANDARD_RECORD),
+        },
+    )
+    assert first.status_code == 200  # scores under 100 need "yes, really"
+    form = first.context["report_form"]
+    kept = form["game_record_kept"].value()
+    assert kept and "kept with this form" in first.content.decode()
+    second = client.post(
+        reverse("match_report", args=[match.pk]),
+        {
+            "my_score": 45,
+            "opponent_score": 36,
+            "ended_by": "went_out",
+            "unusual_confirmed": "on",
+            "game_record_kept": kept,
+        },
+    )
+    assert second.status_code == 302
+    assert ResultReport.objects.get().game_record == STANDARD_RECORD
+
+
+def test_a_damaged_kept_record_is_refused_with_a_message(client, match, opponent):
+    client.force_login(opponent.user)
+    response = client.post(
+        reverse("match_report", args=[match.pk]),
+        {
+            "my_score": 45,
+            "opponent_score": 36,
+            "ended_by": "went_out",
+            "unusual_confirmed": "on",
+            "game_record_kept": "not base64!",
+        },
+    )
+    assert response.status_code == 200
+    assert "was damaged: attach the file again" in response.content.decode()
+    assert not ResultReport.objects.exists()
