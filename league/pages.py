@@ -108,7 +108,7 @@ def render_pages(league_ids, now=None) -> int:
     if not ids:
         return 0
     now = now or timezone.now()
-    leagues = League.objects.filter(pk__in=ids).select_related("season")
+    leagues = League.objects.filter(pk__in=ids).select_related("season__institution")
     rows_by_league = standings_rows_of(ids)
     brackets, slots, names = _brackets(ids)
     pages = []
@@ -117,17 +117,18 @@ def render_pages(league_ids, now=None) -> int:
         bracket = brackets.get(league.pk)
         champion_profile = bracket.champion if bracket else None
         updated = max((row["updated_at"] for row in rows), default=None)
-        standings_html = render_to_string(
-            "league/_standings.html",
-            {
-                "league": league,
-                "rows": rows,
-                "table_body": _table_body(rows),
-                "updated": updated,
-                "champion": champion_profile.user.get_full_name() if champion_profile else "",
-                "has_bracket": bracket is not None,
-            },
-        )
+        with timezone.override(league.season.institution.tz):  # times in the campus's clock
+            standings_html = render_to_string(
+                "league/_standings.html",
+                {
+                    "league": league,
+                    "rows": rows,
+                    "table_body": _table_body(rows),
+                    "updated": updated,
+                    "champion": champion_profile.user.get_full_name() if champion_profile else "",
+                    "has_bracket": bracket is not None,
+                },
+            )
         standings_json = _json(
             {
                 "league": league.slug,

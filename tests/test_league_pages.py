@@ -145,3 +145,16 @@ def test_a_login_does_not_render_the_pages_again(
     with django_capture_on_commit_callbacks(execute=True):
         client.force_login(ada.user)
     assert LeaguePage.objects.get(league=league).rendered_at == before
+
+
+def test_the_update_time_is_shown_in_the_institutions_time_zone(client, league, pair):
+    """The nightly job renders in UTC; the page speaks the campus's clock, the JSON stays UTC."""
+    from django.utils import timezone
+
+    rebuild_standings([league.pk])
+    updated = LeaguePage.objects.get(league=league).rendered_at
+    local = timezone.localtime(updated, league.season.institution.tz)
+    page = client.get(reverse("league_standings", args=[league.slug])).content.decode()
+    assert f"Updated {local.strftime('%b %-d, %-I:%M')}" in page
+    data = client.get(reverse("league_standings_json", args=[league.slug])).json()
+    assert data["updated"].endswith("+00:00")
