@@ -225,6 +225,7 @@ def home(request: HttpRequest) -> HttpResponse:
             rows=rows,
             match_items=_match_items(rows, profile.institution.tz),
             is_front_desk=roles.is_front_desk_of(request.user, profile.institution),
+            is_director=roles.is_director_of(request.user, profile.institution),
         )
     return render(request, "league/home.html", context)
 

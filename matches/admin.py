@@ -87,6 +87,7 @@ def _ruling_view(model_admin, request, *, match, rulings, title, apply, back, ex
         "match": match,
         "seats": seats,
         "form": form,
+        "tz": tz,
         "events": AuditEvent.objects.filter(match=match).select_related("actor"),
         **(extra or {}),
     }

@@ -276,7 +276,14 @@ def test_the_director_resolves_a_dispute_in_the_admin_with_a_reason(
     dispute = make_dispute(league, season)
     client.force_login(director.user)
     url = reverse("admin:matches_dispute_resolve", args=[dispute.pk])
-    assert "Winner's report" in client.get(url).content.decode()
+    page = client.get(url).content.decode()
+    assert "Winner's report" in page
+    # The deadline in the institution's clock, as the new-deadline field expects it.
+    deadline = dispute.report.match.deadline
+    local = timezone.localtime(deadline, season.institution.tz)
+    assert (
+        f"Deadline {local.strftime('%a %b %-d, %-I:%M %p')} ({season.institution.tz.key})" in page
+    )
 
     missing = client.post(url, {"ruling": "upheld", "reason": ""})
     assert missing.status_code == 200

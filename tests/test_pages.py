@@ -77,6 +77,17 @@ def test_my_matches_reads_each_state_from_the_players_own_seat(
     assert page.count('class="match-row') == 5
 
 
+def test_staff_who_do_not_play_get_their_work_not_a_students_nag(client, director, staff, season):
+    client.force_login(director.user)
+    page = client.get(reverse("home")).content.decode()
+    assert "Your work" in page and "Director dashboard</a>" in page
+    assert "Your eligibility" not in page and "Join a league" not in page
+    client.force_login(staff.user)
+    page = client.get(reverse("home")).content.decode()
+    assert "Your work" in page and "Director dashboard" not in page
+    assert "Your eligibility" not in page
+
+
 @pytest.mark.parametrize("count", [1, 15])
 def test_home_runs_a_constant_number_of_queries(
     client, match, league, player, opponent, count, django_assert_num_queries
