@@ -54,6 +54,7 @@ def league_list(request: HttpRequest) -> HttpResponse:
             {
                 "league": league,
                 "why_not": why_not,
+                "joined": league.pk in mine,
                 "places_left": max(league.capacity - league.players, 0),
             }
         )

@@ -219,7 +219,8 @@ def proposal_create(*, actor, match: Match, times: list[datetime], now=None) -> 
             seats,
             f"{actor} proposed times for your match",
             [
-                f"{actor} proposed {len(times)} time(s) at {match.league.venue}:",
+                f"{actor} proposed {'a time' if len(times) == 1 else f'{len(times)} times'} "
+                f"at {match.league.venue}:",
                 *[f"  • {_local(match, m)}" for m in times],
                 "Accept one, or propose others.",
             ],

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from accounts.models import Checkout, EquipmentItem
 from accounts.services import equipment_check_out
+from league.models import Entry
 from league.standings import rebuild_standings
 from matches.services import (
     contact_issue_report,
@@ -111,6 +112,14 @@ def test_deadlines_show_in_the_institutions_time_zone(client, match, player):
 
 
 # --- Leagues ---------------------------------------------------------------------------------------
+
+
+def test_a_league_you_are_in_says_so_instead_of_a_disabled_join_button(client, league, player):
+    Entry.objects.create(league=league, player=player)
+    client.force_login(player.user)
+    page = client.get(reverse("league_list")).content.decode()
+    assert "You are in this league." in page
+    assert f"Join {league.name}</button>" not in page
 
 
 def test_the_join_button_is_disabled_and_says_why(client, league, player):
