@@ -157,23 +157,32 @@ class DisputeAdmin(InstitutionScopedAdmin):
     def age(self, dispute):
         return timesince(dispute.created_at) if dispute.is_open else "—"
 
+    @staticmethod
+    def _scores(dispute, first: int, second: int, by) -> str:
+        """Each score beside its player's first name: seat order alone read as "1–88"."""
+        seats = list(dispute.report.match.seats.all())
+        names = [seat.player.user.first_name or f"Seat {seat.order}" for seat in seats]
+        names += ["Seat 1", "Seat 2"][len(names) :]
+        return format_html(
+            "<strong>{} {} – {} {}</strong><br><small>by {}</small>",
+            names[0],
+            first,
+            names[1],
+            second,
+            by,
+        )
+
     @admin.display(description="Winner's report")
     def reported_version(self, dispute):
         report = dispute.report
-        return format_html(
-            "<strong>{}–{}</strong><br><small>by {}</small>",
-            report.first_score,
-            report.second_score,
-            report.submitted_by.user,
+        return self._scores(
+            dispute, report.first_score, report.second_score, report.submitted_by.user
         )
 
     @admin.display(description="Opponent's version")
     def disputed_version(self, dispute):
-        return format_html(
-            "<strong>{}–{}</strong><br><small>by {}</small>",
-            dispute.first_score,
-            dispute.second_score,
-            dispute.raised_by.user,
+        return self._scores(
+            dispute, dispute.first_score, dispute.second_score, dispute.raised_by.user
         )
 
     @admin.display(description="Point of discrepancy")

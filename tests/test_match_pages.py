@@ -1,6 +1,7 @@
 """Match and league pages: who may see and act (the permission matrix), bad input that changes
 nothing, and a constant number of SQL queries whatever the data size."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -267,7 +268,9 @@ def test_the_dispute_queue_shows_both_versions_in_a_constant_number_of_queries(
     with django_assert_max_num_queries(11):
         page = client.get(url).content.decode()
     assert page.count("Miscount at turn 5") == disputes
-    assert "400–300" in page and "300–410" in page
+    # Each score beside its player's first name.
+    assert re.search(r"<strong>\w+ 400 – \w+ 300</strong>", page)
+    assert re.search(r"<strong>\w+ 300 – \w+ 410</strong>", page)
 
 
 def test_the_director_resolves_a_dispute_in_the_admin_with_a_reason(
@@ -284,6 +287,8 @@ def test_the_director_resolves_a_dispute_in_the_admin_with_a_reason(
     assert (
         f"Deadline {local.strftime('%a %b %-d, %-I:%M %p')} ({season.institution.tz.key})" in page
     )
+    assert "Result disputed by" in page and "— disputed by" not in page  # labels, not codes
+    assert "Turn 5: Miscount at turn 5" in page and "Turn ?" not in page
 
     missing = client.post(url, {"ruling": "upheld", "reason": ""})
     assert missing.status_code == 200
