@@ -166,6 +166,14 @@ def test_a_students_season_from_signup_to_standings(browser, live_server, campus
     first_row = student.locator("table.standings tbody tr").first
     expect(first_row).to_contain_text("Marlow Thistlewood")
     expect(first_row).to_contain_text("+20")
+    # Sorting: a first click on a number column puts the biggest first, a second reverses.
+    spread = student.locator("button.sort", has_text=re.compile(r"^Spread$"))
+    spread.click()
+    expect(first_row).to_contain_text("+20")
+    spread.click()
+    expect(first_row).to_contain_text("-20")
+    student.locator("button.sort", has_text=re.compile(r"^#$")).click()
+    expect(first_row).to_contain_text("Marlow Thistlewood")
     shoot(student, "journey-4-standings-phone")
     assert student.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert (SHOTS / "journey-4-standings-phone.png").exists()
