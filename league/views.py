@@ -12,6 +12,7 @@ from accounts import roles
 from accounts.errors import DomainError
 from accounts.models import Eligibility
 from accounts.selectors import eligibility_of
+from matches.deadlines import deadline_text
 
 from .models import Entry, League
 from .pages import layout, render_pages
@@ -166,7 +167,7 @@ def _match_items(rows, tz):
         match, step = row["match"], row["step"]
         due = ""
         if not match.is_final:
-            due = f" · due {match.deadline.astimezone(tz).strftime('%a %b %-d, %-I:%M %p')}"
+            due = f" · due {deadline_text(match.deadline, tz)}"
         contacts = ""
         if step.needs_you:
             contacts = "".join(

@@ -3,6 +3,7 @@
 from celery import shared_task
 from django.db.models import Prefetch
 
+from .deadlines import deadline_text
 from .models import Match, Seat
 from .notifications import REMINDERS, notify
 
@@ -52,9 +53,7 @@ def send_reminders(match_ids: list[int]) -> int:
     sent = 0
     for match in matches:
         names = [str(seat.player.user) for seat in match.seats.all()]
-        deadline = match.deadline.astimezone(match.league.season.institution.tz).strftime(
-            "%a %b %-d, %-I:%M %p"
-        )
+        deadline = deadline_text(match.deadline, match.league.season.institution.tz)
         recipients = [seat.player.user for seat in match.seats.all() if seat.player.email_reminders]
         # notify() checks the reminder preference again; this count is what the summary reports.
         todo = "schedule and play" if match.status == "unscheduled" else "play and report"

@@ -8,6 +8,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from matches.deadlines import deadline_text
 from matches.models import Dispute, MatchStatus, ResultReport, ScheduleProposal
 from matches.services import proposal_create, report_dispute, report_submit
 from tests.factories import LeagueFactory, ProfileFactory, eligible, match_between
@@ -283,10 +284,8 @@ def test_the_director_resolves_a_dispute_in_the_admin_with_a_reason(
     assert "Winner's report" in page
     # The deadline in the institution's clock, as the new-deadline field expects it.
     deadline = dispute.report.match.deadline
-    local = timezone.localtime(deadline, season.institution.tz)
-    assert (
-        f"Deadline {local.strftime('%a %b %-d, %-I:%M %p')} ({season.institution.tz.key})" in page
-    )
+    said = deadline_text(deadline, season.institution.tz)
+    assert f"Deadline {said} ({season.institution.tz.key})" in page
     assert "Result disputed by" in page and "— disputed by" not in page  # labels, not codes
     assert "Turn 5: Miscount at turn 5" in page and "Turn ?" not in page
 

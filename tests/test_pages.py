@@ -1,7 +1,7 @@
 """The pages students, front-desk staff and the director use (L3, L10, G8, G10): what each shows,
 who may see it, and a constant number of queries whatever the data size."""
 
-from datetime import timedelta
+from datetime import UTC, timedelta
 
 import pytest
 from django.core import mail
@@ -105,10 +105,27 @@ def test_home_runs_a_constant_number_of_queries(
 
 
 def test_deadlines_show_in_the_institutions_time_zone(client, match, player):
+    """A round's deadline is midnight in the institution's zone: said as the end of the day the
+    league page calls "play by", not as 12:00 AM the next day."""
     client.force_login(player.user)
     page = client.get(reverse("home")).content.decode()
-    local = timezone.localtime(match.deadline, match.league.season.institution.tz)
-    assert local.strftime("%a %b %-d, %-I:%M") in page
+    play_by = match.round.play_by
+    assert f"due end of {play_by.strftime('%a %b %-d')}" in page
+    detail = client.get(match.get_absolute_url()).content.decode()
+    assert f"end of {play_by.strftime('%a %b %-d')} (" in detail
+
+
+def test_a_deadline_at_another_time_reads_as_a_day_and_time():
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    from matches.deadlines import deadline_text
+
+    chicago = ZoneInfo("America/Chicago")
+    assert deadline_text(datetime(2026, 11, 28, 6, 0, tzinfo=UTC), chicago) == "end of Fri Nov 27"
+    assert (
+        deadline_text(datetime(2026, 11, 28, 21, 30, tzinfo=UTC), chicago) == "Sat Nov 28, 3:30 PM"
+    )
 
 
 # --- Leagues ---------------------------------------------------------------------------------------
