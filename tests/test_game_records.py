@@ -204,22 +204,41 @@ def test_a_score_before_tiles_that_disagrees_with_the_record_is_refused(match, o
 # --- Pages -------------------------------------------------------------------------------------
 
 
+def _sage_reports_with_the_record(match, sage):
+    """Sage (second seat) won 45-36 and reports it with STANDARD_RECORD."""
+    return report_submit(
+        actor=sage.user,
+        match=match,
+        first_score=36,
+        second_score=45,
+        unusual_confirmed=True,
+        game_record=STANDARD_RECORD,
+    )
+
+
 def _upload(text, name="game.gcg"):
     return SimpleUploadedFile(name, text.encode(), content_type="text/plain")
 
 
-def _report_with_record(client, match, record: str, my_score: int, opponent_score: int = 36):
-    """The report form posted by the logged-in player, with a game record attached."""
+def _post_report(client, match, my_score: int, opponent_score: int = 36, **fields):
+    """The report form posted by the logged-in player; ``fields`` add to or drop (None) the
+    usual ones."""
+    data = {
+        "my_score": my_score,
+        "opponent_score": opponent_score,
+        "ended_by": "went_out",
+        "unusual_confirmed": "on",
+        **fields,
+    }
     return client.post(
         reverse("match_report", args=[match.pk]),
-        {
-            "my_score": my_score,
-            "opponent_score": opponent_score,
-            "ended_by": "went_out",
-            "unusual_confirmed": "on",
-            "game_record": _upload(record),
-        },
+        {key: value for key, value in data.items() if value is not None},
     )
+
+
+def _report_with_record(client, match, record: str, my_score: int, opponent_score: int = 36):
+    """The report form with a game record attached."""
+    return _post_report(client, match, my_score, opponent_score, game_record=_upload(record))
 
 
 def test_the_report_form_takes_a_gcg_file_and_the_match_page_replays_it(client, match, opponent):
@@ -260,14 +279,7 @@ def test_an_unreadable_file_names_its_line(client, match, opponent):
 def test_l9_a_dispute_points_at_a_move_and_the_director_sees_it(
     client, match, player, opponent, director
 ):
-    report = report_submit(
-        actor=opponent.user,
-        match=match,
-        first_score=36,
-        second_score=45,
-        unusual_confirmed=True,
-        game_record=STANDARD_RECORD,
-    )
+    report = _sage_reports_with_the_record(match, opponent)
     client.force_login(player.user)
     page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
     assert 'name="move"' in page and "4. rowan: I9 AX +22" in page
@@ -296,14 +308,7 @@ def test_l9_the_record_stays_on_the_match_page_after_a_ruling_but_not_after_a_re
 ):
     """A ruling supersedes the reports it decides; their game record is still the game played,
     unless the director ordered the match replayed."""
-    report = report_submit(
-        actor=opponent.user,
-        match=match,
-        first_score=36,
-        second_score=45,
-        unusual_confirmed=True,
-        game_record=STANDARD_RECORD,
-    )
+    report = _sage_reports_with_the_record(match, opponent)
     dispute = report_dispute(
         actor=player.user, report=report, first_score=40, second_score=45, note="AX?", move=4
     )
@@ -321,14 +326,7 @@ def test_l9_the_record_stays_on_the_match_page_after_a_ruling_but_not_after_a_re
 
 
 def test_a_dispute_cannot_point_past_the_records_last_move(match, player, opponent):
-    report = report_submit(
-        actor=opponent.user,
-        match=match,
-        first_score=36,
-        second_score=45,
-        unusual_confirmed=True,
-        game_record=STANDARD_RECORD,
-    )
+    report = _sage_reports_with_the_record(match, opponent)
     with pytest.raises(MatchError, match="moves 1 to 9"):
         report_dispute(
             actor=player.user, report=report, first_score=40, second_score=45, note="x", move=12
@@ -340,14 +338,7 @@ def test_a_dispute_cannot_point_past_the_records_last_move(match, player, oppone
 def test_the_match_page_with_a_record_runs_a_constant_number_of_queries(
     client, match, opponent, move, django_assert_max_num_queries
 ):
-    report_submit(
-        actor=opponent.user,
-        match=match,
-        first_score=36,
-        second_score=45,
-        unusual_confirmed=True,
-        game_record=STANDARD_RECORD,
-    )
+    _sage_reports_with_the_record(match, opponent)
     client.force_login(opponent.user)
     with django_assert_max_num_queries(10):
         response = client.get(reverse("match_detail", args=[match.pk]), {"move": move})
@@ -357,45 +348,21 @@ def test_the_match_page_with_a_record_runs_a_constant_number_of_queries(
 def test_a_refused_report_keeps_its_game_record_for_the_next_try(client, match, opponent):
     """A browser never fills a file input in again; the form carries the record instead."""
     client.force_login(opponent.user)
-    first = client.post(
-        reverse("match_report", args=[match.pk]),
-        {
-            "my_score": 45,
-            "opponent_score": 36,
-            "ended_by": "went_out",
-            "game_record": _upload(STANDARD_RECORD),
-        },
+    first = _post_report(
+        client, match, 45, unusual_confirmed=None, game_record=_upload(STANDARD_RECORD)
     )
     assert first.status_code == 200  # scores under 100 need "yes, really"
     form = first.context["report_form"]
     kept = form["game_record_kept"].value()
     assert kept and "kept with this form" in first.content.decode()
-    second = client.post(
-        reverse("match_report", args=[match.pk]),
-        {
-            "my_score": 45,
-            "opponent_score": 36,
-            "ended_by": "went_out",
-            "unusual_confirmed": "on",
-            "game_record_kept": kept,
-        },
-    )
+    second = _post_report(client, match, 45, game_record_kept=kept)
     assert second.status_code == 302
     assert ResultReport.objects.get().game_record == STANDARD_RECORD
 
 
 def test_a_damaged_kept_record_is_refused_with_a_message(client, match, opponent):
     client.force_login(opponent.user)
-    response = client.post(
-        reverse("match_report", args=[match.pk]),
-        {
-            "my_score": 45,
-            "opponent_score": 36,
-            "ended_by": "went_out",
-            "unusual_confirmed": "on",
-            "game_record_kept": "not base64!",
-        },
-    )
+    response = _post_report(client, match, 45, game_record_kept="not base64!")
     assert response.status_code == 200
     assert "was damaged: attach the file again" in response.content.decode()
     assert not ResultReport.objects.exists()
