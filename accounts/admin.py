@@ -8,6 +8,7 @@ from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils.html import format_html
 
 from . import roles
 from .errors import DomainError, RosterFileError
@@ -151,10 +152,40 @@ class UserAdmin(InstitutionScopedAdmin, DjangoUserAdmin):
         self._apply(request, queryset, role_revoke, "director", "users are no longer directors")
 
 
+class PendingThisSeasonFilter(admin.SimpleListFilter):
+    """The director dashboard's "students pending eligibility" queue (L10)."""
+
+    title = "eligibility this season"
+    parameter_name = "eligibility"
+
+    def lookups(self, request, model_admin):
+        return [("pending", "Pending")]
+
+    def queryset(self, request, queryset):
+        if self.value() != "pending":
+            return queryset
+        from .selectors import current_season, pending_students
+
+        institution = roles.institution_of(request.user)
+        season = current_season(institution) if institution else None
+        return queryset.filter(pk__in=pending_students(institution, season).values("pk"))
+
+
 @admin.register(PlayerProfile)
 class PlayerProfileAdmin(InstitutionScopedAdmin):
-    list_display = ["user", "campus_id", "institution"]
+    list_display = ["user", "campus_id", "institution", "rule_eligibility"]
     list_select_related = ["user", "institution"]
+    list_filter = [PendingThisSeasonFilter]
+
+    @admin.display(description="Eligibility")
+    def rule_eligibility(self, profile):
+        """A ruling form with the student filled in (the season is chosen on the form)."""
+        return format_html(
+            '<a href="{}?profile={}">Rule on eligibility</a>',
+            reverse("admin:accounts_eligibility_add"),
+            profile.pk,
+        )
+
     search_fields = ["campus_id", "user__email", "user__first_name", "user__last_name"]
     raw_id_fields = ["user"]
 

@@ -48,7 +48,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         (
             "Students pending eligibility",
             pending_students(institution, season).count(),
-            reverse("admin:accounts_eligibility_add"),
+            reverse("admin:accounts_playerprofile_changelist") + "?eligibility=pending",
         ),
         ("Overdue equipment", overdue_checkouts(institution, now).count(), reverse("front_desk")),
     ]

@@ -132,3 +132,21 @@ def test_admin_access_goes_with_the_director_role(site_admin, player):
 def test_a_director_cannot_appoint_staff_at_another_institution(director, outsider):
     with pytest.raises(PermissionDenied):
         role_grant(actor=director.user, user=outsider.user, role="front_desk")
+
+
+def test_l10_the_dashboards_pending_queue_lists_who_is_pending_with_a_ruling_link(
+    client, director, player, opponent, season, other_institution
+):
+    from tests.factories import ProfileFactory, eligible
+
+    eligible(opponent, season)
+    elsewhere = ProfileFactory(institution=other_institution)
+    client.force_login(director.user)
+    dashboard = client.get(reverse("director_dashboard")).content.decode()
+    queue = reverse("admin:accounts_playerprofile_changelist") + "?eligibility=pending"
+    assert queue in dashboard
+    page = client.get(queue).content.decode()
+    assert player.campus_id in page
+    assert opponent.campus_id not in page  # already ruled eligible
+    assert elsewhere.campus_id not in page  # another institution's student
+    assert f"{reverse('admin:accounts_eligibility_add')}?profile={player.pk}" in page
