@@ -176,6 +176,8 @@ class PlayerProfileAdmin(InstitutionScopedAdmin):
     list_display = ["user", "campus_id", "institution", "rule_eligibility"]
     list_select_related = ["user", "institution"]
     list_filter = [PendingThisSeasonFilter]
+    search_fields = ["campus_id", "user__email", "user__first_name", "user__last_name"]
+    raw_id_fields = ["user"]
 
     @admin.display(description="Eligibility")
     def rule_eligibility(self, profile):
@@ -185,9 +187,6 @@ class PlayerProfileAdmin(InstitutionScopedAdmin):
             reverse("admin:accounts_eligibility_add"),
             profile.pk,
         )
-
-    search_fields = ["campus_id", "user__email", "user__first_name", "user__last_name"]
-    raw_id_fields = ["user"]
 
 
 class RosterUploadForm(forms.Form):

@@ -5,21 +5,11 @@ joined query instead of three is a large share of a small page's work.
 """
 
 from allauth.account.auth_backends import AuthenticationBackend
+from django.contrib.auth import get_user_model
 
 
 class ProfileAuthenticationBackend(AuthenticationBackend):
     def get_user(self, user_id):
-        user_model = self._user_model()
-        try:
-            user = user_model._default_manager.select_related("profile__institution").get(
-                pk=user_id
-            )
-        except user_model.DoesNotExist:
-            return None
-        return user if self.user_can_authenticate(user) else None
-
-    @staticmethod
-    def _user_model():
-        from django.contrib.auth import get_user_model
-
-        return get_user_model()
+        users = get_user_model()._default_manager.select_related("profile__institution")
+        user = users.filter(pk=user_id).first()
+        return user if user is not None and self.user_can_authenticate(user) else None

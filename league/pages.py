@@ -1,8 +1,8 @@
 """A league's public pages, rendered when their data changes (see ``LeaguePage``).
 
 ``render_pages`` is called in the transaction of every change the pages show: standings rebuilt
-(``standings.rebuild_standings``), a bracket drawn or advanced (``playoffs``), a league or season
-edited (``receivers``). The views in ``views.py`` then serve the stored content in one query.
+(``standings.rebuild_standings``), a bracket drawn or advanced (``playoffs``), a league, season
+or player's name edited (``receivers``). The views in ``views.py`` then serve the stored content in one query.
 """
 
 import hashlib

@@ -83,17 +83,6 @@ def standings_of(league: League):
     )
 
 
-def bracket_of(league: League):
-    """The bracket with its slots and each slot's players, or None: three queries."""
-    from .models import Bracket, BracketSlot
-
-    bracket = Bracket.objects.filter(league=league).select_related("champion__user").first()
-    if bracket is None:
-        return None, []
-    slots = list(BracketSlot.objects.filter(bracket=bracket).order_by("round_index", "position"))
-    return bracket, slots
-
-
 def bracket_rounds(bracket, slots, players: dict) -> list[list[dict]]:
     """Plain rounds for pages and bracket.json; `players` maps profile id to display name."""
     rounds: list[list[dict]] = []
@@ -137,14 +126,10 @@ def _plural(count: int, one: str, many: str) -> str:
     return f"{count} {one if count == 1 else many}"
 
 
-def standings_rows(league: League) -> list[dict]:
-    """The table as plain rows, display strings prepared here: one query, no model instances
-    (building ~100 model objects and their template tags was most of the page's time)."""
-    return standings_rows_of([league.pk]).get(league.pk, [])
-
-
 def standings_rows_of(league_ids) -> dict[int, list[dict]]:
-    """``standings_rows`` for many leagues in one query, by league id."""
+    """The standings tables of these leagues as plain rows, by league id, display strings
+    prepared here: one query, no model instances (building ~100 model objects and their template
+    tags was most of a page's time)."""
     from .models import Standing
 
     by_league: dict[int, list[dict]] = {}

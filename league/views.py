@@ -205,11 +205,7 @@ def home(request: HttpRequest) -> HttpResponse:
         eligibility = eligibility_of(profile, season) if season else None
         now = timezone.now()
         rows = [
-            {
-                "match": match,
-                "opponents": match.opponents,
-                "step": next_step(match, profile.pk, now),
-            }
+            {"match": match, "step": next_step(match, profile.pk, now)}
             for match in my_matches(profile, seasons=[season] if season else [])
         ]
         rows.sort(

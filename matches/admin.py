@@ -16,9 +16,8 @@ from accounts.errors import DomainError
 
 from . import services
 from .forms import in_zone
-from .game_records import RecordError, moves, read_record
+from .game_records import stored_moves
 from .models import AuditEvent, ContactIssue, Dispute, Match, Seat
-from .scrabble import check_record
 
 RULINGS = {
     "upheld": "Uphold the report",
@@ -248,13 +247,10 @@ class DisputeAdmin(InstitutionScopedAdmin):
 
 def _record_move(dispute: Dispute):
     """The move of the report's game record that the dispute points at, if any."""
-    if not dispute.move or not dispute.report.game_record:
+    stored = stored_moves(dispute.report.game_record) if dispute.move else None
+    if stored is None:
         return None
-    try:
-        _, record = read_record(dispute.report.game_record)
-    except RecordError:
-        return None
-    listed = moves(record, check_record(record, verify=True).problems)
+    listed = stored[1]
     return listed[dispute.move - 1] if dispute.move <= len(listed) else None
 
 

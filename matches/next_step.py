@@ -3,8 +3,6 @@
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.urls import reverse
-
 from .models import FINAL_STATUSES, MatchStatus, Outcome, ReportStatus
 
 
@@ -42,9 +40,6 @@ class MyMatch:
     @property
     def is_final(self) -> bool:
         return self.status in FINAL_STATUSES
-
-    def get_absolute_url(self) -> str:
-        return reverse("match_detail", args=[self.id])
 
 
 def next_step(match: MyMatch, player_id: int, now: datetime) -> NextStep:

@@ -83,12 +83,7 @@ SELECT m.id, m.status, m.deadline, m.scheduled_at, league.name, round.number, se
     (SELECT proposal.proposed_by_id FROM matches_scheduleproposal proposal
         WHERE proposal.match_id = m.id AND proposal.status = 'open'
         ORDER BY proposal.id DESC LIMIT 1),
-    (SELECT live.status FROM matches_resultreport live
-        WHERE live.match_id = m.id AND live.status IN ('pending', 'confirmed', 'disputed')
-        ORDER BY live.submitted_at DESC LIMIT 1),
-    (SELECT live.submitted_by_id FROM matches_resultreport live
-        WHERE live.match_id = m.id AND live.status IN ('pending', 'confirmed', 'disputed')
-        ORDER BY live.submitted_at DESC LIMIT 1),
+    live.status, live.submitted_by_id,
     EXISTS (SELECT 1 FROM matches_contactissue issue
         WHERE issue.match_id = m.id AND issue.resolved_at IS NULL),
     person.first_name, person.last_name, person.email
@@ -96,6 +91,9 @@ FROM matches_seat seat
 JOIN matches_match m ON m.id = seat.match_id
 JOIN league_league league ON league.id = m.league_id
 JOIN league_round round ON round.id = m.round_id
+-- At most one live report per match (the constraint one_live_report_per_match).
+LEFT JOIN matches_resultreport live
+    ON live.match_id = m.id AND live.status IN ('pending', 'confirmed', 'disputed')
 LEFT JOIN matches_seat other ON other.match_id = m.id AND other.player_id <> seat.player_id
 LEFT JOIN accounts_playerprofile profile ON profile.id = other.player_id
 LEFT JOIN accounts_user person ON person.id = profile.user_id

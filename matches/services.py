@@ -16,7 +16,13 @@ from accounts import roles
 from accounts.errors import DomainError, PermissionDenied
 from accounts.services import require_eligible
 
-from .game_records import RecordError, SeatName, compare_with_report, read_record
+from .game_records import (
+    RecordError,
+    SeatName,
+    compare_with_report,
+    read_record,
+    stored_moves,
+)
 from .models import (
     FINAL_STATUSES,
     LIVE_REPORT_STATUSES,
@@ -624,9 +630,10 @@ def report_dispute(
 
 
 def _require_record_move(report: ResultReport, move: int) -> None:
-    if not report.game_record:
+    stored = stored_moves(report.game_record)
+    if stored is None:
         raise MatchError("This report has no game record, so there is no move to point at.")
-    moves = len(read_record(report.game_record)[1].events)
+    moves = len(stored[1])
     if not 1 <= move <= moves:
         raise MatchError(f"The game record has moves 1 to {moves}; there is no move {move}.")
 

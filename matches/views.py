@@ -18,9 +18,8 @@ from .forms import (
     ProposalForm,
     ReportForm,
 )
-from .game_records import RecordError, board_after, moves, read_record
+from .game_records import board_after, stored_moves
 from .models import MatchStatus, ReportStatus, ScheduleProposal
-from .scrabble import check_record
 from .selectors import can_see_match, match_for_page
 
 
@@ -41,13 +40,10 @@ def _my_seat(request, match):
 def _game(request, report) -> dict | None:
     """The report's game record move by move, with the board after the move asked for in
     ``?move=`` (the final position by default)."""
-    if report is None or not report.game_record:
+    stored = stored_moves(report.game_record) if report is not None else None
+    if stored is None:
         return None
-    try:
-        _, record = read_record(report.game_record)
-    except RecordError:  # it was read when reported; a later reader change must not break the page
-        return None
-    listed = moves(record, check_record(record, verify=True).problems)
+    record, listed = stored
     try:
         shown = int(request.GET.get("move", len(listed)))
     except ValueError:
@@ -255,12 +251,12 @@ def match_dispute(request, pk, report_id):
     report = _live_report(match, report_id)
     seat = _my_seat(request, match)
     order = seat.order if seat else 1
-    game = _game(request, report)
+    stored = stored_moves(report.game_record)
     return _act(
         request,
         match,
         "dispute_form",
-        DisputeForm(request.POST, moves=game["moves"] if game else ()),
+        DisputeForm(request.POST, moves=stored[1] if stored else ()),
         lambda f: services.report_dispute(actor=request.user, report=report, **f.by_seat(order)),
         "Dispute sent: the director will rule on it, and both of you will be e-mailed.",
     )
