@@ -8,8 +8,8 @@ from django.db import transaction
 from django.db.models import Max, Prefetch
 from django.utils import timezone
 
+from matches.deadlines import match_deadline
 from matches.models import FINAL_STATUSES, Match, MatchStatus, Outcome, Seat
-from matches.services import match_deadline
 
 from . import brackets
 from .models import Bracket, BracketSlot, Entry, League, LeagueFormat, Round, Standing

@@ -15,6 +15,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from matches.deadlines import match_deadline
 from matches.models import (
     Dispute,
     Match,
@@ -24,7 +25,6 @@ from matches.models import (
     ResultReport,
     Seat,
 )
-from matches.services import match_deadline
 
 from .models import Entry, League, Round
 from .pairing import round_robin

@@ -10,8 +10,9 @@ from accounts import roles
 from accounts.errors import DomainError, PermissionDenied
 from accounts.models import PlayerProfile
 from accounts.services import require_eligible
+from matches.deadlines import match_deadline
 from matches.models import Match, MatchStatus, Outcome, Seat
-from matches.services import match_deadline, withdrawal_forfeits
+from matches.services import withdrawal_forfeits
 
 from .models import Entry, League, LeagueFormat, Round
 from .pairing import round_robin

@@ -19,15 +19,6 @@ from .forms import in_zone
 from .game_records import stored_moves
 from .models import AuditEvent, ContactIssue, Dispute, Match, Seat
 
-RULINGS = {
-    "upheld": "Uphold the report",
-    "amended": "Amend the scores",
-    "replay": "Order a replay (new deadline)",
-    "forfeit": "Forfeit: one side wins",
-    "double_forfeit": "Double forfeit: a loss for both",
-    "extend": "Extend the deadline",
-}
-
 
 class RulingForm(forms.Form):
     ruling = forms.ChoiceField(label="Decision", widget=forms.RadioSelect)
@@ -53,7 +44,7 @@ class RulingForm(forms.Form):
     def __init__(self, *args, rulings, seats, tz, **kwargs):
         super().__init__(*args, **kwargs)
         self.tz = tz
-        self.fields["ruling"].choices = [(key, RULINGS[key]) for key in rulings]
+        self.fields["ruling"].choices = [(ruling.value, ruling.label) for ruling in rulings]
         self.fields["winner"].choices = [("", "—")] + [
             (seat.order, str(seat.player.user)) for seat in seats
         ]
@@ -64,14 +55,25 @@ class RulingForm(forms.Form):
         return in_zone(self.cleaned_data.get("new_deadline"), self.tz)
 
 
-def _ruling_view(model_admin, request, *, match, rulings, title, apply, back, extra=None):
+def _ruling_view(
+    model_admin, request, *, match, title, back, dispute=None, contact_issue=None, extra=None
+):
+    """The ruling form for a match, its dispute or its can't-reach report: one form, one service
+    call (`services.rule`)."""
     match = Match.objects.select_related("league__season__institution", "round").get(pk=match.pk)
     seats = list(Seat.objects.filter(match=match).select_related("player__user").order_by("order"))
     tz = match.league.season.institution.tz
+    rulings = services.RULINGS_ON[services.ruling_on(dispute, contact_issue)]
     form = RulingForm(request.POST or None, rulings=rulings, seats=seats, tz=tz)
     if request.method == "POST" and form.is_valid():
         try:
-            apply(form.cleaned_data)
+            services.rule(
+                actor=request.user,
+                match=match,
+                dispute=dispute,
+                contact_issue=contact_issue,
+                **form.cleaned_data,
+            )
         except DomainError as error:
             form.add_error(None, error.message)
         else:
@@ -221,25 +223,12 @@ class DisputeAdmin(InstitutionScopedAdmin):
     def resolve_view(self, request, pk):
         dispute = get_object_or_404(self.get_queryset(request), pk=pk)
 
-        def apply(data):
-            services.dispute_resolve(
-                actor=request.user,
-                dispute=dispute,
-                resolution=data["ruling"],
-                reason=data["reason"],
-                first_score=data["first_score"],
-                second_score=data["second_score"],
-                winner=data["winner"],
-                new_deadline=data["new_deadline"],
-            )
-
         return _ruling_view(
             self,
             request,
             match=dispute.report.match,
             title="Resolve the dispute",
-            rulings=["upheld", "amended", "replay", "forfeit", "double_forfeit"],
-            apply=apply,
+            dispute=dispute,
             back=reverse("admin:matches_dispute_changelist") + "?state=open",
             extra={"dispute": dispute, "record_move": _record_move(dispute)},
         )
@@ -295,23 +284,12 @@ class ContactIssueAdmin(InstitutionScopedAdmin):
     def decide_view(self, request, pk):
         issue = get_object_or_404(self.get_queryset(request), pk=pk)
 
-        def apply(data):
-            services.contact_issue_resolve(
-                actor=request.user,
-                issue=issue,
-                decision=data["ruling"],
-                reason=data["reason"],
-                winner=data["winner"],
-                new_deadline=data["new_deadline"],
-            )
-
         return _ruling_view(
             self,
             request,
             match=issue.match,
             title="Decide: can't reach opponent",
-            rulings=["extend", "forfeit", "double_forfeit", "replay"],
-            apply=apply,
+            contact_issue=issue,
             back=reverse("admin:matches_contactissue_changelist") + "?state=open",
             extra={"issue": issue},
         )
@@ -364,46 +342,11 @@ class MatchAdmin(InstitutionScopedAdmin):
     def rule_view(self, request, pk):
         match = get_object_or_404(self.get_queryset(request), pk=pk)
 
-        def apply(data):
-            ruling, reason = data["ruling"], data["reason"]
-            if ruling == "amended":
-                if data["first_score"] is None or data["second_score"] is None:
-                    raise services.MatchError("Enter both scores.")
-                services.match_record_result(
-                    actor=request.user,
-                    match=match,
-                    first_score=data["first_score"],
-                    second_score=data["second_score"],
-                    reason=reason,
-                )
-            elif ruling == "forfeit":
-                if data["winner"] is None:
-                    raise services.MatchError("Pick the player who wins by forfeit.")
-                services.match_forfeit(
-                    actor=request.user, match=match, winner=data["winner"], reason=reason
-                )
-            elif ruling == "double_forfeit":
-                services.match_double_forfeit(actor=request.user, match=match, reason=reason)
-            elif ruling in ("replay", "extend"):
-                if data["new_deadline"] is None:
-                    raise services.MatchError("Give the new deadline.")
-                action = (
-                    services.match_replay if ruling == "replay" else services.match_extend_deadline
-                )
-                action(
-                    actor=request.user,
-                    match=match,
-                    new_deadline=data["new_deadline"],
-                    reason=reason,
-                )
-
         return _ruling_view(
             self,
             request,
             match=match,
             title="Rule on this match",
-            rulings=["amended", "forfeit", "double_forfeit", "replay", "extend"],
-            apply=apply,
             back=reverse("admin:matches_match_change", args=[match.pk]),
         )
 

@@ -117,8 +117,8 @@ def match_between(
 ):
     """A two-player match in its own round, due `play_by` (default: in a week)."""
     from league.models import Round
+    from matches.deadlines import match_deadline
     from matches.models import Match, Seat
-    from matches.services import match_deadline
 
     play_by = play_by or (timezone.now().date() + timedelta(days=7))
     number = number or (league.rounds.count() + 1)

@@ -1,0 +1,68 @@
+"""Every state change of a match, one module per concern; `from matches import services` reaches
+them all.
+
+- `scheduling`: proposing and accepting times, agreed equipment, can't-reach reports (L1, L2, L4, L5)
+- `reporting`: the winner's report, the opponent's confirmation or dispute (L6, L7, L9, G1–G3)
+- `rulings`: the director's rulings, one entry point `rule` (L5, L8, L9)
+- `nightly`: the nightly job's set-based transitions (L8, auto-confirmation)
+- `kernel`: what they share: the errors, the match lock, seats, audit trail, e-mail
+
+Each function is keyword-only, takes model instances and the acting user, runs in one
+transaction with the match row locked, writes an audit event, and raises a `MatchError` (a
+`DomainError`) that pages show as a message when the rule or the match's state forbids it.
+"""
+
+from .kernel import MatchError, UnusualScores, is_match_director
+from .nightly import confirm_stale_reports, forfeit_overdue_matches
+from .reporting import report_confirm, report_dispute, report_submit
+from .rulings import (
+    RULINGS_ON,
+    Ruling,
+    RulingOn,
+    contact_issue_resolve,
+    dispute_resolve,
+    match_double_forfeit,
+    match_extend_deadline,
+    match_forfeit,
+    match_record_result,
+    match_replay,
+    rule,
+    ruling_on,
+    withdrawal_forfeits,
+)
+from .scheduling import (
+    MAX_PROPOSED_TIMES,
+    contact_issue_report,
+    equipment_agree,
+    proposal_accept,
+    proposal_create,
+)
+
+__all__ = [
+    "MAX_PROPOSED_TIMES",
+    "RULINGS_ON",
+    "MatchError",
+    "Ruling",
+    "RulingOn",
+    "UnusualScores",
+    "confirm_stale_reports",
+    "contact_issue_report",
+    "contact_issue_resolve",
+    "dispute_resolve",
+    "equipment_agree",
+    "forfeit_overdue_matches",
+    "is_match_director",
+    "match_double_forfeit",
+    "match_extend_deadline",
+    "match_forfeit",
+    "match_record_result",
+    "match_replay",
+    "proposal_accept",
+    "proposal_create",
+    "report_confirm",
+    "report_dispute",
+    "report_submit",
+    "rule",
+    "ruling_on",
+    "withdrawal_forfeits",
+]

@@ -1,0 +1,231 @@
+"""What every match transition shares: the errors, the match lock, the seats, the audit trail,
+the e-mail to the players and the announcement that a result is final.
+
+Every transition locks the match row first (``lock``), so holding that lock is the claim on the
+match: whoever holds it may re-read the match's reports, disputes and can't-reach reports and
+trust what they read until the transaction ends."""
+
+from datetime import datetime
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts import roles
+from accounts.errors import DomainError, PermissionDenied
+
+from ..models import (
+    LIVE_REPORT_STATUSES,
+    OPEN_STATUSES,
+    AuditEvent,
+    ContactIssue,
+    Dispute,
+    Match,
+    Outcome,
+    ReportStatus,
+    ResultReport,
+    Seat,
+)
+from ..notifications import notify
+from ..results import winner_seat
+from ..signals import results_finalised
+
+
+class MatchError(DomainError):
+    """A match transition that the rules or the match's state forbid."""
+
+
+class UnusualScores(MatchError):
+    """Scores that are possible but rare: accepted only after an explicit "yes, really"."""
+
+
+# --- The match and its seats ------------------------------------------------------------------
+
+
+def lock(match: Match) -> Match:
+    """The match row, locked for this transaction, with what the rules need."""
+    return (
+        Match.objects.select_for_update(of=("self",))
+        .select_related("league__season__institution", "round")
+        .get(pk=match.pk)
+    )
+
+
+def seats_of(match: Match) -> list[Seat]:
+    return list(Seat.objects.filter(match=match).select_related("player__user").order_by("order"))
+
+
+def seat_of(user, seats: list[Seat]) -> Seat | None:
+    return next((seat for seat in seats if seat.player.user_id == user.pk), None)
+
+
+def player_seat(user, seats) -> Seat:
+    seat = seat_of(user, seats)
+    if seat is None:
+        raise PermissionDenied("Only the match's players can do that.")
+    return seat
+
+
+def other_seats(seat: Seat, seats: list[Seat]) -> list[Seat]:
+    return [s for s in seats if s.pk != seat.pk]
+
+
+def for_institution(queryset, institution):
+    return (
+        queryset
+        if institution is None
+        else queryset.filter(league__season__institution=institution)
+    )
+
+
+# --- Who may act, and when ----------------------------------------------------------------------
+
+
+def is_match_director(user, match: Match) -> bool:
+    return roles.is_director_of(user, match.league.season.institution)
+
+
+def require_director(user, match: Match) -> None:
+    if not is_match_director(user, match):
+        raise PermissionDenied("Only the league's director can do that.")
+
+
+def require_reason(reason: str) -> str:
+    reason = (reason or "").strip()
+    if not reason:
+        raise MatchError("A reason is required: it goes into the match's history.")
+    return reason
+
+
+def require_open(match: Match, doing: str) -> None:
+    if match.status not in OPEN_STATUSES:
+        raise MatchError(
+            f"This match is {match.get_status_display().lower()}: you can no longer {doing}."
+        )
+
+
+def require_before_deadline(match: Match, now) -> None:
+    if now > match.deadline:
+        raise MatchError(
+            "The deadline for this match has passed: only the director can record its result now."
+        )
+
+
+# --- Scores and the end of a match --------------------------------------------------------------
+
+
+def apply_scores(seats: list[Seat], first: int, second: int, first_pre=None, second_pre=None):
+    winner = winner_seat(first, second, first_pre, second_pre)
+    for seat, score, pre in ((seats[0], first, first_pre), (seats[1], second, second_pre)):
+        seat.score = score
+        seat.pre_adjustment_score = pre
+        seat.outcome = (
+            Outcome.TIE
+            if winner is None
+            else (Outcome.WIN if winner == seat.order else Outcome.LOSS)
+        )
+    Seat.objects.bulk_update(seats, ["score", "pre_adjustment_score", "outcome"])
+
+
+def clear_scores(seats: list[Seat], outcome_of) -> None:
+    """No game counts: scores cleared, each seat's outcome from `outcome_of(seat)`."""
+    for seat in seats:
+        seat.score = seat.pre_adjustment_score = None
+        seat.outcome = outcome_of(seat)
+    Seat.objects.bulk_update(seats, ["score", "pre_adjustment_score", "outcome"])
+
+
+def close_live_reports(match: Match, keep_status: str | None = None) -> None:
+    ResultReport.objects.filter(match=match, status__in=LIVE_REPORT_STATUSES).exclude(
+        status=keep_status or ""
+    ).update(status=ReportStatus.SUPERSEDED)
+
+
+def resolve_open_dispute(match: Match, resolution: str, reason: str, actor, now) -> None:
+    Dispute.objects.filter(report__match=match, resolved_at__isnull=True).update(
+        resolution=resolution, reason=reason, resolved_by=actor, resolved_at=now
+    )
+
+
+def resolve_contact_issues(match: Match, resolution: str, now, actor=None) -> None:
+    """Close the match's open can't-reach reports (L5) with what became of the match."""
+    ContactIssue.objects.filter(match=match, resolved_at__isnull=True).update(
+        resolved_at=now, resolved_by=actor, resolution=resolution[:200]
+    )
+
+
+def finalise(match: Match, status: str, now) -> None:
+    match.status = status
+    match.finalised_at = now
+    match.save(update_fields=["status", "finalised_at"])
+    resolve_contact_issues(match, f"Match {match.get_status_display().lower()}", now)
+    announce_final([match.league_id])
+
+
+def announce_final(league_ids) -> None:
+    """After commit, `league` rebuilds those leagues' standings and brackets (matches never
+    imports league: DESIGN.md)."""
+    ids = sorted(set(league_ids))
+    transaction.on_commit(lambda: results_finalised.send(sender=Match, league_ids=ids))
+
+
+# --- The audit trail and the e-mail -------------------------------------------------------------
+
+
+def snapshot(match: Match, seats: list[Seat]) -> dict:
+    return {
+        "status": match.status,
+        "deadline": match.deadline.isoformat() if match.deadline else None,
+        "scheduled_at": match.scheduled_at.isoformat() if match.scheduled_at else None,
+        "seats": [
+            {
+                "player": seat.player_id,
+                "score": seat.score,
+                "pre": seat.pre_adjustment_score,
+                "outcome": seat.outcome,
+            }
+            for seat in seats
+        ],
+    }
+
+
+def audit(match: Match, actor, action: str, before: dict, after: dict, reason: str = ""):
+    return AuditEvent.objects.create(
+        match=match,
+        actor=actor if actor and actor.is_authenticated else None,
+        action=action,
+        before=before,
+        after=after,
+        reason=reason,
+    )
+
+
+def users(seats) -> list:
+    return [seat.player.user for seat in seats]
+
+
+def directors(match: Match) -> list:
+    from accounts.models import User
+
+    return list(
+        User.objects.filter(
+            groups__name=roles.DIRECTORS,
+            profile__institution=match.league.season.institution,
+            is_active=True,
+        )
+    )
+
+
+def local(match: Match, moment: datetime) -> str:
+    return timezone.localtime(moment, match.league.season.institution.tz).strftime(
+        "%a %b %-d, %-I:%M %p"
+    )
+
+
+def tell_opponents(match: Match, seat: Seat, seats, subject: str, lines: list[str]) -> None:
+    """What a player did, told to the other players (they may opt out of such e-mail)."""
+    notify(recipients=users(other_seats(seat, seats)), subject=subject, lines=lines, match=match)
+
+
+def tell_players(match: Match, seats, subject: str, lines: list[str]) -> None:
+    """The director's rulings reach every player whatever their preferences."""
+    notify(recipients=users(seats), subject=subject, lines=lines, match=match, preference=None)

@@ -1,0 +1,149 @@
+"""The nightly job's set-based transitions: conditional UPDATEs over every match at once plus
+bulk audit events, acting as the system. Rows a concurrent transition holds are skipped
+(FOR UPDATE SKIP LOCKED) and caught the next night."""
+
+from django.db import transaction
+from django.db.models import Case, Exists, F, OuterRef, Q, Subquery, Value, When
+from django.utils import timezone
+
+from ..models import (
+    OPEN_STATUSES,
+    AuditEvent,
+    ContactIssue,
+    Match,
+    MatchStatus,
+    Outcome,
+    ReportStatus,
+    ResultReport,
+    ScheduleProposal,
+    Seat,
+)
+from .kernel import announce_final, for_institution
+
+
+def forfeit_overdue_matches(now=None, *, institution=None, announce: bool = True) -> list[int]:
+    """Set-based, for the nightly job (L8): every match past its deadline with no live report
+    becomes a double forfeit, except one with an open can't-reach-opponent report, which waits
+    for the director (L5). Returns the forfeited matches' ids.
+
+    A report submitted before the deadline is never overwritten: match rows are claimed with
+    FOR UPDATE SKIP LOCKED (a report in flight holds the lock) and the UPDATE is conditional on
+    the match still being open."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        waiting_for_director = ContactIssue.objects.filter(
+            match=OuterRef("pk"), resolved_at__isnull=True
+        )
+        overdue = for_institution(
+            Match.objects.select_for_update(skip_locked=True, of=("self",))
+            .filter(status__in=OPEN_STATUSES, deadline__lt=now)
+            .exclude(Exists(waiting_for_director))
+            .order_by(),
+            institution,
+        )
+        claimed = list(overdue.values_list("id", "league_id"))
+        if not claimed:
+            return []
+        match_ids = [row[0] for row in claimed]
+        Match.objects.filter(id__in=match_ids, status__in=OPEN_STATUSES).update(
+            status=MatchStatus.DOUBLE_FORFEIT, finalised_at=now
+        )
+        Seat.objects.filter(match_id__in=match_ids).update(
+            score=None, pre_adjustment_score=None, outcome=Outcome.DOUBLE_FORFEIT
+        )
+        ScheduleProposal.objects.filter(
+            match_id__in=match_ids, status=ScheduleProposal.Status.OPEN
+        ).update(status=ScheduleProposal.Status.SUPERSEDED)
+        AuditEvent.objects.bulk_create(
+            [
+                AuditEvent(
+                    match_id=match_id,
+                    actor=None,
+                    action="double_forfeit",
+                    before={"status": "unreported"},
+                    after={"status": MatchStatus.DOUBLE_FORFEIT},
+                    reason="Not reported by the deadline: a double forfeit (L8).",
+                    created_at=now,
+                )
+                for match_id in match_ids
+            ],
+            batch_size=2000,
+        )
+        if announce:
+            announce_final(row[1] for row in claimed)
+        from ..tasks import notify_double_forfeits
+
+        notify_double_forfeits.delay_on_commit(match_ids)
+    return match_ids
+
+
+def confirm_stale_reports(now=None, *, institution=None, announce: bool = True) -> list[int]:
+    """Set-based, for the nightly job: every report nobody disputed within its window becomes
+    confirmed, with the seats' scores and outcomes, and one audit event per match (the system
+    acting). Rows locked by a concurrent transition are skipped and caught the next night.
+    Returns the confirmed matches' ids. The nightly pipeline passes `announce=False`: it
+    rebuilds every league's standings itself."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        # Every transition locks the match row first, so claiming match rows is the claim.
+        claimed = list(
+            for_institution(
+                Match.objects.select_for_update(skip_locked=True, of=("self",)).filter(
+                    status=MatchStatus.REPORTED,
+                    reports__status=ReportStatus.PENDING,
+                    reports__confirm_by__lt=now,
+                ),
+                institution,
+            ).values_list("id", "league_id")
+        )
+        if not claimed:
+            return []
+        match_ids = [row[0] for row in claimed]
+        ResultReport.objects.filter(match_id__in=match_ids, status=ReportStatus.PENDING).update(
+            status=ReportStatus.CONFIRMED, confirmed_at=now
+        )
+        live = ResultReport.objects.filter(
+            match_id=OuterRef("match_id"), status=ReportStatus.CONFIRMED
+        )
+        first_wins = Q(first_score__gt=F("second_score")) | Q(
+            first_score=F("second_score"), first_pre_adjustment__gt=F("second_pre_adjustment")
+        )
+        second_wins = Q(second_score__gt=F("first_score")) | Q(
+            first_score=F("second_score"), second_pre_adjustment__gt=F("first_pre_adjustment")
+        )
+        for order, mine, pre, i_win, they_win in (
+            (1, "first_score", "first_pre_adjustment", first_wins, second_wins),
+            (2, "second_score", "second_pre_adjustment", second_wins, first_wins),
+        ):
+            outcome = live.annotate(
+                outcome=Case(
+                    When(i_win, then=Value(Outcome.WIN)),
+                    When(they_win, then=Value(Outcome.LOSS)),
+                    default=Value(Outcome.TIE),
+                )
+            ).values("outcome")[:1]
+            Seat.objects.filter(match_id__in=match_ids, order=order).update(
+                score=Subquery(live.values(mine)[:1]),
+                pre_adjustment_score=Subquery(live.values(pre)[:1]),
+                outcome=Subquery(outcome),
+            )
+        Match.objects.filter(id__in=match_ids).update(
+            status=MatchStatus.CONFIRMED, finalised_at=now
+        )
+        AuditEvent.objects.bulk_create(
+            [
+                AuditEvent(
+                    match_id=match_id,
+                    actor=None,
+                    action="auto_confirmed",
+                    before={"status": MatchStatus.REPORTED},
+                    after={"status": MatchStatus.CONFIRMED},
+                    reason="Nobody disputed the report within the confirmation window.",
+                    created_at=now,
+                )
+                for match_id in match_ids
+            ]
+        )
+        if announce:
+            announce_final(row[1] for row in claimed)
+    return match_ids

@@ -1,0 +1,431 @@
+"""The director's rulings (L5, L8, L9): one list of rulings and one entry point, ``rule``.
+
+A ruling is made on a match, on a dispute of its result (L9) or on a can't-reach-opponent report
+(L5); what the director may decide depends on which (``RULINGS_ON``). ``rule`` takes the match
+lock first and then re-reads the dispute or the report under it, so two rulings at once cannot
+both pass: the second finds the first's decision and is refused. Every ruling needs a reason,
+lands in the audit trail and reaches every player whatever their e-mail preferences.
+"""
+
+from datetime import datetime
+
+from django.db import models, transaction
+from django.utils import timezone
+
+from ..models import (
+    FINAL_STATUSES,
+    ContactIssue,
+    Dispute,
+    Match,
+    MatchStatus,
+    Outcome,
+    ReportStatus,
+    ResultReport,
+    ScheduleProposal,
+    Seat,
+)
+from ..results import check_scores
+from .kernel import (
+    MatchError,
+    announce_final,
+    apply_scores,
+    audit,
+    clear_scores,
+    close_live_reports,
+    finalise,
+    local,
+    lock,
+    require_director,
+    require_reason,
+    resolve_contact_issues,
+    resolve_open_dispute,
+    seats_of,
+    snapshot,
+    tell_players,
+)
+
+
+class Ruling(models.TextChoices):
+    UPHOLD = "upheld", "Uphold the report"
+    AMEND = "amended", "Amend the scores"
+    REPLAY = "replay", "Order a replay (new deadline)"
+    FORFEIT = "forfeit", "Forfeit: one side wins"
+    DOUBLE_FORFEIT = "double_forfeit", "Double forfeit: a loss for both"
+    EXTEND = "extend", "Extend the deadline"
+
+
+class RulingOn(models.TextChoices):
+    """What the director is ruling on."""
+
+    MATCH = "match", "match"
+    DISPUTE = "dispute", "dispute"
+    CONTACT_ISSUE = "contact_issue", "can't-reach-opponent report"
+
+
+RULINGS_ON = {
+    RulingOn.DISPUTE: [
+        Ruling.UPHOLD,
+        Ruling.AMEND,
+        Ruling.REPLAY,
+        Ruling.FORFEIT,
+        Ruling.DOUBLE_FORFEIT,
+    ],
+    RulingOn.CONTACT_ISSUE: [Ruling.EXTEND, Ruling.FORFEIT, Ruling.DOUBLE_FORFEIT, Ruling.REPLAY],
+    RulingOn.MATCH: [
+        Ruling.AMEND,
+        Ruling.FORFEIT,
+        Ruling.DOUBLE_FORFEIT,
+        Ruling.REPLAY,
+        Ruling.EXTEND,
+    ],
+}
+
+
+def ruling_on(dispute=None, contact_issue=None) -> RulingOn:
+    if dispute is not None:
+        return RulingOn.DISPUTE
+    return RulingOn.MATCH if contact_issue is None else RulingOn.CONTACT_ISSUE
+
+
+def rule(
+    *,
+    actor,
+    match: Match,
+    ruling: str,
+    reason: str,
+    dispute: Dispute | None = None,
+    contact_issue: ContactIssue | None = None,
+    first_score: int | None = None,
+    second_score: int | None = None,
+    first_pre_adjustment: int | None = None,
+    second_pre_adjustment: int | None = None,
+    winner: int | None = None,
+    new_deadline: datetime | None = None,
+    now=None,
+) -> Match:
+    """The director's ruling on `match` (or on its `dispute`, or its `contact_issue`)."""
+    now = now or timezone.now()
+    reason = require_reason(reason)
+    on = ruling_on(dispute, contact_issue)
+    if ruling not in RULINGS_ON[on]:
+        choices = ", ".join(RULINGS_ON[on])
+        raise MatchError(f"{ruling!r} is not a ruling on a {on.label.lower()} ({choices}).")
+    scores = (first_score, second_score, first_pre_adjustment, second_pre_adjustment)
+    _check_details(ruling, scores, winner, new_deadline, now)
+    with transaction.atomic():
+        match = lock(match)
+        require_director(actor, match)
+        if dispute is not None:
+            dispute = _require_open_dispute(dispute, match)
+        if contact_issue is not None:
+            _decide_contact_issue(contact_issue, match, ruling, reason, actor, now)
+        seats = seats_of(match)
+        return _RULE[ruling](
+            actor=actor,
+            match=match,
+            seats=seats,
+            reason=reason,
+            scores=scores,
+            winner=winner,
+            new_deadline=new_deadline,
+            dispute=dispute,
+            now=now,
+        )
+
+
+def _check_details(ruling, scores, winner, new_deadline, now) -> None:
+    """What each ruling needs besides the reason, checked before anything is locked."""
+    if ruling == Ruling.AMEND:
+        if scores[0] is None or scores[1] is None:
+            raise MatchError("Enter both amended scores.")
+        check = check_scores(scores[0], scores[1])
+        if check.errors:
+            raise MatchError(" ".join(check.errors))
+    if ruling == Ruling.FORFEIT and winner is None:
+        raise MatchError("Pick the player who wins by forfeit.")
+    if ruling in (Ruling.REPLAY, Ruling.EXTEND):
+        if new_deadline is None:
+            raise MatchError("Give the new deadline.")
+        if new_deadline <= now:
+            raise MatchError("The new deadline must be in the future.")
+
+
+def _require_open_dispute(dispute: Dispute, match: Match) -> Dispute:
+    """Re-read under the match lock: a ruling that committed meanwhile has closed it."""
+    current = Dispute.objects.filter(pk=dispute.pk, report__match=match).first()
+    if current is None:
+        raise MatchError("That dispute is about another match.")
+    if not current.is_open:
+        raise MatchError("This dispute has already been resolved.")
+    return current
+
+
+def _decide_contact_issue(issue: ContactIssue, match: Match, ruling, reason, actor, now) -> None:
+    """Re-read under the match lock, then record the decision on the report itself (the
+    ruling's own effects close any other open report with what became of the match)."""
+    decided = ContactIssue.objects.filter(
+        pk=issue.pk, match=match, resolved_at__isnull=True
+    ).update(resolved_at=now, resolved_by=actor, resolution=f"{ruling}: {reason}"[:200])
+    if decided != 1:
+        if not ContactIssue.objects.filter(pk=issue.pk, match=match).exists():
+            raise MatchError("That report is about another match.")
+        raise MatchError("This report has already been decided.")
+
+
+# --- Each ruling, with the match locked ---------------------------------------------------------
+
+
+def _forfeit(*, actor, match, seats, reason, winner, now, **_) -> Match:
+    if match.status == MatchStatus.BYE:
+        raise MatchError("A bye has no opponent to forfeit to.")
+    if winner not in {seat.order for seat in seats}:
+        raise MatchError("Pick the player who wins by forfeit.")
+    before = snapshot(match, seats)
+    clear_scores(
+        seats, lambda seat: Outcome.FORFEIT_WIN if seat.order == winner else Outcome.FORFEIT_LOSS
+    )
+    close_live_reports(match)
+    resolve_open_dispute(match, Dispute.Resolution.FORFEIT, reason, actor, now)
+    finalise(match, MatchStatus.FORFEIT, now)
+    audit(match, actor, "forfeit", before, snapshot(match, seats), reason)
+    winner_name = next(seat.player.user for seat in seats if seat.order == winner)
+    tell_players(
+        match,
+        seats,
+        "Match decided by forfeit",
+        [f"The director awarded the match to {winner_name} by forfeit.", f"Reason: {reason}"],
+    )
+    return match
+
+
+def _double_forfeit(*, actor, match, seats, reason, now, **_) -> Match:
+    if match.status == MatchStatus.BYE:
+        raise MatchError("A bye cannot be forfeited.")
+    before = snapshot(match, seats)
+    clear_scores(seats, lambda seat: Outcome.DOUBLE_FORFEIT)
+    close_live_reports(match)
+    resolve_open_dispute(match, Dispute.Resolution.DOUBLE_FORFEIT, reason, actor, now)
+    finalise(match, MatchStatus.DOUBLE_FORFEIT, now)
+    audit(match, actor, "double_forfeit", before, snapshot(match, seats), reason)
+    tell_players(
+        match,
+        seats,
+        "Match ruled a double forfeit",
+        ["The director ruled the match a double forfeit: a loss for both.", f"Reason: {reason}"],
+    )
+    return match
+
+
+def _replay(*, actor, match, seats, reason, new_deadline, now, **_) -> Match:
+    if match.status == MatchStatus.BYE:
+        raise MatchError("A bye cannot be replayed.")
+    before = snapshot(match, seats)
+    clear_scores(seats, lambda seat: "")
+    close_live_reports(match)
+    resolve_open_dispute(match, Dispute.Resolution.REPLAY, reason, actor, now)
+    ScheduleProposal.objects.filter(match=match, status=ScheduleProposal.Status.OPEN).update(
+        status=ScheduleProposal.Status.SUPERSEDED
+    )
+    was_final = match.is_final
+    match.status = MatchStatus.UNSCHEDULED
+    match.scheduled_at = None
+    match.deadline = new_deadline
+    match.finalised_at = None
+    match.reminder_sent_at = None
+    match.save(
+        update_fields=["status", "scheduled_at", "deadline", "finalised_at", "reminder_sent_at"]
+    )
+    resolve_contact_issues(match, f"Replay ordered: {reason}", now, actor)
+    if was_final:
+        announce_final([match.league_id])
+    audit(match, actor, "replay_ordered", before, snapshot(match, seats), reason)
+    tell_players(
+        match,
+        seats,
+        "Replay ordered",
+        [
+            f"The director ordered the game replayed by {local(match, new_deadline)}.",
+            f"Reason: {reason}",
+        ],
+    )
+    return match
+
+
+def _extend(*, actor, match, seats, reason, new_deadline, now, **_) -> Match:
+    if match.is_final:
+        raise MatchError("This match is final: order a replay instead.")
+    if new_deadline <= match.deadline:
+        raise MatchError("The new deadline must be later than both now and the current deadline.")
+    before = snapshot(match, seats)
+    match.deadline = new_deadline
+    match.reminder_sent_at = None
+    match.save(update_fields=["deadline", "reminder_sent_at"])
+    resolve_contact_issues(match, f"Deadline extended: {reason}", now, actor)
+    audit(match, actor, "deadline_extended", before, snapshot(match, seats), reason)
+    tell_players(
+        match,
+        seats,
+        "Deadline extended",
+        [
+            f"The director extended the deadline to {local(match, new_deadline)}.",
+            f"Reason: {reason}",
+        ],
+    )
+    return match
+
+
+def _amend(*, actor, match, seats, reason, scores, now, **_) -> Match:
+    """The director records or amends the scores (after the deadline, or ruling on a dispute)."""
+    return _record(actor, match, seats, scores, reason, now, Dispute.Resolution.AMENDED)
+
+
+def _uphold(*, actor, match, seats, reason, dispute, now, **_) -> Match:
+    """The disputed report stands as the winner reported it."""
+    report = ResultReport.objects.get(pk=dispute.report_id)
+    report.status = ReportStatus.CONFIRMED
+    report.confirmed_at = now
+    report.save(update_fields=["status", "confirmed_at"])
+    scores = (
+        report.first_score,
+        report.second_score,
+        report.first_pre_adjustment,
+        report.second_pre_adjustment,
+    )
+    return _record(actor, match, seats, scores, reason, now, Dispute.Resolution.UPHELD)
+
+
+def _record(actor, match, seats, scores, reason, now, resolution) -> Match:
+    if match.status == MatchStatus.BYE or len(seats) != 2:
+        raise MatchError("Only a two-player match has scores to record.")
+    before = snapshot(match, seats)
+    apply_scores(seats, *scores)
+    upheld = resolution == Dispute.Resolution.UPHELD
+    close_live_reports(match, keep_status=ReportStatus.CONFIRMED if upheld else None)
+    resolve_open_dispute(match, resolution, reason, actor, now)
+    finalise(match, MatchStatus.RESOLVED, now)
+    action = "report_upheld" if upheld else "result_recorded"
+    audit(match, actor, action, before, snapshot(match, seats), reason)
+    first, second = scores[0], scores[1]
+    tell_players(
+        match,
+        seats,
+        f"Result recorded by the director: {first}–{second}",
+        [
+            f"The director recorded {seats[0].player.user} {first}, {seats[1].player.user} {second}.",
+            f"Reason: {reason}",
+        ],
+    )
+    return match
+
+
+_RULE = {
+    Ruling.UPHOLD: _uphold,
+    Ruling.AMEND: _amend,
+    Ruling.REPLAY: _replay,
+    Ruling.FORFEIT: _forfeit,
+    Ruling.DOUBLE_FORFEIT: _double_forfeit,
+    Ruling.EXTEND: _extend,
+}
+
+
+# --- Named rulings: each is `rule` with its ruling filled in ------------------------------------
+
+
+def match_forfeit(*, actor, match: Match, winner: Seat | int, reason: str, now=None) -> Match:
+    """The director gives the match to one side (a forfeit win and a forfeit loss)."""
+    winner = winner if isinstance(winner, int) else winner.order
+    return rule(
+        actor=actor, match=match, ruling=Ruling.FORFEIT, winner=winner, reason=reason, now=now
+    )
+
+
+def match_double_forfeit(*, actor, match: Match, reason: str, now=None) -> Match:
+    """The director rules a double forfeit: a loss for both (L5, L8)."""
+    return rule(actor=actor, match=match, ruling=Ruling.DOUBLE_FORFEIT, reason=reason, now=now)
+
+
+def match_replay(*, actor, match: Match, new_deadline: datetime, reason: str, now=None) -> Match:
+    """The director orders the game replayed: back to unscheduled with a new deadline."""
+    return rule(
+        actor=actor,
+        match=match,
+        ruling=Ruling.REPLAY,
+        new_deadline=new_deadline,
+        reason=reason,
+        now=now,
+    )
+
+
+def match_extend_deadline(
+    *, actor, match: Match, new_deadline: datetime, reason: str, now=None
+) -> Match:
+    """More time for a match not yet final (L5)."""
+    return rule(
+        actor=actor,
+        match=match,
+        ruling=Ruling.EXTEND,
+        new_deadline=new_deadline,
+        reason=reason,
+        now=now,
+    )
+
+
+def match_record_result(*, actor, match: Match, first_score, second_score, reason, **more):
+    """The director records or amends a match's scores; the result is `resolved`."""
+    return rule(
+        actor=actor,
+        match=match,
+        ruling=Ruling.AMEND,
+        first_score=first_score,
+        second_score=second_score,
+        reason=reason,
+        **more,
+    )
+
+
+def dispute_resolve(*, actor, dispute: Dispute, resolution: str, reason: str, **details) -> Match:
+    """The director rules on a dispute (L9): uphold, amend, replay, forfeit or double forfeit."""
+    return rule(
+        actor=actor,
+        match=dispute.report.match,
+        dispute=dispute,
+        ruling=resolution,
+        reason=reason,
+        **details,
+    )
+
+
+def contact_issue_resolve(
+    *, actor, issue: ContactIssue, decision: str, reason: str, **details
+) -> Match:
+    """The director decides a can't-reach-opponent report (L5): extend the deadline, award a
+    forfeit win, rule a double forfeit, or order a replay."""
+    return rule(
+        actor=actor,
+        match=issue.match,
+        contact_issue=issue,
+        ruling=decision,
+        reason=reason,
+        **details,
+    )
+
+
+def withdrawal_forfeits(*, actor, player, league, reason: str, now=None) -> int:
+    """A player left the league: each of their matches not yet final becomes a forfeit to the
+    opponent. Called by `league.services.entry_withdraw` inside its transaction."""
+    now = now or timezone.now()
+    count = 0
+    open_matches = (
+        Match.objects.filter(league=league, seats__player=player)
+        .exclude(status__in=FINAL_STATUSES)
+        .order_by("id")
+    )
+    for match in open_matches:
+        locked = lock(match)
+        seats = seats_of(locked)
+        opponent = next(seat for seat in seats if seat.player_id != player.pk)
+        _forfeit(
+            actor=actor, match=locked, seats=seats, reason=reason, winner=opponent.order, now=now
+        )
+        count += 1
+    return count

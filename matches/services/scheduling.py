@@ -1,0 +1,169 @@
+"""Arranging a match (L1, L2, L4, L5): proposing and accepting times at the league's venue,
+agreeing other equipment, telling the office the opponent cannot be reached."""
+
+from datetime import datetime
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.services import require_eligible
+
+from ..models import ContactIssue, Match, MatchStatus, ProposedTime, ScheduleProposal
+from ..notifications import notify
+from .kernel import (
+    MatchError,
+    audit,
+    directors,
+    local,
+    lock,
+    player_seat,
+    require_before_deadline,
+    require_open,
+    seats_of,
+    snapshot,
+    tell_opponents,
+)
+
+MAX_PROPOSED_TIMES = 3
+
+
+def proposal_create(*, actor, match: Match, times: list[datetime], now=None) -> ScheduleProposal:
+    """A player proposes up to three times at the league's venue; any open proposal is replaced
+    (a counter-proposal)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        match = lock(match)
+        seats = seats_of(match)
+        seat = player_seat(actor, seats)
+        require_open(match, "propose times")
+        require_before_deadline(match, now)
+        for other in seats:
+            require_eligible(profile=other.player, season=match.league.season)
+        times = sorted(set(times))
+        if not times:
+            raise MatchError("Propose at least one time.")
+        if len(times) > MAX_PROPOSED_TIMES:
+            raise MatchError(f"Propose at most {MAX_PROPOSED_TIMES} times.")
+        season = match.league.season
+        tz = season.institution.tz
+        for moment in times:
+            if moment <= now:
+                raise MatchError(f"{local(match, moment)} is in the past.")
+            if moment > match.deadline:
+                raise MatchError(f"{local(match, moment)} is after the match's deadline.")
+            local_day = timezone.localtime(moment, tz).date()
+            if not season.starts_on <= local_day <= season.ends_on:
+                raise MatchError(f"{local(match, moment)} is outside the season ({season.name}).")
+        ScheduleProposal.objects.filter(match=match, status=ScheduleProposal.Status.OPEN).update(
+            status=ScheduleProposal.Status.SUPERSEDED
+        )
+        proposal = ScheduleProposal.objects.create(match=match, proposed_by=seat.player)
+        ProposedTime.objects.bulk_create(
+            [ProposedTime(proposal=proposal, starts_at=m) for m in times]
+        )
+        audit(match, actor, "proposal_created", {}, {"times": [m.isoformat() for m in times]})
+        tell_opponents(
+            match,
+            seat,
+            seats,
+            f"{actor} proposed times for your match",
+            [
+                f"{actor} proposed {'a time' if len(times) == 1 else f'{len(times)} times'} "
+                f"at {match.league.venue}:",
+                *[f"  • {local(match, m)}" for m in times],
+                "Accept one, or propose others.",
+            ],
+        )
+    return proposal
+
+
+def proposal_accept(*, actor, proposal: ScheduleProposal, starts_at: datetime, now=None) -> Match:
+    now = now or timezone.now()
+    with transaction.atomic():
+        match = lock(proposal.match)
+        proposal = ScheduleProposal.objects.select_for_update().get(pk=proposal.pk)
+        seats = seats_of(match)
+        seat = player_seat(actor, seats)
+        require_open(match, "accept a time")
+        if proposal.status != ScheduleProposal.Status.OPEN:
+            raise MatchError("That proposal is no longer open: a newer one replaced it.")
+        if proposal.proposed_by_id == seat.player_id:
+            raise MatchError("Your opponent accepts your proposal, not you.")
+        if not proposal.times.filter(starts_at=starts_at).exists():
+            raise MatchError("Pick one of the proposed times.")
+        if starts_at <= now:
+            raise MatchError("That time has passed: propose another.")
+        for other in seats:
+            require_eligible(profile=other.player, season=match.league.season)
+        before = snapshot(match, seats)
+        proposal.status = ScheduleProposal.Status.ACCEPTED
+        proposal.accepted_time = starts_at
+        proposal.save(update_fields=["status", "accepted_time"])
+        match.scheduled_at = starts_at
+        match.venue = match.league.venue
+        match.status = MatchStatus.SCHEDULED
+        match.save(update_fields=["scheduled_at", "venue", "status"])
+        audit(match, actor, "scheduled", before, snapshot(match, seats))
+        tell_opponents(
+            match,
+            seat,
+            seats,
+            f"Match scheduled: {local(match, starts_at)}",
+            [f"{actor} accepted {local(match, starts_at)} at {match.venue}."],
+        )
+    return match
+
+
+def equipment_agree(*, actor, match: Match, description: str) -> Match:
+    """Both players agreed before the game to another dictionary or board (L4)."""
+    description = (description or "").strip()
+    if not description:
+        raise MatchError("Say which dictionary or board you both agreed to.")
+    with transaction.atomic():
+        match = lock(match)
+        seats = seats_of(match)
+        seat = player_seat(actor, seats)
+        require_open(match, "change the equipment")
+        before = {"agreed_equipment": match.agreed_equipment}
+        match.agreed_equipment = description[:200]
+        match.save(update_fields=["agreed_equipment"])
+        audit(
+            match, actor, "equipment_agreed", before, {"agreed_equipment": match.agreed_equipment}
+        )
+        tell_opponents(
+            match,
+            seat,
+            seats,
+            "Equipment agreed for your match",
+            [f"{actor} recorded that you both agreed to use: {match.agreed_equipment}."],
+        )
+    return match
+
+
+def contact_issue_report(*, actor, match: Match, attempts: str) -> ContactIssue:
+    """ "I can't reach my opponent" (L5): the match waits for the director's decision."""
+    attempts = (attempts or "").strip()
+    if len(attempts) < 10:
+        raise MatchError("Describe the attempts you made to reach your opponent (when, and how).")
+    with transaction.atomic():
+        match = lock(match)
+        seats = seats_of(match)
+        seat = player_seat(actor, seats)
+        require_open(match, "report an unreachable opponent")
+        if ContactIssue.objects.filter(match=match, resolved_at__isnull=True).exists():
+            raise MatchError(
+                "The director already has a can't-reach-opponent report for this match."
+            )
+        issue = ContactIssue.objects.create(match=match, reported_by=seat.player, attempts=attempts)
+        audit(match, actor, "contact_issue_reported", {}, {"attempts": attempts})
+        notify(
+            recipients=directors(match),
+            subject=f"Can't reach opponent: {match}",
+            lines=[
+                f"{actor} cannot reach their opponent in {match.league}.",
+                f"Attempts: {attempts}",
+            ],
+            match=match,
+            link=f"/admin/matches/contactissue/{issue.pk}/change/",
+        )
+    return issue
