@@ -1,15 +1,11 @@
-"""The one thing a player should do next about a match, for "My matches"."""
+"""A row of "My matches" and the one thing the player should do next about it."""
 
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from .models import FINAL_STATUSES, MatchStatus, Outcome, ReportStatus
-
-
-@dataclass(frozen=True)
-class NextStep:
-    text: str
-    needs_you: bool  # the player, not someone else, must act
+from . import policy
+from .models import FINAL_STATUSES
+from .policy import MatchFacts, NextStep
 
 
 @dataclass
@@ -43,31 +39,15 @@ class MyMatch:
 
 
 def next_step(match: MyMatch, player_id: int, now: datetime) -> NextStep:
-    status = match.status
-    if status == MatchStatus.BYE:
-        return NextStep("Bye this round: a win, nothing to do", False)
-    if match.is_final:
-        outcome = Outcome(match.my_outcome).label if match.my_outcome else ""
-        return NextStep(
-            f"Final: {(outcome or MatchStatus(status).label).lower()}",
-            False,
-        )
-    if status == MatchStatus.DISPUTED:
-        return NextStep("Disputed: the director will rule", False)
-    if status == MatchStatus.REPORTED and match.report_status == ReportStatus.PENDING:
-        if match.report_by == player_id:
-            return NextStep("Reported: waiting for your opponent to confirm", False)
-        return NextStep("Confirm or dispute the reported result", True)
-    if match.waiting_on_director:
-        return NextStep("Waiting for the director (can't reach opponent)", False)
-    if now > match.deadline:
-        return NextStep("Deadline passed: the director decides", False)
-    if status == MatchStatus.SCHEDULED:
-        if match.scheduled_at and match.scheduled_at > now:
-            return NextStep("Play at the scheduled time", True)
-        return NextStep("Report the result (the winner reports)", True)
-    if match.proposal_by is None:
-        return NextStep("Propose times to your opponent", True)
-    if match.proposal_by == player_id:
-        return NextStep("Waiting for your opponent to accept a time", False)
-    return NextStep("Accept one of the proposed times", True)
+    """The one thing this player should do next about this match (the policy decides)."""
+    facts = MatchFacts(
+        status=match.status,
+        deadline=match.deadline,
+        proposal_by=match.proposal_by,
+        report_status=match.report_status,
+        report_by=match.report_by,
+        waiting_on_director=match.waiting_on_director,
+    )
+    return policy.next_step(
+        facts, player_id, now, scheduled_at=match.scheduled_at, my_outcome=match.my_outcome
+    )

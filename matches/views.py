@@ -9,7 +9,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.errors import DomainError
 
-from . import services
+from . import policy, services
 from .forms import (
     AcceptForm,
     ContactIssueForm,
@@ -19,7 +19,8 @@ from .forms import (
     ReportForm,
 )
 from .game_records import board_after, stored_moves
-from .models import MatchStatus, ReportStatus, ScheduleProposal
+from .models import ReportStatus, ScheduleProposal
+from .policy import Action, MatchFacts
 from .selectors import can_see_match, match_for_page
 
 
@@ -79,8 +80,20 @@ def _render(request, match, status=200, **forms):
     if report is None and match.is_final:
         recorded = next((r for r in match.all_reports if r.game_record), None)
     game = _game(request, recorded)
-    is_open = match.status in (MatchStatus.UNSCHEDULED, MatchStatus.SCHEDULED)
-    can_act = seat is not None and is_open and now <= match.deadline
+    open_issue = next((i for i in match.contact_issues.all() if i.resolved_at is None), None)
+    facts = MatchFacts(
+        status=match.status,
+        deadline=match.deadline,
+        proposal_by=proposal.proposed_by_id if proposal else None,
+        report_status=report.status if report else None,
+        report_by=report.submitted_by_id if report else None,
+        report_confirm_by=report.confirm_by if report else None,
+        waiting_on_director=open_issue is not None,
+    )
+
+    def may(action):
+        return seat is not None and policy.may(action, facts, seat.player_id, now)
+
     context = {
         "match": match,
         "league": match.league,
@@ -89,21 +102,14 @@ def _render(request, match, status=200, **forms):
         "tz": tz,
         "proposal": proposal,
         "report": report,
-        "can_propose": can_act,
-        "can_accept": can_act
-        and proposal is not None
-        and proposal.proposed_by_id != seat.player_id,
-        "can_report": can_act,
-        "can_answer_report": seat is not None
-        and report is not None
-        and report.status == ReportStatus.PENDING
-        and report.submitted_by_id != seat.player_id,
-        "can_report_contact": seat is not None
-        and is_open
-        and not any(i.resolved_at is None for i in match.contact_issues.all()),
-        "open_contact_issue": next(
-            (i for i in match.contact_issues.all() if i.resolved_at is None), None
-        ),
+        "can_propose": may(Action.PROPOSE),
+        "can_accept": may(Action.ACCEPT),
+        "can_report": may(Action.REPORT),
+        "can_confirm": may(Action.CONFIRM),
+        "can_dispute": may(Action.DISPUTE),
+        "can_report_contact": may(Action.REPORT_CONTACT),
+        "can_agree_equipment": may(Action.AGREE_EQUIPMENT),
+        "open_contact_issue": open_issue,
         "is_director": services.is_match_director(request.user, match),
         "events": list(match.audit_events.all()),
         "proposal_form": forms.get("proposal_form") or ProposalForm(tz=tz),

@@ -15,7 +15,6 @@ from accounts.errors import DomainError, PermissionDenied
 
 from ..models import (
     LIVE_REPORT_STATUSES,
-    OPEN_STATUSES,
     AuditEvent,
     ContactIssue,
     Dispute,
@@ -23,9 +22,11 @@ from ..models import (
     Outcome,
     ReportStatus,
     ResultReport,
+    ScheduleProposal,
     Seat,
 )
 from ..notifications import notify
+from ..policy import Action, MatchFacts, refusal
 from ..results import winner_seat
 from ..signals import results_finalised
 
@@ -96,18 +97,34 @@ def require_reason(reason: str) -> str:
     return reason
 
 
-def require_open(match: Match, doing: str) -> None:
-    if match.status not in OPEN_STATUSES:
-        raise MatchError(
-            f"This match is {match.get_status_display().lower()}: you can no longer {doing}."
+def facts_of(match: Match, report: ResultReport | None = None) -> MatchFacts:
+    """The policy's facts about a locked match, read fresh (`report`: the one acted on)."""
+    if report is None:
+        report = ResultReport.objects.filter(match=match, status__in=LIVE_REPORT_STATUSES).first()
+    return MatchFacts(
+        status=match.status,
+        deadline=match.deadline,
+        proposal_by=ScheduleProposal.objects.filter(
+            match=match, status=ScheduleProposal.Status.OPEN
         )
+        .values_list("proposed_by_id", flat=True)
+        .first(),
+        report_status=report.status if report else None,
+        report_by=report.submitted_by_id if report else None,
+        report_confirm_by=report.confirm_by if report else None,
+        waiting_on_director=ContactIssue.objects.filter(
+            match=match, resolved_at__isnull=True
+        ).exists(),
+    )
 
 
-def require_before_deadline(match: Match, now) -> None:
-    if now > match.deadline:
-        raise MatchError(
-            "The deadline for this match has passed: only the director can record its result now."
-        )
+def require_allowed(action: Action, match: Match, seat: Seat, now, report=None) -> None:
+    """The policy's refusal, if any, as the error (the match must be locked)."""
+    reason = refusal(
+        action, facts_of(match, report), seat.player_id, now, lambda moment: local(match, moment)
+    )
+    if reason:
+        raise MatchError(reason)
 
 
 # --- Scores and the end of a match --------------------------------------------------------------

@@ -17,6 +17,7 @@ from ..models import (
     Seat,
 )
 from ..notifications import notify
+from ..policy import Action
 from ..results import check_scores, winner_seat
 from .kernel import (
     MatchError,
@@ -29,7 +30,7 @@ from .kernel import (
     lock,
     other_seats,
     player_seat,
-    require_before_deadline,
+    require_allowed,
     seats_of,
     snapshot,
     tell_opponents,
@@ -79,13 +80,7 @@ def report_submit(
         match = lock(match)
         seats = seats_of(match)
         seat = player_seat(actor, seats)
-        if match.status in (MatchStatus.REPORTED, MatchStatus.DISPUTED, MatchStatus.CONFIRMED):
-            raise MatchError("A result has already been reported for this match.")
-        if match.is_final:
-            raise MatchError(
-                f"This match is already final ({match.get_status_display().lower()}): only the director can change it."
-            )
-        require_before_deadline(match, now)
+        require_allowed(Action.REPORT, match, seat, now)
         record_text, record_note = "", ""
         if record is not None:
             comparison = _compare_record(record, match, seats, seat, [first_score, second_score])
@@ -196,12 +191,7 @@ def report_confirm(*, actor, report: ResultReport, now=None) -> Match:
         report = ResultReport.objects.select_for_update().get(pk=report.pk)
         seats = seats_of(match)
         seat = player_seat(actor, seats)
-        if report.submitted_by_id == seat.player_id:
-            raise MatchError("Your opponent confirms your report, not you.")
-        if report.status != ReportStatus.PENDING or match.status != MatchStatus.REPORTED:
-            raise MatchError(
-                f"This report is {report.get_status_display().lower()}: there is nothing to confirm."
-            )
+        require_allowed(Action.CONFIRM, match, seat, now, report)
         before = snapshot(match, seats)
         report.status = ReportStatus.CONFIRMED
         report.confirmed_at = now
@@ -252,16 +242,7 @@ def report_dispute(
         report = ResultReport.objects.select_for_update().get(pk=report.pk)
         seats = seats_of(match)
         seat = player_seat(actor, seats)
-        if report.submitted_by_id == seat.player_id:
-            raise MatchError("Only your opponent can dispute your report.")
-        if report.status != ReportStatus.PENDING:
-            raise MatchError(
-                f"This report is {report.get_status_display().lower()}: it can no longer be disputed."
-            )
-        if now > report.confirm_by:
-            raise MatchError(
-                f"The window to dispute closed at {local(match, report.confirm_by)}. Contact the director."
-            )
+        require_allowed(Action.DISPUTE, match, seat, now, report)
         if move is not None:
             _require_record_move(report, move)
         dispute = Dispute.objects.create(

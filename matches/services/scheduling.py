@@ -10,6 +10,7 @@ from accounts.services import require_eligible
 
 from ..models import ContactIssue, Match, MatchStatus, ProposedTime, ScheduleProposal
 from ..notifications import notify
+from ..policy import Action
 from .kernel import (
     MatchError,
     audit,
@@ -17,8 +18,7 @@ from .kernel import (
     local,
     lock,
     player_seat,
-    require_before_deadline,
-    require_open,
+    require_allowed,
     seats_of,
     snapshot,
     tell_opponents,
@@ -35,8 +35,7 @@ def proposal_create(*, actor, match: Match, times: list[datetime], now=None) -> 
         match = lock(match)
         seats = seats_of(match)
         seat = player_seat(actor, seats)
-        require_open(match, "propose times")
-        require_before_deadline(match, now)
+        require_allowed(Action.PROPOSE, match, seat, now)
         for other in seats:
             require_eligible(profile=other.player, season=match.league.season)
         times = sorted(set(times))
@@ -84,11 +83,9 @@ def proposal_accept(*, actor, proposal: ScheduleProposal, starts_at: datetime, n
         proposal = ScheduleProposal.objects.select_for_update().get(pk=proposal.pk)
         seats = seats_of(match)
         seat = player_seat(actor, seats)
-        require_open(match, "accept a time")
         if proposal.status != ScheduleProposal.Status.OPEN:
             raise MatchError("That proposal is no longer open: a newer one replaced it.")
-        if proposal.proposed_by_id == seat.player_id:
-            raise MatchError("Your opponent accepts your proposal, not you.")
+        require_allowed(Action.ACCEPT, match, seat, now)
         if not proposal.times.filter(starts_at=starts_at).exists():
             raise MatchError("Pick one of the proposed times.")
         if starts_at <= now:
@@ -123,7 +120,7 @@ def equipment_agree(*, actor, match: Match, description: str) -> Match:
         match = lock(match)
         seats = seats_of(match)
         seat = player_seat(actor, seats)
-        require_open(match, "change the equipment")
+        require_allowed(Action.AGREE_EQUIPMENT, match, seat, timezone.now())
         before = {"agreed_equipment": match.agreed_equipment}
         match.agreed_equipment = description[:200]
         match.save(update_fields=["agreed_equipment"])
@@ -149,11 +146,7 @@ def contact_issue_report(*, actor, match: Match, attempts: str) -> ContactIssue:
         match = lock(match)
         seats = seats_of(match)
         seat = player_seat(actor, seats)
-        require_open(match, "report an unreachable opponent")
-        if ContactIssue.objects.filter(match=match, resolved_at__isnull=True).exists():
-            raise MatchError(
-                "The director already has a can't-reach-opponent report for this match."
-            )
+        require_allowed(Action.REPORT_CONTACT, match, seat, timezone.now())
         issue = ContactIssue.objects.create(match=match, reported_by=seat.player, attempts=attempts)
         audit(match, actor, "contact_issue_reported", {}, {"attempts": attempts})
         notify(

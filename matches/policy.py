@@ -1,0 +1,142 @@
+"""What a player may do about a match now, and the one thing they should do next.
+
+One pure function, ``refusal``, answers "may this player do that now?" for every player action;
+the services raise its answer as the error, the match page shows only the forms it allows, and
+"My matches" words the next step from it. It reads plain facts about the match (``MatchFacts``),
+so each caller builds them from what it already loaded and no rule is written twice.
+"""
+
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+
+from .models import FINAL_STATUSES, OPEN_STATUSES, MatchStatus, Outcome, ReportStatus
+
+
+class Action(StrEnum):
+    PROPOSE = "propose times"  # L1, L2
+    ACCEPT = "accept a time"  # L1
+    AGREE_EQUIPMENT = "change the equipment"  # L4
+    REPORT_CONTACT = "report an unreachable opponent"  # L5
+    REPORT = "report the result"  # L7
+    CONFIRM = "confirm the result"  # L6
+    DISPUTE = "dispute the result"  # L9
+
+
+@dataclass(frozen=True)
+class MatchFacts:
+    """What the rules need to know about a match; player ids are `PlayerProfile` ids."""
+
+    status: str
+    deadline: datetime
+    proposal_by: int | None = None  # who made the open time proposal, if any
+    report_status: str | None = None  # the live report's status, if any
+    report_by: int | None = None
+    report_confirm_by: datetime | None = None  # None: not known to the caller, not checked
+    waiting_on_director: bool = False  # an open can't-reach report (L5)
+
+
+def refusal(
+    action: Action, facts: MatchFacts, player_id: int, now: datetime, say_time=None
+) -> str | None:
+    """Why the player in the match may not take `action` now, or None when they may.
+    `say_time(moment)` words a moment for the message (the institution's clock)."""
+    status = facts.status
+    if action in (Action.CONFIRM, Action.DISPUTE):
+        return _answer_refusal(action, facts, player_id, now, say_time or datetime.isoformat)
+    if action == Action.REPORT and status in (
+        MatchStatus.REPORTED,
+        MatchStatus.DISPUTED,
+        MatchStatus.CONFIRMED,
+    ):
+        return "A result has already been reported for this match."
+    if action == Action.REPORT and status in FINAL_STATUSES:
+        label = MatchStatus(status).label.lower()
+        return f"This match is already final ({label}): only the director can change it."
+    if status not in OPEN_STATUSES:
+        return f"This match is {MatchStatus(status).label.lower()}: you can no longer {action}."
+    if action in (Action.PROPOSE, Action.ACCEPT, Action.REPORT) and now > facts.deadline:
+        return (
+            "The deadline for this match has passed: only the director can record its result now."
+        )
+    if action == Action.ACCEPT:
+        if facts.proposal_by is None:
+            return "There is no open proposal to accept."
+        if facts.proposal_by == player_id:
+            return "Your opponent accepts your proposal, not you."
+    if action == Action.REPORT_CONTACT and facts.waiting_on_director:
+        return "The director already has a can't-reach-opponent report for this match."
+    return None
+
+
+def _answer_refusal(action, facts: MatchFacts, player_id, now, say_time) -> str | None:
+    if facts.report_by == player_id:
+        return (
+            "Your opponent confirms your report, not you."
+            if action == Action.CONFIRM
+            else "Only your opponent can dispute your report."
+        )
+    if facts.report_status != ReportStatus.PENDING or facts.status != MatchStatus.REPORTED:
+        label = ReportStatus(facts.report_status).label.lower() if facts.report_status else "gone"
+        doing = (
+            "there is nothing to confirm"
+            if action == Action.CONFIRM
+            else "it can no longer be disputed"
+        )
+        return f"This report is {label}: {doing}."
+    if (
+        action == Action.DISPUTE
+        and facts.report_confirm_by is not None
+        and now > facts.report_confirm_by
+    ):
+        closed = say_time(facts.report_confirm_by)
+        return f"The window to dispute closed at {closed}. Contact the director."
+    return None
+
+
+def may(action: Action, facts: MatchFacts, player_id: int, now: datetime) -> bool:
+    return refusal(action, facts, player_id, now) is None
+
+
+# --- The next step, for "My matches" ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NextStep:
+    text: str
+    needs_you: bool  # the player, not someone else, must act
+
+
+def next_step(
+    facts: MatchFacts,
+    player_id: int,
+    now: datetime,
+    *,
+    scheduled_at: datetime | None = None,
+    my_outcome: str = "",
+) -> NextStep:
+    status = facts.status
+    if status == MatchStatus.BYE:
+        return NextStep("Bye this round: a win, nothing to do", False)
+    if status in FINAL_STATUSES:
+        outcome = Outcome(my_outcome).label if my_outcome else MatchStatus(status).label
+        return NextStep(f"Final: {outcome.lower()}", False)
+    if status == MatchStatus.DISPUTED:
+        return NextStep("Disputed: the director will rule", False)
+    if status == MatchStatus.REPORTED and facts.report_status == ReportStatus.PENDING:
+        if may(Action.CONFIRM, facts, player_id, now):
+            return NextStep("Confirm or dispute the reported result", True)
+        return NextStep("Reported: waiting for your opponent to confirm", False)
+    if facts.waiting_on_director:
+        return NextStep("Waiting for the director (can't reach opponent)", False)
+    if not may(Action.REPORT, facts, player_id, now):
+        return NextStep("Deadline passed: the director decides", False)
+    if status == MatchStatus.SCHEDULED:
+        if scheduled_at and scheduled_at > now:
+            return NextStep("Play at the scheduled time", True)
+        return NextStep("Report the result (the winner reports)", True)
+    if facts.proposal_by is None:
+        return NextStep("Propose times to your opponent", True)
+    if may(Action.ACCEPT, facts, player_id, now):
+        return NextStep("Accept one of the proposed times", True)
+    return NextStep("Waiting for your opponent to accept a time", False)
