@@ -8,8 +8,8 @@ from django.db import transaction
 from django.db.models import Max, Prefetch
 from django.utils import timezone
 
-from matches.deadlines import match_deadline
 from matches.models import FINAL_STATUSES, Match, MatchStatus, Outcome, Seat
+from matches.services import match_create
 
 from . import brackets
 from .models import Bracket, BracketSlot, Entry, League, LeagueFormat, Round, Standing
@@ -81,7 +81,6 @@ def _create_matches(bracket: Bracket, rows: list[BracketSlot], today: date) -> N
     if not rows:
         return
     league = bracket.league
-    tz = league.season.institution.tz
     regular_rounds = (
         Round.objects.filter(league=league, playoff=False).aggregate(n=Max("number"))["n"] or 0
     )
@@ -92,19 +91,12 @@ def _create_matches(bracket: Bracket, rows: list[BracketSlot], today: date) -> N
             number=regular_rounds + row.round_index + 1,
             defaults={"play_by": play_by, "playoff": True},
         )
-        match = Match.objects.create(
-            league=league,
+        round_.league = league  # the deadline needs its league and time zone
+        match = match_create(
+            actor=None,
             round=round_,
-            deadline=match_deadline(
-                play_by=round_.play_by, report_window_days=league.report_window_days, tz=tz
-            ),
-            venue=league.venue,
-        )
-        Seat.objects.bulk_create(
-            [
-                Seat(match=match, order=1, player_id=bracket.seeds[row.seed_a - 1]),
-                Seat(match=match, order=2, player_id=bracket.seeds[row.seed_b - 1]),
-            ]
+            players=[bracket.seeds[row.seed_a - 1], bracket.seeds[row.seed_b - 1]],
+            reason="Bracket drawn (L11)",
         )
         row.match = match
         row.save(update_fields=["match"])

@@ -10,9 +10,7 @@ from accounts import roles
 from accounts.errors import DomainError, PermissionDenied
 from accounts.models import PlayerProfile
 from accounts.services import require_eligible
-from matches.deadlines import match_deadline
-from matches.models import Match, MatchStatus, Outcome, Seat
-from matches.services import withdrawal_forfeits
+from matches.services import NewMatch, matches_create, withdrawal_forfeits
 
 from .models import Entry, League, LeagueFormat, Round
 from .pairing import round_robin
@@ -133,8 +131,6 @@ def rounds_generate(*, actor, league: League, first_play_by: date) -> list[Round
                 f"{len(schedule)} rounds of {league.round_length_days} days would end on {last_play_by:%b %-d}, "
                 f"after {season.name} ends ({season.ends_on:%b %-d})."
             )
-        tz = season.institution.tz
-        now = timezone.now()
         rounds = Round.objects.bulk_create(
             [
                 Round(
@@ -145,33 +141,13 @@ def rounds_generate(*, actor, league: League, first_play_by: date) -> list[Round
                 for number in range(1, len(schedule) + 1)
             ]
         )
-        matches, pairs_of = [], []
-        for round_, pairs in zip(rounds, schedule, strict=True):
-            deadline = match_deadline(
-                play_by=round_.play_by, report_window_days=league.report_window_days, tz=tz
-            )
-            for first, second in pairs:
-                bye = second is None
-                matches.append(
-                    Match(
-                        league=league,
-                        round=round_,
-                        deadline=deadline,
-                        status=MatchStatus.BYE if bye else MatchStatus.UNSCHEDULED,
-                        venue=league.venue,
-                        finalised_at=now if bye else None,
-                    )
-                )
-                pairs_of.append((first, second))
-        Match.objects.bulk_create(matches)
-        seats = []
-        for match, (first, second) in zip(matches, pairs_of, strict=True):
-            if second is None:
-                seats.append(Seat(match=match, order=1, player=first, outcome=Outcome.BYE))
-            else:
-                seats += [
-                    Seat(match=match, order=1, player=first),
-                    Seat(match=match, order=2, player=second),
-                ]
-        Seat.objects.bulk_create(seats)
+        matches_create(
+            actor=actor,
+            new=[
+                NewMatch(round=round_, players=[p.pk for p in pair if p is not None])
+                for round_, pairs in zip(rounds, schedule, strict=True)
+                for pair in pairs
+            ],
+            reason="Round robin drawn",
+        )
     return rounds

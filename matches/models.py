@@ -301,6 +301,7 @@ class Dispute(models.Model):
 
 
 AUDIT_ACTIONS = {
+    "created": "Match drawn",
     "proposal_created": "Times proposed",
     "scheduled": "Time accepted",
     "equipment_agreed": "Other dictionary or board agreed",

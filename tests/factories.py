@@ -117,18 +117,9 @@ def match_between(
 ):
     """A two-player match in its own round, due `play_by` (default: in a week)."""
     from league.models import Round
-    from matches.deadlines import match_deadline
-    from matches.models import Match, Seat
+    from matches.services import match_create
 
     play_by = play_by or (timezone.now().date() + timedelta(days=7))
     number = number or (league.rounds.count() + 1)
     round_ = Round.objects.create(league=league, number=number, play_by=play_by)
-    deadline = match_deadline(
-        play_by=play_by,
-        report_window_days=league.report_window_days,
-        tz=league.season.institution.tz,
-    )
-    match = Match.objects.create(league=league, round=round_, deadline=deadline, venue=league.venue)
-    Seat.objects.create(match=match, order=1, player=first)
-    Seat.objects.create(match=match, order=2, player=second)
-    return match
+    return match_create(actor=None, round=round_, players=[first.pk, second.pk])

@@ -8,7 +8,7 @@ from django.utils import timezone
 from accounts.errors import NotEligible, PermissionDenied
 from league.models import Entry
 from league.services import LeagueError, entry_enrol, entry_withdraw, league_join, rounds_generate
-from matches.models import Match, MatchStatus
+from matches.models import AuditEvent, Match, MatchStatus, Outcome, Seat
 from matches.services import report_submit
 from tests.factories import ProfileFactory, eligible, match_between
 
@@ -108,6 +108,12 @@ def test_the_round_robin_is_drawn_with_deadlines_and_byes(league, director, seas
     assert games == players * (players - 1) // 2
     deadline = Match.objects.filter(round=rounds[0]).first().deadline
     assert deadline.astimezone(season.institution.tz).date() == first + timedelta(days=1)
+    # Every match was made by the one creation service, which records who drew it.
+    drawn = AuditEvent.objects.filter(match__league=league, action="created")
+    assert drawn.count() == Match.objects.filter(league=league).count()
+    assert set(drawn.values_list("actor", flat=True)) == {director.user.pk}
+    bye_seats = Seat.objects.filter(match__league=league, match__status=MatchStatus.BYE)
+    assert set(bye_seats.values_list("outcome", flat=True)) <= {Outcome.BYE}
 
 
 def test_the_round_robin_must_fit_the_season(league, director, season):

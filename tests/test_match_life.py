@@ -347,7 +347,7 @@ def test_a_confirmed_result_changes_only_through_the_director(match, player, opp
     s = seats(match)
     assert (s[1].outcome, s[2].outcome) == ("loss", "win")
     events = list(AuditEvent.objects.filter(match=match).values_list("action", flat=True))
-    assert events == ["reported", "confirmed", "result_recorded"]
+    assert events == ["created", "reported", "confirmed", "result_recorded"]
 
 
 # --- Can't reach (L5) --------------------------------------------------------------------------------

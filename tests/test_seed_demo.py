@@ -75,7 +75,7 @@ def test_a_league_needs_enough_students(db):
 def test_the_scale_path_bulk_makes_leagues_in_every_state_for_the_night(db, capsys):
     from league.models import League, Standing
     from league.nightly import run_nightly
-    from matches.models import Match
+    from matches.models import AuditEvent, Match
 
     seed(capsys, "--players", "120", "--leagues", "4", "--matches", "300")
     assert League.objects.count() == 4
@@ -91,6 +91,9 @@ def test_the_scale_path_bulk_makes_leagues_in_every_state_for_the_night(db, caps
         "unscheduled",
     } <= statuses
     assert Standing.objects.filter(league__slug="league-2").exists()
+    # The bulk path creates through the one match service too: one "created" event a match.
+    created = AuditEvent.objects.filter(action="created").count()
+    assert created == Match.objects.count()
     summary = run_nightly()
     assert summary.forfeits > 0 and summary.auto_confirmed > 0 and summary.standings_rebuilt == 4
 

@@ -5,6 +5,7 @@ them all.
 - `reporting`: the winner's report, the opponent's confirmation or dispute (L6, L7, L9, G1–G3)
 - `rulings`: the director's rulings, one entry point `rule` (L5, L8, L9)
 - `nightly`: the nightly job's set-based transitions (L8, auto-confirmation)
+- `creation`: creating matches and seats, one by one or in bulk
 - `kernel`: what they share: the errors, the match lock, seats, audit trail, e-mail
 
 Each function is keyword-only, takes model instances and the acting user, runs in one
@@ -12,6 +13,7 @@ transaction with the match row locked, writes an audit event, and raises a `Matc
 `DomainError`) that pages show as a message when the rule or the match's state forbids it.
 """
 
+from .creation import NewMatch, match_create, matches_create
 from .kernel import MatchError, UnusualScores, is_match_director
 from .nightly import confirm_stale_reports, forfeit_overdue_matches
 from .reporting import report_confirm, report_dispute, report_submit
@@ -42,6 +44,7 @@ __all__ = [
     "MAX_PROPOSED_TIMES",
     "RULINGS_ON",
     "MatchError",
+    "NewMatch",
     "Ruling",
     "RulingOn",
     "UnusualScores",
@@ -52,11 +55,13 @@ __all__ = [
     "equipment_agree",
     "forfeit_overdue_matches",
     "is_match_director",
+    "match_create",
     "match_double_forfeit",
     "match_extend_deadline",
     "match_forfeit",
     "match_record_result",
     "match_replay",
+    "matches_create",
     "proposal_accept",
     "proposal_create",
     "report_confirm",

@@ -1,0 +1,105 @@
+"""Creating matches and their seats: the one place it happens (round robins, brackets, the demo
+and scale generator, the tests), each match with a "created" audit event.
+
+Callers are league services that have already checked the acting user's rights (drawing rounds
+is the director's; a bracket is drawn by the nightly job) and hold their own transaction; this
+writes in bulk, so the scale generator's 200,000 matches come through here too.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.utils import timezone
+
+from ..deadlines import match_deadline
+from ..models import AuditEvent, Match, MatchStatus, Outcome, Seat
+
+
+@dataclass
+class NewMatch:
+    """A match to create. `round` is a league Round (its league, number and play-by date);
+    `players` are PlayerProfile ids in seat order, which stands for the draw for first play
+    (G9); one player is a bye. The other fields are for generated data that starts later in
+    a match's life: `scores` and `outcomes` per seat."""
+
+    round: object
+    players: Sequence[int]
+    status: str = MatchStatus.UNSCHEDULED
+    scheduled_at: datetime | None = None
+    finalised_at: datetime | None = None
+    scores: Sequence[int | None] | None = None
+    outcomes: Sequence[str] | None = None
+
+
+def matches_create(
+    *, actor, new: Sequence[NewMatch], reason: str = "", now=None, batch_size: int = 5000
+) -> list[Match]:
+    """Create the matches with their seats and a "created" audit event each; returns them in
+    the order given. Each deadline is the end of its round's play-by date in the institution's
+    time zone, plus the league's report window."""
+    now = now or timezone.now()
+    deadlines: dict[int, datetime] = {}
+    matches = []
+    for item in new:
+        league = item.round.league
+        key = id(item.round)
+        if key not in deadlines:
+            deadlines[key] = match_deadline(
+                play_by=item.round.play_by,
+                report_window_days=league.report_window_days,
+                tz=league.season.institution.tz,
+            )
+        bye = len(item.players) == 1
+        matches.append(
+            Match(
+                league=league,
+                round=item.round,
+                deadline=deadlines[key],
+                status=MatchStatus.BYE if bye else item.status,
+                venue=league.venue,
+                scheduled_at=item.scheduled_at,
+                finalised_at=now if bye else item.finalised_at,
+                created_at=now,
+            )
+        )
+    Match.objects.bulk_create(matches, batch_size=batch_size)
+    seats = []
+    for match, item in zip(matches, new, strict=True):
+        for index, player_id in enumerate(item.players):
+            seats.append(
+                Seat(
+                    match=match,
+                    order=index + 1,
+                    player_id=player_id,
+                    score=item.scores[index] if item.scores else None,
+                    outcome=Outcome.BYE
+                    if match.status == MatchStatus.BYE
+                    else (item.outcomes[index] if item.outcomes else ""),
+                )
+            )
+    Seat.objects.bulk_create(seats, batch_size=batch_size)
+    who = actor if actor is not None and actor.is_authenticated else None
+    AuditEvent.objects.bulk_create(
+        [
+            AuditEvent(
+                match=match,
+                actor=who,
+                action="created",
+                before={},
+                after={"status": match.status, "players": list(item.players)},
+                reason=reason,
+                created_at=now,
+            )
+            for match, item in zip(matches, new, strict=True)
+        ],
+        batch_size=batch_size,
+    )
+    return matches
+
+
+def match_create(*, actor, round, players: Sequence[int], reason: str = "", now=None) -> Match:
+    """One match (a bracket's next game, a test's): `matches_create` for one."""
+    return matches_create(
+        actor=actor, new=[NewMatch(round=round, players=players)], reason=reason, now=now
+    )[0]
