@@ -1,4 +1,4 @@
-"""`league` follows what other apps announce (DESIGN.md: matches never imports league)."""
+"""`league` follows what other apps announce (docs/design.md: matches never imports league)."""
 
 from django.conf import settings
 from django.db import transaction

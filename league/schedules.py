@@ -9,7 +9,7 @@ NIGHTLY_TASK = "league.tasks.run_nightly_for_institution"
 def sync_nightly_schedule(institution) -> None:
     from django_celery_beat.models import CrontabSchedule, PeriodicTask
 
-    # Fires at 02:00 every day, institution time: the 02:00 run of DESIGN.md's life of a match.
+    # Fires at 02:00 every day, institution time: the nightly run of docs/design.md.
     crontab, _ = CrontabSchedule.objects.get_or_create(
         minute="0",
         hour="2",

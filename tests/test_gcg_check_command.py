@@ -1,4 +1,4 @@
-"""``manage.py gcg_check FILE [--verify]``: the public contract (DESIGN.md): one
+"""``manage.py gcg_check FILE [--verify]``: the public contract (docs/design.md): one
 ``NICKNAME<TAB>FINAL_TOTAL`` line per player, then one line per problem naming its line; exit 0
 consistent, 1 problems found, 2 unreadable file."""
 

@@ -15,7 +15,7 @@ from matches.scrabble import (
     write_gcg,
 )
 from matches.scrabble.gcg import END_RACK_POINTS
-from matches.scrabble.simulate import random_game
+from tests.scrabble_simulate import random_game
 
 
 @settings(max_examples=60, deadline=None)

@@ -31,7 +31,7 @@ SUMMARY = re.compile(
 
 
 def day_after(match):
-    """The day whose 02:00 run settles a match due the day before (DESIGN.md)."""
+    """The day whose 02:00 run settles a match due the day before (docs/design.md)."""
     return match.deadline.astimezone(match.league.season.institution.tz).date()
 
 

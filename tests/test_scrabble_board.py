@@ -10,10 +10,14 @@ from matches.scrabble.board import (
     LETTER_MULTIPLIERS,
     SIZE,
     WORD_MULTIPLIERS,
-    square_index,
     square_name,
 )
 from matches.scrabble.tiles import full_bag, unseen_tiles
+
+
+def square_index(row: int, col: int) -> int:
+    """The flat index the board's tables use for a square given its 0-based row and column."""
+    return row * SIZE + col
 
 
 def _squares_with(multipliers, factor):

@@ -48,11 +48,6 @@ _ACROSS_RE = re.compile(r"([0-9]{1,2})([A-Oa-o])")
 _DOWN_RE = re.compile(r"([A-Oa-o])([0-9]{1,2})")
 
 
-def square_index(row: int, col: int) -> int:
-    """The flat index of a square given its 0-based row and column."""
-    return row * SIZE + col
-
-
 def square_name(index: int) -> str:
     """A square's name in GCG style, column then row: ``H8`` for the centre."""
     row, col = divmod(index, SIZE)

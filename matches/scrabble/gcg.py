@@ -1,4 +1,4 @@
-"""Reading and writing GCG game records (see ../shared/GCG-FORMAT.md for the format).
+"""Reading and writing GCG game records (the format as read here: docs/gcg.md).
 
 A record is a list of pragmata (``#player1 NICK Full Name``, ``#title …``, ``#note …``) and
 events (``>NICK: RACK 8H WORD +SCORE TOTAL`` and the other kinds below), one per line. The

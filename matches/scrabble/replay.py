@@ -1,5 +1,5 @@
-"""Checking a game record: its arithmetic always, and on request the board (GCG-FORMAT.md,
-"What a checker verifies").
+"""Checking a game record: its arithmetic always, and on request the board (docs/gcg.md,
+"What the checker verifies").
 
 Arithmetic: every cumulative total is the previous one plus the score change; a withdrawn phony
 takes off exactly the placement before it; end-of-game lines are 2 × (North-American rule) or

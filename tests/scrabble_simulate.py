@@ -1,15 +1,16 @@
 """Random games that follow the rules the engine knows (geometry, scoring, bag, G1, G5, G6).
 
 No dictionary is involved: words are random letters. The games feed the property tests
-(write → parse → replay gives the same totals) and the speed benchmark.
+(tests/test_gcg_properties.py: write → parse → replay gives the same totals) and the replay
+benchmark (benchmarks/replay.py). Test code, so it lives here and not in the engine.
 """
 
 import random
 
-from .board import SIZE, Board
-from .endgame import NORTH_AMERICAN, STANDARD, end_of_game_adjustments
-from .errors import IllegalPlay
-from .gcg import (
+from matches.scrabble.board import SIZE, Board
+from matches.scrabble.endgame import NORTH_AMERICAN, STANDARD, end_of_game_adjustments
+from matches.scrabble.errors import IllegalPlay
+from matches.scrabble.gcg import (
     CHALLENGE_BONUS,
     END_RACK_PENALTY,
     END_RACK_POINTS,
@@ -22,8 +23,8 @@ from .gcg import (
     GameRecord,
     Player,
 )
-from .scoring import ScoredPlay, score_placement
-from .tiles import BLANK, RACK_SIZE, full_bag
+from matches.scrabble.scoring import ScoredPlay, score_placement
+from matches.scrabble.tiles import BLANK, RACK_SIZE, full_bag
 
 SCORELESS_TURNS_TO_END = 6
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
