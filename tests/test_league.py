@@ -133,3 +133,28 @@ def test_l10_the_draw_refuses_an_ineligible_entrant(league, director, season, pl
             league=league,
             first_play_by=timezone.localdate() + timedelta(days=7),
         )
+
+
+# --- A league's rule settings are the rules engine's names (G1, G5) -------------------------------
+
+
+def test_g1_every_end_of_game_rule_a_league_offers_is_one_the_engine_applies():
+    from league.models import EndOfGameRule
+    from matches.game_records import RULE_NAMES
+    from matches.scrabble import END_OF_GAME_RULES, end_of_game_adjustments
+
+    assert set(EndOfGameRule.values) == set(END_OF_GAME_RULES)
+    for rule in EndOfGameRule.values:
+        assert len(end_of_game_adjustments(rule, ["", "QZ"], went_out=0)) == 2
+        assert rule in RULE_NAMES  # a game record can be put under the league's rule
+
+
+def test_g5_every_challenge_rule_a_league_offers_is_one_the_engine_applies():
+    from league.models import ChallengeRule
+    from matches.scrabble import CHALLENGE_RULES, resolve_challenge
+
+    assert set(ChallengeRule.values) == set(CHALLENGE_RULES)
+    for rule in ChallengeRule.values:
+        assert (
+            resolve_challenge(rule, play_is_acceptable=False, tiles_in_bag=10).play_stands is False
+        )
