@@ -12,6 +12,7 @@ from django.utils.html import format_html
 
 from . import roles
 from .errors import DomainError, RosterFileError
+from .forms import CampusIdAdminForm
 from .models import (
     Checkout,
     Eligibility,
@@ -67,6 +68,7 @@ class InstitutionAdmin(InstitutionScopedAdmin):
 
 class PlayerProfileInline(admin.StackedInline):
     model = PlayerProfile
+    form = CampusIdAdminForm
     can_delete = False
     fk_name = "user"
 
@@ -173,6 +175,7 @@ class PendingThisSeasonFilter(admin.SimpleListFilter):
 
 @admin.register(PlayerProfile)
 class PlayerProfileAdmin(InstitutionScopedAdmin):
+    form = CampusIdAdminForm
     list_display = ["user", "campus_id", "institution", "rule_eligibility"]
     list_select_related = ["user", "institution"]
     list_filter = [PendingThisSeasonFilter]
@@ -272,6 +275,7 @@ class SeasonAdmin(InstitutionScopedAdmin):
 
 @admin.register(RosterEntry)
 class RosterEntryAdmin(InstitutionScopedAdmin):
+    form = CampusIdAdminForm
     institution_path = "season__institution_id"
     list_display = ["campus_id", "first_name", "last_name", "email", "season", "imported_at"]
     list_filter = ["season"]

@@ -2,7 +2,9 @@ from allauth.account.forms import SignupForm
 from django import forms
 from django.db import transaction
 
-from .models import EquipmentItem, PlayerProfile, Season
+from .campus_ids import normalize_campus_id
+from .errors import DomainError
+from .models import EquipmentItem, Institution, PlayerProfile, Season
 from .selectors import institution_for_email
 from .services import student_register
 
@@ -33,19 +35,21 @@ class CampusSignupForm(SignupForm):
     def clean(self):
         cleaned = super().clean()
         email = cleaned.get("email")
-        campus_id = (cleaned.get("campus_id") or "").strip()
+        raw = cleaned.get("campus_id") or ""
         self.institution = institution_for_email(email) if email else None
-        if self.institution and campus_id:
-            label = self.institution.campus_id_label
-            if not self.institution.campus_id_matches(campus_id):
-                self.add_error("campus_id", f"{label} must be {self.institution.campus_id_hint}.")
-            elif PlayerProfile.objects.filter(
+        if self.institution and raw:
+            try:
+                campus_id = self.institution.clean_campus_id(raw)
+            except DomainError as error:
+                self.add_error("campus_id", error.message)
+                return cleaned
+            if PlayerProfile.objects.filter(
                 institution=self.institution, campus_id=campus_id
             ).exists():
                 self.add_error(
                     "campus_id",
-                    f"This {label} is already registered. If it is yours, log in or reset your "
-                    "password; if not, ask the front desk.",
+                    f"This {self.institution.campus_id_label} is already registered. If it is "
+                    "yours, log in or reset your password; if not, ask the front desk.",
                 )
             cleaned["campus_id"] = campus_id
         return cleaned
@@ -116,3 +120,28 @@ class PreferencesForm(forms.ModelForm):
             del self.fields["email_digest"]
         for field in self.fields.values():
             field.help_text = ""
+
+
+class CampusIdAdminForm(forms.ModelForm):
+    """The admin's form for a row holding a campus ID (a profile, a roster line): the ID is
+    tidied and checked against the institution's pattern as at signup and in the roster import
+    (L10). A blank ID (staff) is left blank; the model says whether one is required."""
+
+    def institution_of(self, cleaned) -> Institution | None:
+        if cleaned.get("institution"):
+            return cleaned["institution"]
+        season = cleaned.get("season")
+        return season.institution if season else None
+
+    def clean(self):
+        cleaned = super().clean()
+        if "campus_id" not in cleaned:
+            return cleaned
+        cleaned["campus_id"] = normalize_campus_id(cleaned["campus_id"])
+        institution = self.institution_of(cleaned)
+        if cleaned["campus_id"] and institution:
+            try:
+                cleaned["campus_id"] = institution.clean_campus_id(cleaned["campus_id"])
+            except DomainError as error:
+                self.add_error("campus_id", error.message)
+        return cleaned

@@ -23,6 +23,9 @@ from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils import timezone
 
+from .campus_ids import campus_id_fits, normalize_campus_id
+from .errors import DomainError
+
 
 def validate_timezone(value: str) -> None:
     if value not in zoneinfo.available_timezones():
@@ -84,8 +87,14 @@ class Institution(models.Model):
         domain = email.rsplit("@", 1)[-1].lower()
         return any(domain == d or domain.endswith("." + d) for d in self.domains)
 
-    def campus_id_matches(self, campus_id: str) -> bool:
-        return re.fullmatch(self.campus_id_pattern, campus_id) is not None
+    def clean_campus_id(self, raw: str) -> str:
+        """The campus ID as stored (tidied), or a DomainError saying how this institution's IDs
+        look (L10). Signup, registration and the admin call this; the roster import words its
+        per-line refusal itself, with the same two functions."""
+        campus_id = normalize_campus_id(raw)
+        if not campus_id_fits(campus_id, self.campus_id_pattern):
+            raise DomainError(f"{self.campus_id_label} must be {self.campus_id_hint}.")
+        return campus_id
 
     @property
     def tz(self) -> zoneinfo.ZoneInfo:

@@ -11,6 +11,7 @@ import io
 import re
 from dataclasses import dataclass, field
 
+from .campus_ids import campus_id_fits, normalize_campus_id
 from .errors import RosterFileError
 
 CAMPUS_ID_HEADERS = {"campus_id", "student_id", "campusid", "studentid", "id", "campus_id_number"}
@@ -115,11 +116,11 @@ def parse_roster(text: str, campus_id_pattern: str, campus_id_hint: str = "") ->
                 (line, f"expected {len(header)} fields as in the header, found {len(cells)}")
             )
             continue
-        campus_id = cells[id_index].strip()
+        campus_id = normalize_campus_id(cells[id_index])
         if not campus_id:
             parsed.rejected.append((line, "the campus ID is empty"))
             continue
-        if not pattern.fullmatch(campus_id):
+        if not campus_id_fits(campus_id, pattern):
             shape = f" ({campus_id_hint})" if campus_id_hint else ""
             parsed.rejected.append(
                 (line, f"campus ID {campus_id!r} is not in the institution's format{shape}")

@@ -1,5 +1,6 @@
 """Read queries about people, seasons and eligibility."""
 
+from .campus_ids import normalize_campus_id
 from .models import (
     Eligibility,
     EligibilitySource,
@@ -47,7 +48,7 @@ def eligibility_of(profile: PlayerProfile, season: Season) -> Eligibility:
 def profile_by_campus_id(institution: Institution, campus_id: str) -> PlayerProfile | None:
     return (
         PlayerProfile.objects.select_related("user", "institution")
-        .filter(institution=institution, campus_id=campus_id.strip())
+        .filter(institution=institution, campus_id=normalize_campus_id(campus_id))
         .first()
     )
 

@@ -142,9 +142,7 @@ def eligibility_rule(
 def student_register(*, user: User, institution: Institution, campus_id: str) -> PlayerProfile:
     """A newly signed-up student: their profile, the student role, and eligibility from any
     roster already imported for a season that has not ended."""
-    campus_id = campus_id.strip()
-    if not institution.campus_id_matches(campus_id):
-        raise DomainError(f"{institution.campus_id_label} must be {institution.campus_id_hint}.")
+    campus_id = institution.clean_campus_id(campus_id)
     with transaction.atomic():
         profile = PlayerProfile.objects.create(
             user=user, institution=institution, campus_id=campus_id

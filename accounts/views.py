@@ -7,6 +7,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from . import roles
+from .campus_ids import normalize_campus_id
 from .errors import DomainError
 from .forms import CampusIdLookupForm, IdCheckForm, LendForm, PreferencesForm
 from .models import Checkout, PlayerProfile
@@ -56,7 +57,7 @@ def front_desk(request: HttpRequest) -> HttpResponse:
         "overdue": [c for c in out_now if c.due_at < now],
     }
     if form.is_valid():
-        campus_id = form.cleaned_data["campus_id"].strip()
+        campus_id = normalize_campus_id(form.cleaned_data["campus_id"])
         student = profile_by_campus_id(institution, campus_id)
         context["searched"] = campus_id
         if student:

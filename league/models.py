@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import Institution, PlayerProfile, Season
+from matches.scrabble import endgame
 
 
 class LeagueFormat(models.TextChoices):
@@ -29,20 +30,28 @@ class Lexicon(models.TextChoices):
     OSPD4 = "OSPD4", "Official Scrabble Players Dictionary, 4th edition"
 
 
+# The stored values are the rules engine's own names (matches/scrabble/endgame.py), so what a
+# league says is what the engine is told; only the labels are written here.
 class EndOfGameRule(models.TextChoices):
-    STANDARD = "standard", "Standard: each loses own tiles, the one who went out gains them (G1)"
-    NORTH_AMERICAN = "north_american", "North American: +2 × opponent's tiles, no deduction"
-    NONE = "none", "None: no adjustment for unplayed tiles"
+    STANDARD = (
+        endgame.STANDARD,
+        "Standard: each loses own tiles, the one who went out gains them (G1)",
+    )
+    NORTH_AMERICAN = (
+        endgame.NORTH_AMERICAN,
+        "North American: +2 × opponent's tiles, no deduction",
+    )
+    NONE = endgame.NO_ADJUSTMENT, "None: no adjustment for unplayed tiles"
 
 
 class ChallengeRule(models.TextChoices):
-    LOSE_TURN = "lose_turn", "Unsuccessful challenger loses a turn"
+    LOSE_TURN = endgame.LOSE_TURN, "Unsuccessful challenger loses a turn"
     POINTS_TO_CHALLENGED = (
-        "points_to_challenged",
+        endgame.POINTS_TO_CHALLENGED,
         "Points to the player whose valid play was challenged",
     )
     CLUB_BONUS_TO_CHALLENGER = (
-        "club_bonus_to_challenger",
+        endgame.CLUB_BONUS_TO_CHALLENGER,
         "10 points to a successful challenger while tiles remain",
     )
 
@@ -98,7 +107,8 @@ class League(models.Model):
         ordering = ["season", "name"]
         constraints = [
             models.CheckConstraint(
-                condition=Q(challenge_points__in=[5, 10]), name="league_challenge_points_5_or_10"
+                condition=Q(challenge_points__in=list(endgame.CHALLENGE_POINTS)),
+                name="league_challenge_points_5_or_10",
             ),
         ]
 

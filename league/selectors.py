@@ -1,7 +1,7 @@
 from typing import NamedTuple
 
 from django.db import connection
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q
 
 from accounts import roles
 from matches.models import Match, Seat
@@ -10,11 +10,15 @@ from .models import League, Round
 
 
 def leagues_for(institution):
-    """An institution's leagues with their entry counts, newest season first."""
+    """An institution's leagues with their entry counts and whether their rounds are drawn
+    (`started`), newest season first."""
     return (
         League.objects.filter(season__institution=institution)
         .select_related("season__institution")
-        .annotate(players=Count("entries", filter=Q(entries__withdrawn_at__isnull=True)))
+        .annotate(
+            players=Count("entries", filter=Q(entries__withdrawn_at__isnull=True)),
+            started=Exists(Round.objects.filter(league=OuterRef("pk"))),
+        )
         .order_by("-season__starts_on", "name")
     )
 

@@ -7,13 +7,15 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts import roles
-from accounts.errors import DomainError, PermissionDenied
+from accounts.errors import DomainError, NotEligible, PermissionDenied
 from accounts.models import PlayerProfile
+from accounts.selectors import eligibility_of
 from accounts.services import require_eligible
 from matches.services import NewMatch, matches_create, withdrawal_forfeits
 
 from .models import Entry, League, LeagueFormat, Round
 from .pairing import round_robin
+from .policies import join_refusal
 
 
 class LeagueError(DomainError):
@@ -33,17 +35,22 @@ def _lock(league: League) -> League:
     )
 
 
-def _enter(league: League, player: PlayerProfile) -> Entry:
-    """Add a player to a locked league: eligible (L10), not yet in, a place left."""
-    require_eligible(profile=player, season=league.season)
+def _enter(
+    league: League, player: PlayerProfile, *, today: date | None = None, by_director: bool = False
+) -> Entry:
+    """Add a player to a locked league, if `join_refusal` lets them (L10 and the league's limits)."""
     existing = Entry.objects.filter(league=league, player=player).first()
-    if existing and existing.active:
-        raise LeagueError(f"{player.user} is already in {league}.")
-    active = Entry.objects.filter(league=league, withdrawn_at__isnull=True).count()
-    if active >= league.capacity:
-        raise LeagueError(f"{league} is full ({league.capacity} players).")
-    if league.rounds.exists():
-        raise LeagueError(f"{league} has started: its rounds are already drawn.")
+    refusal = join_refusal(
+        league,
+        joined=existing is not None and existing.active,
+        players=Entry.objects.filter(league=league, withdrawn_at__isnull=True).count(),
+        started=league.rounds.exists(),
+        eligibility=eligibility_of(player, league.season).status,
+        today=today,
+        enrolled_name=str(player.user) if by_director else None,
+    )
+    if refusal:
+        raise (NotEligible if refusal.not_eligible else LeagueError)(refusal.reason)
     if existing:  # rejoining after a withdrawal
         existing.withdrawn_at = None
         existing.withdrawn_reason = ""
@@ -59,12 +66,7 @@ def league_join(*, actor, league: League, today: date | None = None) -> Entry:
     if player is None or player.institution_id != league.season.institution_id:
         raise PermissionDenied("Only students of the league's institution can join it.")
     with transaction.atomic():
-        league = _lock(league)
-        if not league.registration_open(today):
-            raise LeagueError(
-                f"Registration for {league} closed on {league.season.registration_deadline:%b %-d}."
-            )
-        return _enter(league, player)
+        return _enter(_lock(league), player, today=today)
 
 
 def entry_enrol(*, actor, league: League, player: PlayerProfile) -> Entry:
@@ -74,7 +76,7 @@ def entry_enrol(*, actor, league: League, player: PlayerProfile) -> Entry:
         _require_director(actor, league)
         if player.institution_id != league.season.institution_id:
             raise LeagueError(f"{player.user} is not a student of {league.season.institution}.")
-        return _enter(league, player)
+        return _enter(league, player, by_director=True)
 
 
 def entry_withdraw(*, actor, entry: Entry, reason: str) -> int:

@@ -10,12 +10,13 @@ from django.views.decorators.http import require_POST
 
 from accounts import roles
 from accounts.errors import DomainError
-from accounts.models import Eligibility
+from accounts.models import Eligibility, EligibilityStatus
 from accounts.selectors import eligibility_of
 from matches.deadlines import deadline_text
 
 from .models import Entry, League
 from .pages import layout, render_pages
+from .policies import join_refusal
 from .selectors import can_see_league, league_page_row, leagues_for, schedule
 from .services import league_join
 
@@ -40,21 +41,17 @@ def league_list(request: HttpRequest) -> HttpResponse:
     )
     rows = []
     for league in leagues:
-        status = statuses.get(league.season_id, "pending")
-        if league.pk in mine:
-            why_not = "You are in this league."
-        elif not league.registration_open():
-            why_not = f"Registration closed on {league.season.registration_deadline:%b %-d}."
-        elif league.players >= league.capacity:
-            why_not = "The league is full."
-        elif status != "eligible":
-            why_not = "You are not eligible yet: see your home page."
-        else:
-            why_not = ""
+        refusal = join_refusal(
+            league,
+            joined=league.pk in mine,
+            players=league.players,
+            started=league.started,
+            eligibility=statuses.get(league.season_id, EligibilityStatus.PENDING),
+        )
         rows.append(
             {
                 "league": league,
-                "why_not": why_not,
+                "why_not": refusal.reason if refusal else "",
                 "joined": league.pk in mine,
                 "places_left": max(league.capacity - league.players, 0),
             }

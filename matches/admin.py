@@ -18,6 +18,7 @@ from . import services
 from .forms import in_zone
 from .game_records import stored_moves
 from .models import AuditEvent, ContactIssue, Dispute, Match, Seat
+from .results import MAX_SCORE
 
 
 class RulingForm(forms.Form):
@@ -26,10 +27,10 @@ class RulingForm(forms.Form):
         label="Reason (required; both players see it)", widget=forms.Textarea(attrs={"rows": 3})
     )
     first_score = forms.IntegerField(
-        label="Amended score, seat 1", required=False, min_value=0, max_value=1500
+        label="Amended score, seat 1", required=False, min_value=0, max_value=MAX_SCORE
     )
     second_score = forms.IntegerField(
-        label="Amended score, seat 2", required=False, min_value=0, max_value=1500
+        label="Amended score, seat 2", required=False, min_value=0, max_value=MAX_SCORE
     )
     winner = forms.TypedChoiceField(
         label="Winner by forfeit", required=False, coerce=int, empty_value=None

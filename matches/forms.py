@@ -8,7 +8,8 @@ from django import forms
 from django.utils import timezone
 
 from .game_records import MAX_RECORD_BYTES
-from .models import MAX_SCORE, GameEnd
+from .models import GameEnd
+from .results import MAX_SCORE
 
 SCORE = {"min_value": 0, "max_value": MAX_SCORE}
 

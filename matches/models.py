@@ -25,7 +25,7 @@ from django.utils import timezone
 
 from accounts.models import PlayerProfile
 
-MAX_SCORE = 1500
+from .results import MAX_SCORE
 
 
 class MatchStatus(models.TextChoices):

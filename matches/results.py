@@ -8,6 +8,7 @@ to ask "yes, really?".
 
 from dataclasses import dataclass
 
+# The highest score a seat may have (G1): the models' constraints, the forms and the admin read it.
 MAX_SCORE = 1500
 LOW_SCORE = 100
 BIG_SPREAD = 400

@@ -3,10 +3,12 @@
 from datetime import timedelta
 
 import pytest
+from django.urls import reverse
 from django.utils import timezone
 
-from accounts.errors import NotEligible, PermissionDenied
-from league.models import Entry
+from accounts.errors import DomainError, NotEligible, PermissionDenied
+from accounts.models import Eligibility
+from league.models import Entry, Round
 from league.services import LeagueError, entry_enrol, entry_withdraw, league_join, rounds_generate
 from matches.models import AuditEvent, Match, MatchStatus, Outcome, Seat
 from matches.services import report_submit
@@ -52,6 +54,94 @@ def test_joining_twice_is_refused(league, player, season):
 def test_students_of_another_institution_cannot_join(league, outsider):
     with pytest.raises(PermissionDenied):
         league_join(actor=outsider.user, league=league)
+
+
+# --- One answer to "may this student join?" for the leagues page and the service -------------
+
+
+def _join_setups():
+    """Each way a student may be refused, set up on the `league` fixture's world."""
+
+    def pending(league, player, season):
+        pass
+
+    def ruled_ineligible(league, player, season):
+        Eligibility.objects.create(profile=player, season=season, status="ineligible")
+
+    def full_and_pending(league, player, season):
+        league.capacity = 2
+        league.save()
+        for _ in range(2):
+            Entry.objects.create(
+                league=league,
+                player=eligible(ProfileFactory(institution=season.institution), season),
+            )
+
+    def started(league, player, season):
+        eligible(player, season)
+        Round.objects.create(league=league, number=1, play_by=season.ends_on)
+
+    def closed_and_pending(league, player, season):
+        season.registration_deadline = timezone.localdate() - timedelta(days=3)
+        season.save()
+
+    def already_in_after_closing(league, player, season):
+        eligible(player, season)
+        Entry.objects.create(league=league, player=player)
+        closed_and_pending(league, player, season)
+
+    return {
+        "pending": (pending, NotEligible, "You are not eligible yet for Fall 2026"),
+        "ruled_ineligible": (
+            ruled_ineligible,
+            NotEligible,
+            "You are not eligible to play in Fall 2026: see your home page.",
+        ),
+        "full_and_pending": (full_and_pending, LeagueError, "Tuesday League is full (2 players)."),
+        "started": (started, LeagueError, "Tuesday League has started"),
+        "closed_and_pending": (closed_and_pending, LeagueError, "Registration for Tuesday League"),
+        "already_in_after_closing": (
+            already_in_after_closing,
+            LeagueError,
+            "You are already in Tuesday League.",
+        ),
+    }
+
+
+@pytest.mark.parametrize("case", list(_join_setups()))
+def test_l10_the_leagues_page_gives_the_reason_the_join_service_raises(
+    client, league, player, season, case
+):
+    """Full and pending: full, not "get your ID checked" (the page said so, the service asked
+    for eligibility). Rounds drawn: the page offered Join, the service refused it. Ruled
+    ineligible: not "yet". Already in after closing: "already in", not "closed"."""
+    set_up, error_class, expected = _join_setups()[case]
+    set_up(league, player, season)
+    client.force_login(player.user)
+    rows = client.get(reverse("league_list")).context["rows"]
+    shown = next(row["why_not"] for row in rows if row["league"] == league)
+
+    with pytest.raises(DomainError) as refused:
+        league_join(actor=player.user, league=league)
+
+    assert expected in shown
+    assert refused.value.message == shown
+    assert type(refused.value) is error_class
+
+
+def test_the_director_is_told_whom_a_refusal_is_about(league, player, director, season):
+    eligible(player, season)
+    entry_enrol(actor=director.user, league=league, player=player)
+    with pytest.raises(LeagueError, match="Rowan Pemberton is already in Tuesday League."):
+        entry_enrol(actor=director.user, league=league, player=player)
+    with pytest.raises(NotEligible, match="Sage Okafor is not eligible yet for Fall 2026.$"):
+        entry_enrol(
+            actor=director.user,
+            league=league,
+            player=ProfileFactory(
+                institution=season.institution, user__first_name="Sage", user__last_name="Okafor"
+            ),
+        )
 
 
 def test_the_director_enrols_a_player_after_the_deadline(league, player, director, season):
@@ -138,4 +228,29 @@ def test_l10_the_draw_refuses_an_ineligible_entrant(league, director, season, pl
             actor=director.user,
             league=league,
             first_play_by=timezone.localdate() + timedelta(days=7),
+        )
+
+
+# --- A league's rule settings are the rules engine's names (G1, G5) -------------------------------
+
+
+def test_g1_every_end_of_game_rule_a_league_offers_is_one_the_engine_applies():
+    from league.models import EndOfGameRule
+    from matches.game_records import RULE_NAMES
+    from matches.scrabble import END_OF_GAME_RULES, end_of_game_adjustments
+
+    assert set(EndOfGameRule.values) == set(END_OF_GAME_RULES)
+    for rule in EndOfGameRule.values:
+        assert len(end_of_game_adjustments(rule, ["", "QZ"], went_out=0)) == 2
+        assert rule in RULE_NAMES  # a game record can be put under the league's rule
+
+
+def test_g5_every_challenge_rule_a_league_offers_is_one_the_engine_applies():
+    from league.models import ChallengeRule
+    from matches.scrabble import CHALLENGE_RULES, resolve_challenge
+
+    assert set(ChallengeRule.values) == set(CHALLENGE_RULES)
+    for rule in ChallengeRule.values:
+        assert (
+            resolve_challenge(rule, play_is_acceptable=False, tiles_in_bag=10).play_stands is False
         )
