@@ -8,17 +8,9 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from accounts import roles
 from matches.models import AuditEvent, MatchStatus, ResultReport
 from matches.services import MatchError, confirm_stale_reports, report_confirm, report_submit
-from tests.factories import (
-    InstitutionFactory,
-    LeagueFactory,
-    ProfileFactory,
-    SeasonFactory,
-    eligible,
-    match_between,
-)
+from tests.factories import submitted_report
 
 
 def run_together(*calls):
@@ -43,17 +35,6 @@ def run_together(*calls):
     return outcomes
 
 
-@pytest.fixture
-def race_match(transactional_db):
-    roles.sync_groups()
-    institution = InstitutionFactory()
-    season = SeasonFactory(institution=institution)
-    league = LeagueFactory(season=season)
-    a = eligible(ProfileFactory(institution=institution), season)
-    b = eligible(ProfileFactory(institution=institution), season)
-    return match_between(league, a, b), a, b
-
-
 @pytest.mark.parametrize("attempt", range(3))
 def test_l7_two_reports_race_and_exactly_one_lands(race_match, attempt):
     match, a, b = race_match
@@ -71,7 +52,7 @@ def test_l7_two_reports_race_and_exactly_one_lands(race_match, attempt):
 
 def test_a_confirmation_racing_the_nightly_auto_confirm_is_applied_once(race_match):
     match, a, b = race_match
-    report = report_submit(actor=a.user, match=match, first_score=420, second_score=380)
+    report = submitted_report(match, by=a, first_score=420, second_score=380)
     ResultReport.objects.filter(pk=report.pk).update(
         confirm_by=timezone.now() - timedelta(minutes=1)
     )
