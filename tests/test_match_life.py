@@ -54,18 +54,20 @@ def seats(match):
 def test_l1_a_player_proposes_times_and_the_opponent_accepts_one(
     match, player, opponent, league, django_capture_on_commit_callbacks
 ):
+    # Taken once: soon() read again after a minute turns over would name other times.
+    tomorrow, later, day_after = soon(24), soon(30), soon(48)
     with django_capture_on_commit_callbacks(execute=True):
         proposal = proposal_create(
-            actor=player.user, match=match, times=[soon(30), soon(24), soon(48)]
+            actor=player.user, match=match, times=[later, tomorrow, day_after]
         )
-    assert [t.starts_at for t in proposal.times.all()] == [soon(24), soon(30), soon(48)]
+    assert [t.starts_at for t in proposal.times.all()] == [tomorrow, later, day_after]
     assert mail.outbox[-1].to == [opponent.user.email]
 
     with django_capture_on_commit_callbacks(execute=True):
-        proposal_accept(actor=opponent.user, proposal=proposal, starts_at=soon(30))
+        proposal_accept(actor=opponent.user, proposal=proposal, starts_at=later)
 
     match.refresh_from_db()
-    assert (match.status, match.scheduled_at) == (MatchStatus.SCHEDULED, soon(30))
+    assert (match.status, match.scheduled_at) == (MatchStatus.SCHEDULED, later)
     assert match.venue == league.venue  # L2: always the league's venue
     assert mail.outbox[-1].to == [player.user.email]
 
