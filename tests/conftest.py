@@ -10,7 +10,7 @@ from tests.factories import (
     ProfileFactory,
     SeasonFactory,
     UserFactory,
-    with_role,
+    staff_member,
 )
 
 # Playwright's sync API runs an event loop; pytest-django's live server is fine with that.
@@ -84,22 +84,22 @@ def outsider(other_institution):
 @pytest.fixture
 def staff(institution):
     """Front-desk staff of the institution."""
-    return with_role(ProfileFactory(institution=institution, campus_id=""), roles.FRONT_DESK)
+    return staff_member(institution, roles.FRONT_DESK)
 
 
 @pytest.fixture
 def director(institution):
-    return with_role(ProfileFactory(institution=institution, campus_id=""), roles.DIRECTORS)
+    return staff_member(institution, roles.DIRECTORS)
 
 
 @pytest.fixture
 def other_director(other_institution):
-    return with_role(ProfileFactory(institution=other_institution, campus_id=""), roles.DIRECTORS)
+    return staff_member(other_institution, roles.DIRECTORS)
 
 
 @pytest.fixture
 def other_staff(other_institution):
-    return with_role(ProfileFactory(institution=other_institution, campus_id=""), roles.FRONT_DESK)
+    return staff_member(other_institution, roles.FRONT_DESK)
 
 
 @pytest.fixture
@@ -141,3 +141,10 @@ def match(league, player, opponent, season):
     eligible(player, season)
     eligible(opponent, season)
     return match_between(league, player, opponent)
+
+
+@pytest.fixture
+def race_match(transactional_db, match, player, opponent):
+    """The `match` fixture committed for real, so that threads on their own database connections
+    see it: (match, the player in seat 1, the opponent in seat 2)."""
+    return match, player, opponent

@@ -1,4 +1,5 @@
-"""Made-up people and places on the reserved example.edu / example.org domains."""
+"""Made-up people and places on the reserved example.edu / example.org domains, and the
+scenarios tests start from (a reported match, a confirmed game, an open dispute, entrants)."""
 
 from datetime import timedelta
 
@@ -9,6 +10,9 @@ from django.utils import timezone
 
 from accounts import roles
 from accounts.models import Institution, PlayerProfile, RosterEntry, Season, User
+from accounts.services import eligibility_rule
+from league.models import Entry
+from matches import services
 
 PASSWORD = "correct-horse-battery"
 
@@ -86,6 +90,11 @@ def with_role(profile: PlayerProfile, group_name: str) -> PlayerProfile:
     return profile
 
 
+def staff_member(institution: Institution, group_name: str) -> PlayerProfile:
+    """Someone working for the institution in `group_name`: no campus ID, so no student role."""
+    return with_role(ProfileFactory(institution=institution, campus_id=""), group_name)
+
+
 def roster_entry(season: Season, campus_id: str) -> RosterEntry:
     return RosterEntry.objects.create(season=season, campus_id=campus_id)
 
@@ -123,3 +132,79 @@ def match_between(
     number = number or (league.rounds.count() + 1)
     round_ = Round.objects.create(league=league, number=number, play_by=play_by)
     return match_create(actor=None, round=round_, players=[first.pk, second.pk])
+
+
+# --- Scenarios -----------------------------------------------------------------------------------
+# What a test starts from. Rulings, reports, confirmations and disputes go through the real
+# services, as the director or a player would, so a test's setup keeps exercising the code it
+# depends on. Scores are in seat order (seat 1's first) unless a name says otherwise.
+
+
+def eligible_student(season: Season, *, first_name=None, last_name=None) -> PlayerProfile:
+    """A student of the season's institution, eligible for it."""
+    names = {"user__first_name": first_name, "user__last_name": last_name}
+    profile = ProfileFactory(
+        institution=season.institution, **{key: value for key, value in names.items() if value}
+    )
+    return eligible(profile, season)
+
+
+def ruled_ineligible(profile: PlayerProfile, season: Season, *, director, reason="Suspended"):
+    """The director's ruling (L10), which outranks ID checks and the roster."""
+    eligibility_rule(
+        actor=director.user, profile=profile, season=season, status="ineligible", reason=reason
+    )
+    return profile
+
+
+def entrant(league, *, first_name=None, last_name=None) -> PlayerProfile:
+    """An eligible student entered in `league`."""
+    profile = eligible_student(league.season, first_name=first_name, last_name=last_name)
+    Entry.objects.create(league=league, player=profile)
+    return profile
+
+
+def new_match(league, **when):
+    """A match between two new eligible students; `when` (play_by, number) as in match_between."""
+    first, second = eligible_student(league.season), eligible_student(league.season)
+    return match_between(league, first, second, **when)
+
+
+def submitted_report(match, *, by: PlayerProfile, first_score=420, second_score=380, **details):
+    """`by` reports the result; it waits for the opponent's confirmation (L6, L7)."""
+    return services.report_submit(
+        actor=by.user, match=match, first_score=first_score, second_score=second_score, **details
+    )
+
+
+def confirmed_game(match, *, winner: PlayerProfile, loser: PlayerProfile, scores=(400, 350)):
+    """`winner` reports `scores` (theirs first, whichever seat they sit in), `loser` confirms.
+    For a tie either player may stand as the winner."""
+    winner_sits_first = match.seats.get(order=1).player_id == winner.pk
+    first_score, second_score = scores if winner_sits_first else (scores[1], scores[0])
+    report = submitted_report(match, by=winner, first_score=first_score, second_score=second_score)
+    services.report_confirm(actor=loser.user, report=report)
+    report.refresh_from_db()
+    return report
+
+
+def open_dispute(
+    match,
+    *,
+    reported=(420, 380),
+    disputed=(400, 410),
+    note="Turn 12 was scored 32, not 12.",
+    **details,
+):
+    """Seat 1 reports `reported`, seat 2 disputes it with `disputed` (L9); `details` (turn,
+    move, the scores at the turn) go with the dispute."""
+    first, second = (seat.player for seat in match.seats.order_by("order"))
+    report = submitted_report(match, by=first, first_score=reported[0], second_score=reported[1])
+    return services.report_dispute(
+        actor=second.user,
+        report=report,
+        first_score=disputed[0],
+        second_score=disputed[1],
+        note=note,
+        **details,
+    )

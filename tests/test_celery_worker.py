@@ -17,19 +17,9 @@ from aiosmtpd.controller import Controller
 from django.conf import settings
 from django.db import connection
 
-from accounts import roles
 from config.celery import app
 from league.tasks import run_nightly_for_institution
 from matches.models import MatchStatus
-from tests.factories import (
-    InstitutionFactory,
-    LeagueFactory,
-    ProfileFactory,
-    SeasonFactory,
-    eligible,
-    match_between,
-    with_role,
-)
 from tests.test_email_smtp import Inbox, free_port
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -98,16 +88,8 @@ def worker(smtp_inbox):
 
 
 def test_l8_a_real_worker_runs_the_night_and_the_digest_arrives_over_smtp(
-    transactional_db, worker, smtp_inbox
+    transactional_db, worker, smtp_inbox, match, institution, director
 ):
-    roles.sync_groups()
-    institution = InstitutionFactory(name="Example Worker College")
-    season = SeasonFactory(institution=institution)
-    league = LeagueFactory(season=season)
-    a = eligible(ProfileFactory(institution=institution), season)
-    b = eligible(ProfileFactory(institution=institution), season)
-    match = match_between(league, a, b)
-    director = with_role(ProfileFactory(institution=institution, campus_id=""), roles.DIRECTORS)
     day = match.deadline.astimezone(institution.tz).date() + timedelta(days=1)
 
     result = run_nightly_for_institution.apply_async(
@@ -127,6 +109,6 @@ def test_l8_a_real_worker_runs_the_night_and_the_digest_arrives_over_smtp(
     digests = [e for e in inbox.messages if director.user.email in e.rcpt_tos]
     assert len(digests) == 1, [e.rcpt_tos for e in inbox.messages]
     message = message_from_bytes(digests[0].content, policy=policy.default)
-    assert "Example Worker College: what needs you today" in message["Subject"]
+    assert "Example State University: what needs you today" in message["Subject"]
     assert "DOUBLE FORFEITS RECORDED TONIGHT (1)" in message.get_body(("plain",)).get_content()
     assert "<h2" in message.get_body(("html",)).get_content()

@@ -6,7 +6,7 @@ from accounts.errors import DomainError, NotEligible, PermissionDenied
 from accounts.models import EligibilityEvent, EligibilitySource, EligibilityStatus
 from accounts.selectors import current_season, eligibility_of, next_step_for
 from accounts.services import eligibility_rule, id_check_record, require_eligible, student_register
-from tests.factories import SeasonFactory, UserFactory, roster_entry
+from tests.factories import SeasonFactory, UserFactory, roster_entry, ruled_ineligible
 
 
 def test_l10_a_new_student_is_pending_and_cannot_play(player, season):
@@ -39,13 +39,7 @@ def test_l10_eligibility_is_per_season_a_new_season_starts_pending(
 
 
 def test_l10_the_directors_ruling_outranks_a_later_id_check(player, staff, director, season):
-    eligibility_rule(
-        actor=director.user,
-        profile=player,
-        season=season,
-        status="ineligible",
-        reason="Not enrolled",
-    )
+    ruled_ineligible(player, season, director=director, reason="Not enrolled")
     after_check = id_check_record(actor=staff.user, profile=player, season=season)
 
     assert after_check.status == EligibilityStatus.INELIGIBLE

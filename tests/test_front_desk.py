@@ -6,8 +6,7 @@ from django.urls import reverse
 
 from accounts.models import EligibilityStatus
 from accounts.selectors import eligibility_of
-from accounts.services import eligibility_rule
-from tests.factories import ProfileFactory
+from tests.factories import ProfileFactory, ruled_ineligible
 
 DESK = reverse("front_desk")
 
@@ -79,9 +78,7 @@ def test_l10_recording_a_picture_id_check_makes_the_student_eligible(client, sta
 def test_the_check_still_records_when_the_director_ruled_otherwise_and_says_so(
     client, staff, director, player, season
 ):
-    eligibility_rule(
-        actor=director.user, profile=player, season=season, status="ineligible", reason="Suspended"
-    )
+    ruled_ineligible(player, season, director=director)
     client.force_login(staff.user)
 
     response = client.post(

@@ -20,6 +20,7 @@ from matches.game_records import (
 )
 from matches.models import Dispute, MatchStatus, ResultReport
 from matches.services import MatchError, dispute_resolve, report_dispute, report_submit
+from tests.factories import submitted_report
 
 # Sage (the opponent fixture, seat 2) moves first and goes out; Rowan (seat 1) is left with EI.
 # Move 6 is a phony Rowan takes back; move 8 scores the unplayed tiles.
@@ -206,9 +207,9 @@ def test_a_score_before_tiles_that_disagrees_with_the_record_is_refused(match, o
 
 def _sage_reports_with_the_record(match, sage):
     """Sage (second seat) won 45-36 and reports it with STANDARD_RECORD."""
-    return report_submit(
-        actor=sage.user,
-        match=match,
+    return submitted_report(
+        match,
+        by=sage,
         first_score=36,
         second_score=45,
         unusual_confirmed=True,

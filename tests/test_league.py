@@ -11,8 +11,14 @@ from accounts.models import Eligibility
 from league.models import Entry, Round
 from league.services import LeagueError, entry_enrol, entry_withdraw, league_join, rounds_generate
 from matches.models import AuditEvent, Match, MatchStatus, Outcome, Seat
-from matches.services import report_submit
-from tests.factories import ProfileFactory, eligible, match_between
+from tests.factories import (
+    ProfileFactory,
+    eligible,
+    eligible_student,
+    entrant,
+    match_between,
+    submitted_report,
+)
 
 
 def test_l10_an_eligible_student_joins_an_open_league(league, player, season):
@@ -40,7 +46,7 @@ def test_a_full_league_refuses_the_next_player(league, player, opponent, season)
     league.save()
     for profile in (player, opponent):
         league_join(actor=eligible(profile, season).user, league=league)
-    late = eligible(ProfileFactory(institution=season.institution), season)
+    late = eligible_student(season)
     with pytest.raises(LeagueError, match="full"):
         league_join(actor=late.user, league=league)
 
@@ -156,7 +162,7 @@ def test_withdrawing_turns_remaining_matches_into_forfeits_to_the_opponents(
 ):
     entry = Entry.objects.create(league=league, player=player)
     done = match_between(league, player, opponent)
-    report_submit(actor=player.user, match=done, first_score=400, second_score=300)
+    submitted_report(done, by=player, first_score=400, second_score=300)
 
     forfeits = entry_withdraw(actor=director.user, entry=entry, reason="Transferred")
 
@@ -181,9 +187,7 @@ def test_withdrawal_needs_a_reason(league, player, director):
 @pytest.mark.parametrize("players", [4, 5])
 def test_the_round_robin_is_drawn_with_deadlines_and_byes(league, director, season, players):
     for _ in range(players):
-        Entry.objects.create(
-            league=league, player=eligible(ProfileFactory(institution=season.institution), season)
-        )
+        entrant(league)
     first = timezone.localdate() + timedelta(days=7)
 
     rounds = rounds_generate(actor=director.user, league=league, first_play_by=first)
@@ -208,9 +212,7 @@ def test_the_round_robin_is_drawn_with_deadlines_and_byes(league, director, seas
 
 def test_the_round_robin_must_fit_the_season(league, director, season):
     for _ in range(4):
-        Entry.objects.create(
-            league=league, player=eligible(ProfileFactory(institution=season.institution), season)
-        )
+        entrant(league)
     with pytest.raises(LeagueError, match="after Fall 2026 ends"):
         rounds_generate(
             actor=director.user, league=league, first_play_by=season.ends_on - timedelta(days=3)
@@ -219,9 +221,7 @@ def test_the_round_robin_must_fit_the_season(league, director, season):
 
 
 def test_l10_the_draw_refuses_an_ineligible_entrant(league, director, season, player):
-    Entry.objects.create(
-        league=league, player=eligible(ProfileFactory(institution=season.institution), season)
-    )
+    entrant(league)
     Entry.objects.create(league=league, player=player)  # still pending
     with pytest.raises(NotEligible):
         rounds_generate(

@@ -6,27 +6,17 @@ import json
 import pytest
 from django.urls import reverse
 
-from league.models import Entry, LeaguePage
+from league.models import LeaguePage
 from league.standings import rebuild_standings
-from tests.factories import ProfileFactory, eligible, match_between
-from tests.test_nightly import play
+from tests.factories import confirmed_game, entrant, match_between
 
 PAGES = ["league_standings", "league_standings_json", "league_bracket", "league_bracket_json"]
 
 
 @pytest.fixture
-def pair(league, season, institution):
-    people = []
-    for first in ("Ada", "Bo"):
-        profile = eligible(
-            ProfileFactory(
-                institution=institution, user__first_name=first, user__last_name="Quill"
-            ),
-            season,
-        )
-        Entry.objects.create(league=league, player=profile)
-        people.append(profile)
-    return people
+def pair(league):
+    """Two eligible entrants: Ada and Bo Quill."""
+    return [entrant(league, first_name=name, last_name="Quill") for name in ("Ada", "Bo")]
 
 
 @pytest.mark.parametrize("name", PAGES)
@@ -58,7 +48,7 @@ def test_a_confirmed_result_is_on_the_pages_at_once(
     """The live path: confirming announces the result on commit, which rebuilds and renders."""
     ada, bo = pair
     with django_capture_on_commit_callbacks(execute=True):
-        play(match_between(league, ada, bo), ada, bo, 420, 380)
+        confirmed_game(match_between(league, ada, bo), winner=ada, loser=bo, scores=(420, 380))
     data = client.get(reverse("league_standings_json", args=[league.slug])).json()
     assert [(row["player"], row["wins"], row["spread"]) for row in data["standings"]] == [
         ("Ada Quill", 1, 40),
@@ -105,17 +95,9 @@ def test_an_unknown_league_is_404(client, db):
         assert client.get(reverse(name, args=["no-such-league"])).status_code == 404
 
 
-def test_a_players_name_is_escaped_in_the_stored_pages(client, league, season, institution):
+def test_a_players_name_is_escaped_in_the_stored_pages(client, league):
     """The standings rows are built without the template engine, so their escaping is tested."""
-    odd = eligible(
-        ProfileFactory(
-            institution=institution,
-            user__first_name='<b>Ann & "Co"</b>',
-            user__last_name="O'Hara",
-        ),
-        season,
-    )
-    Entry.objects.create(league=league, player=odd)
+    entrant(league, first_name='<b>Ann & "Co"</b>', last_name="O'Hara")
     rebuild_standings([league.pk])
     page = client.get(reverse("league_standings", args=[league.slug])).content.decode()
     assert "<b>Ann" not in page

@@ -29,7 +29,14 @@ from matches.services import (
     proposal_create,
     report_confirm,
     report_dispute,
-    report_submit,
+)
+from tests.factories import (
+    confirmed_game,
+    eligible_student,
+    match_between,
+    open_dispute,
+    ruled_ineligible,
+    submitted_report,
 )
 
 
@@ -41,30 +48,26 @@ def seats(match):
     return {seat.order: seat for seat in match.seats.all()}
 
 
-def report(match, by, first=420, second=380, **extra):
-    return report_submit(
-        actor=by.user, match=match, first_score=first, second_score=second, **extra
-    )
-
-
 # --- Scheduling ----------------------------------------------------------------------------------
 
 
 def test_l1_a_player_proposes_times_and_the_opponent_accepts_one(
     match, player, opponent, league, django_capture_on_commit_callbacks
 ):
+    # Taken once: soon() read again after a minute turns over would name other times.
+    tomorrow, later, day_after = soon(24), soon(30), soon(48)
     with django_capture_on_commit_callbacks(execute=True):
         proposal = proposal_create(
-            actor=player.user, match=match, times=[soon(30), soon(24), soon(48)]
+            actor=player.user, match=match, times=[later, tomorrow, day_after]
         )
-    assert [t.starts_at for t in proposal.times.all()] == [soon(24), soon(30), soon(48)]
+    assert [t.starts_at for t in proposal.times.all()] == [tomorrow, later, day_after]
     assert mail.outbox[-1].to == [opponent.user.email]
 
     with django_capture_on_commit_callbacks(execute=True):
-        proposal_accept(actor=opponent.user, proposal=proposal, starts_at=soon(30))
+        proposal_accept(actor=opponent.user, proposal=proposal, starts_at=later)
 
     match.refresh_from_db()
-    assert (match.status, match.scheduled_at) == (MatchStatus.SCHEDULED, soon(30))
+    assert (match.status, match.scheduled_at) == (MatchStatus.SCHEDULED, later)
     assert match.venue == league.venue  # L2: always the league's venue
     assert mail.outbox[-1].to == [player.user.email]
 
@@ -109,15 +112,7 @@ def test_a_time_outside_the_season_is_refused(match, player, season):
 
 
 def test_l10_an_ineligible_entrant_cannot_be_scheduled(match, player, opponent, director, season):
-    from accounts.services import eligibility_rule
-
-    eligibility_rule(
-        actor=director.user,
-        profile=opponent,
-        season=season,
-        status="ineligible",
-        reason="Left campus",
-    )
+    ruled_ineligible(opponent, season, director=director, reason="Left campus")
     with pytest.raises(NotEligible):
         proposal_create(actor=player.user, match=match, times=[soon(24)])
 
@@ -129,7 +124,7 @@ def test_only_the_players_schedule_their_match(match, staff, director, outsider)
 
 
 def test_no_proposals_on_a_finished_match(match, player, opponent):
-    report_confirm(actor=opponent.user, report=report(match, player))
+    confirmed_game(match, winner=player, loser=opponent)
     with pytest.raises(MatchError, match="no longer propose"):
         proposal_create(actor=player.user, match=match, times=[soon(24)])
 
@@ -148,7 +143,9 @@ def test_l7_the_winner_reports_and_the_opponent_is_asked_to_confirm(
     match, player, opponent, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True):
-        submitted = report(match, player, 420, 380, ended_by="went_out")
+        submitted = submitted_report(
+            match, by=player, first_score=420, second_score=380, ended_by="went_out"
+        )
     match.refresh_from_db()
     assert match.status == MatchStatus.REPORTED
     assert submitted.confirm_by == submitted.submitted_at + timedelta(hours=48)
@@ -160,23 +157,25 @@ def test_l7_a_submitter_whose_scores_say_they_lost_is_told_to_let_the_winner_rep
     match, opponent
 ):
     with pytest.raises(MatchError, match="the winner reports"):
-        report(match, opponent, 420, 380)
+        submitted_report(match, by=opponent, first_score=420, second_score=380)
     assert not ResultReport.objects.exists()
 
 
 def test_g2_a_tie_on_final_score_goes_to_the_higher_score_before_adjustment(
     match, player, opponent
 ):
+    tied = {"first_score": 400, "second_score": 400}
+    before_tiles = {"first_pre_adjustment": 390, "second_pre_adjustment": 395}
     with pytest.raises(MatchError, match="the winner reports"):
-        report(match, player, 400, 400, first_pre_adjustment=390, second_pre_adjustment=395)
-    report(match, opponent, 400, 400, first_pre_adjustment=390, second_pre_adjustment=395)
+        submitted_report(match, by=player, **tied, **before_tiles)
+    submitted_report(match, by=opponent, **tied, **before_tiles)
     report_confirm(actor=player.user, report=ResultReport.objects.get())
     s = seats(match)
     assert (s[1].outcome, s[2].outcome) == ("loss", "win")
 
 
 def test_g2_only_an_exact_tie_on_both_is_a_tie_and_either_may_report_it(match, player, opponent):
-    report(match, opponent, 400, 400)
+    submitted_report(match, by=opponent, first_score=400, second_score=400)
     report_confirm(actor=player.user, report=ResultReport.objects.get())
     assert {s.outcome for s in seats(match).values()} == {"tie"}
 
@@ -184,34 +183,36 @@ def test_g2_only_an_exact_tie_on_both_is_a_tie_and_either_may_report_it(match, p
 @pytest.mark.parametrize(("first", "second"), [(-5, 300), (1501, 300), (400, -1)])
 def test_impossible_scores_are_refused(match, player, first, second):
     with pytest.raises(MatchError):
-        report(match, player, first, second)
+        submitted_report(match, by=player, first_score=first, second_score=second)
     assert not ResultReport.objects.exists()
 
 
 @pytest.mark.parametrize(("first", "second"), [(99, 80), (700, 250)])
 def test_unusual_scores_need_an_explicit_yes_really(match, player, first, second):
     with pytest.raises(UnusualScores, match="yes, really"):
-        report(match, player, first, second)
-    report(match, player, first, second, unusual_confirmed=True)
+        submitted_report(match, by=player, first_score=first, second_score=second)
+    submitted_report(
+        match, by=player, first_score=first, second_score=second, unusual_confirmed=True
+    )
     assert ResultReport.objects.count() == 1
 
 
 def test_a_report_after_the_deadline_is_refused(match, player):
     with pytest.raises(MatchError, match="deadline for this match has passed"):
-        report(match, player, now=match.deadline + timedelta(seconds=1))
+        submitted_report(match, by=player, now=match.deadline + timedelta(seconds=1))
 
 
 def test_one_live_report_per_match_a_second_submission_is_refused(match, player):
-    report(match, player)
+    submitted_report(match, by=player)
     with pytest.raises(MatchError, match="already been reported"):
-        report(match, player)
+        submitted_report(match, by=player)
     assert ResultReport.objects.count() == 1
 
 
 def test_one_live_report_per_match_is_a_database_constraint(match, player):
     from django.db import IntegrityError, transaction
 
-    first = report(match, player)
+    first = submitted_report(match, by=player)
     with pytest.raises(IntegrityError), transaction.atomic():
         ResultReport.objects.create(
             match=match,
@@ -223,12 +224,13 @@ def test_one_live_report_per_match_is_a_database_constraint(match, player):
 
 
 def test_l6_an_unconfirmed_report_is_not_yet_a_win(match, player):
-    report(match, player)
+    submitted_report(match, by=player)
     assert {s.outcome for s in seats(match).values()} == {""}
 
 
 def test_l6_confirming_makes_the_result_count(match, player, opponent):
-    report_confirm(actor=opponent.user, report=report(match, player, 420, 380))
+    submitted = submitted_report(match, by=player, first_score=420, second_score=380)
+    report_confirm(actor=opponent.user, report=submitted)
     match.refresh_from_db()
     s = seats(match)
     assert match.status == MatchStatus.CONFIRMED
@@ -237,32 +239,17 @@ def test_l6_confirming_makes_the_result_count(match, player, opponent):
 
 def test_the_submitter_cannot_confirm_their_own_report(match, player):
     with pytest.raises(MatchError, match="Your opponent confirms"):
-        report_confirm(actor=player.user, report=report(match, player))
+        report_confirm(actor=player.user, report=submitted_report(match, by=player))
 
 
 # --- Disputes (L9) -----------------------------------------------------------------------------------
-
-
-def dispute(match, reporter, opponent, **extra):
-    submitted = report(match, reporter, 420, 380)
-    return report_dispute(
-        actor=opponent.user,
-        report=submitted,
-        first_score=400,
-        second_score=410,
-        turn=12,
-        first_score_at_turn=250,
-        second_score_at_turn=262,
-        note="Turn 12 was scored 32, not 12.",
-        **extra,
-    )
 
 
 def test_l9_the_opponent_disputes_with_their_version_and_the_point_of_discrepancy(
     match, player, opponent, director, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True):
-        raised = dispute(match, player, opponent)
+        raised = open_dispute(match, turn=12, first_score_at_turn=250, second_score_at_turn=262)
     match.refresh_from_db()
     assert match.status == MatchStatus.DISPUTED
     assert (raised.turn, raised.first_score_at_turn, raised.second_score_at_turn) == (12, 250, 262)
@@ -272,7 +259,7 @@ def test_l9_the_opponent_disputes_with_their_version_and_the_point_of_discrepanc
 
 
 def test_a_dispute_after_the_confirmation_window_is_refused(match, player, opponent):
-    submitted = report(match, player)
+    submitted = submitted_report(match, by=player)
     with pytest.raises(MatchError, match="window to dispute closed"):
         report_dispute(
             actor=opponent.user,
@@ -306,7 +293,7 @@ def test_l9_the_director_resolves_a_dispute_with_a_reason_and_both_players_are_t
     outcomes,
     django_capture_on_commit_callbacks,
 ):
-    raised = dispute(match, player, opponent)
+    raised = open_dispute(match)
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
         dispute_resolve(
@@ -328,7 +315,7 @@ def test_l9_the_director_resolves_a_dispute_with_a_reason_and_both_players_are_t
 
 
 def test_resolving_needs_a_reason_and_the_director(match, player, opponent, other_director):
-    raised = dispute(match, player, opponent)
+    raised = open_dispute(match)
     with pytest.raises(MatchError, match="reason is required"):
         dispute_resolve(actor=other_director.user, dispute=raised, resolution="upheld", reason=" ")
     with pytest.raises(PermissionDenied):
@@ -338,9 +325,9 @@ def test_resolving_needs_a_reason_and_the_director(match, player, opponent, othe
 
 
 def test_a_confirmed_result_changes_only_through_the_director(match, player, opponent, director):
-    report_confirm(actor=opponent.user, report=report(match, player, 420, 380))
+    confirmed_game(match, winner=player, loser=opponent, scores=(420, 380))
     with pytest.raises(MatchError):
-        report(match, opponent, 300, 420)
+        submitted_report(match, by=opponent, first_score=300, second_score=420)
     match_record_result(
         actor=director.user, match=match, first_score=380, second_score=420, reason="Sheet error"
     )
@@ -397,14 +384,12 @@ def test_l5_the_director_can_extend_the_deadline_instead(match, player, director
 def test_reports_past_the_confirmation_window_are_confirmed_set_based(
     match, player, opponent, league, season, django_assert_max_num_queries
 ):
-    from tests.factories import ProfileFactory, eligible, match_between
-
-    others = [eligible(ProfileFactory(institution=season.institution), season) for _ in range(4)]
+    others = [eligible_student(season) for _ in range(4)]
     second = match_between(league, others[0], others[1])
     tie = match_between(league, others[2], others[3])
-    report(match, player, 420, 380)
-    report_submit(actor=others[1].user, match=second, first_score=300, second_score=350)
-    report_submit(actor=others[2].user, match=tie, first_score=333, second_score=333)
+    submitted_report(match, by=player)
+    submitted_report(second, by=others[1], first_score=300, second_score=350)
+    submitted_report(tie, by=others[2], first_score=333, second_score=333)
     later = timezone.now() + timedelta(hours=49)
 
     with django_assert_max_num_queries(10):
@@ -420,5 +405,5 @@ def test_reports_past_the_confirmation_window_are_confirmed_set_based(
 
 
 def test_a_report_still_in_its_window_is_not_auto_confirmed(match, player):
-    report(match, player)
+    submitted_report(match, by=player)
     assert confirm_stale_reports(now=timezone.now() + timedelta(hours=47)) == []

@@ -10,8 +10,17 @@ from django.utils import timezone
 
 from matches.deadlines import deadline_text
 from matches.models import Dispute, MatchStatus, ResultReport, ScheduleProposal
-from matches.services import proposal_create, report_dispute, report_submit
-from tests.factories import LeagueFactory, ProfileFactory, eligible, match_between
+from matches.services import proposal_create
+from tests.factories import (
+    LeagueFactory,
+    ProfileFactory,
+    eligible,
+    entrant,
+    match_between,
+    new_match,
+    open_dispute,
+    submitted_report,
+)
 
 PERSONAS = ["anonymous", "outsider", "player", "opponent", "staff", "other_director", "director"]
 SEES_MATCH = {"player", "opponent", "director"}
@@ -151,7 +160,7 @@ def test_double_submission_from_two_tabs_lands_once(client, match, player):
 
 
 def test_the_opponent_confirms_or_disputes_from_the_match_page(client, match, player, opponent):
-    report = report_submit(actor=player.user, match=match, first_score=400, second_score=350)
+    report = submitted_report(match, by=player, first_score=400, second_score=350)
     client.force_login(opponent.user)
     page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
     assert "Confirm this result" in page and "Dispute it" in page
@@ -168,7 +177,7 @@ def test_the_opponent_confirms_or_disputes_from_the_match_page(client, match, pl
 
 @pytest.mark.parametrize("persona", ["outsider", "player", "staff", "other_director"])
 def test_only_the_opponent_confirms(client, request, match, player, persona):
-    report = report_submit(actor=player.user, match=match, first_score=400, second_score=350)
+    report = submitted_report(match, by=player, first_score=400, second_score=350)
     login(client, request, persona)
     client.post(reverse("match_confirm", args=[match.pk, report.pk]))
     match.refresh_from_db()
@@ -242,42 +251,27 @@ def test_a_student_cannot_join_another_institutions_league(client, outsider, oth
 # --- The director's dispute queue --------------------------------------------------------------------
 
 
-def make_dispute(league, season, first_score=400):
-    a = eligible(ProfileFactory(institution=season.institution), season)
-    b = eligible(ProfileFactory(institution=season.institution), season)
-    m = match_between(league, a, b)
-    report = report_submit(actor=a.user, match=m, first_score=first_score, second_score=300)
-    return report_dispute(
-        actor=b.user,
-        report=report,
-        first_score=300,
-        second_score=first_score + 10,
-        turn=5,
-        note="Miscount at turn 5",
-    )
-
-
 @pytest.mark.parametrize("disputes", [1, 10])
 def test_the_dispute_queue_shows_both_versions_in_a_constant_number_of_queries(
     client, director, league, season, disputes, django_assert_max_num_queries
 ):
     for _ in range(disputes):
-        make_dispute(league, season)
+        open_dispute(new_match(league), turn=5, note="Miscount at turn 5")
     client.force_login(director.user)
     url = reverse("admin:matches_dispute_changelist") + "?state=open"
     client.get(url)
     with django_assert_max_num_queries(11):
         page = client.get(url).content.decode()
     assert page.count("Miscount at turn 5") == disputes
-    # Each score beside its player's first name.
-    assert re.search(r"<strong>\w+ 400 – \w+ 300</strong>", page)
-    assert re.search(r"<strong>\w+ 300 – \w+ 410</strong>", page)
+    # Each score beside its player's first name: the report's 420-380, the dispute's 400-410.
+    assert re.search(r"<strong>\w+ 420 – \w+ 380</strong>", page)
+    assert re.search(r"<strong>\w+ 400 – \w+ 410</strong>", page)
 
 
 def test_the_director_resolves_a_dispute_in_the_admin_with_a_reason(
     client, director, league, season
 ):
-    dispute = make_dispute(league, season)
+    dispute = open_dispute(new_match(league), turn=5, note="Miscount at turn 5")
     client.force_login(director.user)
     url = reverse("admin:matches_dispute_resolve", args=[dispute.pk])
     page = client.get(url).content.decode()
@@ -304,7 +298,7 @@ def test_the_director_resolves_a_dispute_in_the_admin_with_a_reason(
 
 
 def test_another_directors_queue_never_shows_these_disputes(client, other_director, league, season):
-    dispute = make_dispute(league, season)
+    dispute = open_dispute(new_match(league), turn=5, note="Miscount at turn 5")
     client.force_login(other_director.user)
     assert (
         "Miscount" not in client.get(reverse("admin:matches_dispute_changelist")).content.decode()
@@ -315,12 +309,8 @@ def test_another_directors_queue_never_shows_these_disputes(client, other_direct
 
 
 def test_the_director_draws_rounds_in_the_admin(client, director, league, season):
-    from league.models import Entry
-
     for _ in range(4):
-        Entry.objects.create(
-            league=league, player=eligible(ProfileFactory(institution=season.institution), season)
-        )
+        entrant(league)
     client.force_login(director.user)
     response = client.post(
         reverse("admin:league_league_draw", args=[league.pk]),

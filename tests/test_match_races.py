@@ -20,15 +20,7 @@ from matches.services import (
     report_submit,
     rule,
 )
-from tests.factories import (
-    InstitutionFactory,
-    LeagueFactory,
-    ProfileFactory,
-    SeasonFactory,
-    eligible,
-    match_between,
-    with_role,
-)
+from tests.factories import staff_member, submitted_report
 
 
 def run_together(*calls):
@@ -54,23 +46,8 @@ def run_together(*calls):
 
 
 @pytest.fixture
-def race_match(transactional_db):
-    roles.sync_groups()
-    institution = InstitutionFactory()
-    season = SeasonFactory(institution=institution)
-    league = LeagueFactory(season=season)
-    a = eligible(ProfileFactory(institution=institution), season)
-    b = eligible(ProfileFactory(institution=institution), season)
-    return match_between(league, a, b), a, b
-
-
-@pytest.fixture
-def two_directors(race_match):
-    institution = race_match[0].league.season.institution
-    return [
-        with_role(ProfileFactory(institution=institution, campus_id=""), roles.DIRECTORS).user
-        for _ in range(2)
-    ]
+def two_directors(race_match, institution):
+    return [staff_member(institution, roles.DIRECTORS).user for _ in range(2)]
 
 
 @pytest.mark.parametrize("attempt", range(3))
@@ -90,7 +67,7 @@ def test_l7_two_reports_race_and_exactly_one_lands(race_match, attempt):
 
 def test_a_confirmation_racing_the_nightly_auto_confirm_is_applied_once(race_match):
     match, a, b = race_match
-    report = report_submit(actor=a.user, match=match, first_score=420, second_score=380)
+    report = submitted_report(match, by=a, first_score=420, second_score=380)
     ResultReport.objects.filter(pk=report.pk).update(
         confirm_by=timezone.now() - timedelta(minutes=1)
     )

@@ -19,10 +19,16 @@ from matches.services import (
     contact_issue_report,
     match_double_forfeit,
     match_forfeit,
-    report_confirm,
-    report_submit,
 )
-from tests.factories import ProfileFactory, eligible, match_between
+from tests.factories import (
+    ProfileFactory,
+    confirmed_game,
+    eligible_student,
+    entrant,
+    match_between,
+    open_dispute,
+    submitted_report,
+)
 
 SUMMARY = re.compile(
     r"^forfeits=\d+ auto_confirmed=\d+ standings_rebuilt=\d+ brackets_built=\d+ "
@@ -38,16 +44,6 @@ def day_after(match):
 def night(institution, day, capture):
     with capture(execute=True):
         return run_for_institution(institution=institution, today=day)
-
-
-def play(match, winner, loser, win_score=400, lose_score=350):
-    """A confirmed game: `winner` reports, `loser` confirms."""
-    first = match.seats.get(order=1).player
-    scores = (win_score, lose_score) if first == winner else (lose_score, win_score)
-    report = report_submit(
-        actor=winner.user, match=match, first_score=scores[0], second_score=scores[1]
-    )
-    report_confirm(actor=loser.user, report=report)
 
 
 # --- L8: double forfeits ---------------------------------------------------------------------------
@@ -90,7 +86,7 @@ def test_l5_a_match_with_an_open_cant_reach_report_waits_for_the_director(
 def test_l8_a_reported_match_is_never_forfeited(
     match, player, institution, django_capture_on_commit_callbacks
 ):
-    report_submit(actor=player.user, match=match, first_score=400, second_score=300)
+    submitted_report(match, by=player, first_score=400, second_score=300)
     night(institution, day_after(match) + timedelta(days=5), django_capture_on_commit_callbacks)
     match.refresh_from_db()
     assert match.status == MatchStatus.CONFIRMED  # auto-confirmed, never forfeited
@@ -100,7 +96,7 @@ def test_l8_a_reported_match_is_never_forfeited(
 def test_reports_past_their_window_are_confirmed_by_the_night(
     match, player, institution, django_capture_on_commit_callbacks
 ):
-    report = report_submit(actor=player.user, match=match, first_score=400, second_score=300)
+    report = submitted_report(match, by=player, first_score=400, second_score=300)
     day = (report.confirm_by + timedelta(days=1)).astimezone(institution.tz).date()
     summary = night(institution, day, django_capture_on_commit_callbacks)
     match.refresh_from_db()
@@ -145,19 +141,11 @@ def test_running_the_same_night_twice_changes_nothing_the_second_time(
 
 
 @pytest.fixture
-def table(league, season, institution):
+def table(league):
     """Four eligible entrants: Ada, Bo, Cy, Di."""
-    names = ["Ada", "Bo", "Cy", "Di"]
-    people = {}
-    for name in names:
-        people[name] = eligible(
-            ProfileFactory(
-                institution=institution, user__first_name=name, user__last_name="Example"
-            ),
-            season,
-        )
-        Entry.objects.create(league=league, player=people[name])
-    return people
+    return [
+        entrant(league, first_name=name, last_name="Example") for name in ("Ada", "Bo", "Cy", "Di")
+    ]
 
 
 def standing(league, profile):
@@ -165,21 +153,20 @@ def standing(league, profile):
 
 
 def test_l6_standings_count_wins_ties_forfeits_byes_and_spread(table, league, director, season):
-    ada, bo, cy, di = table.values()
-    play(match_between(league, ada, bo), ada, bo, 420, 380)  # Ada +40
-    report = report_submit(
-        actor=cy.user, match=match_between(league, cy, di), first_score=333, second_score=333
-    )
-    report_confirm(actor=di.user, report=report)  # tie
+    ada, bo, cy, di = table
+    confirmed_game(
+        match_between(league, ada, bo), winner=ada, loser=bo, scores=(420, 380)
+    )  # Ada +40
+    confirmed_game(match_between(league, cy, di), winner=cy, loser=di, scores=(333, 333))  # tie
     match_forfeit(
         actor=director.user, match=match_between(league, ada, cy), winner=1, reason="no show"
     )
     match_double_forfeit(
         actor=director.user, match=match_between(league, bo, di), reason="nobody reported"
     )
-    report_submit(
-        actor=ada.user,
-        match=match_between(league, ada, di),
+    submitted_report(
+        match_between(league, ada, di),
+        by=ada,
         first_score=500,
         second_score=100,
         unusual_confirmed=True,
@@ -202,9 +189,8 @@ def test_l6_standings_count_wins_ties_forfeits_byes_and_spread(table, league, di
 def test_a_bye_is_a_win_with_the_forfeit_spread(league, director, season, institution):
     from league.services import rounds_generate
 
-    players = [eligible(ProfileFactory(institution=institution), season) for _ in range(3)]
-    for profile in players:
-        Entry.objects.create(league=league, player=profile)
+    for _ in range(3):
+        entrant(league)
     rounds_generate(
         actor=director.user, league=league, first_play_by=timezone.localdate() + timedelta(days=7)
     )
@@ -222,18 +208,20 @@ def test_a_bye_is_a_win_with_the_forfeit_spread(league, director, season, instit
 
 
 def test_ties_on_wins_go_to_spread_then_points_for(table, league):
-    ada, bo, cy, di = table.values()
-    play(match_between(league, ada, bo), ada, bo, 400, 390)  # Ada +10
-    play(match_between(league, cy, di), cy, di, 450, 350)  # Cy +100
+    ada, bo, cy, di = table
+    confirmed_game(
+        match_between(league, ada, bo), winner=ada, loser=bo, scores=(400, 390)
+    )  # Ada +10
+    confirmed_game(match_between(league, cy, di), winner=cy, loser=di, scores=(450, 350))  # Cy +100
     rebuild_standings([league.pk])
     assert standing(league, cy).rank == 1 and standing(league, ada).rank == 2
 
 
 def test_head_to_head_breaks_a_tie_on_wins_spread_and_points(table, league):
-    ada, bo, cy, di = table.values()
-    play(match_between(league, bo, ada), bo, ada, 400, 350)  # Bo beats Ada by 50
-    play(match_between(league, ada, cy), ada, cy, 400, 350)  # Ada beats Cy by 50
-    play(match_between(league, di, bo), di, bo, 400, 350)  # Di beats Bo by 50
+    ada, bo, cy, di = table
+    confirmed_game(match_between(league, bo, ada), winner=bo, loser=ada, scores=(400, 350))
+    confirmed_game(match_between(league, ada, cy), winner=ada, loser=cy, scores=(400, 350))
+    confirmed_game(match_between(league, di, bo), winner=di, loser=bo, scores=(400, 350))
     # Ada and Bo: 1-1, spread 0, points for 750 each; Bo won their game.
     rebuild_standings([league.pk])
     assert standing(league, bo).rank < standing(league, ada).rank
@@ -247,9 +235,9 @@ def test_players_level_on_everything_share_a_rank(table, league):
 def test_standings_are_live_a_confirmation_rebuilds_them(
     table, league, django_capture_on_commit_callbacks
 ):
-    ada, bo, _, _ = table.values()
+    ada, bo, _, _ = table
     with django_capture_on_commit_callbacks(execute=True):
-        play(match_between(league, ada, bo), ada, bo)
+        confirmed_game(match_between(league, ada, bo), winner=ada, loser=bo)
     assert standing(league, ada).wins == 1
 
 
@@ -257,10 +245,10 @@ def test_standings_are_live_a_confirmation_rebuilds_them(
 def test_the_rebuild_runs_a_constant_number_of_queries(
     table, league, games, django_assert_max_num_queries
 ):
-    ada, bo, cy, di = table.values()
+    ada, bo, cy, di = table
     for _ in range(games // 2):
-        play(match_between(league, ada, bo), ada, bo)
-        play(match_between(league, cy, di), di, cy)
+        confirmed_game(match_between(league, ada, bo), winner=ada, loser=bo)
+        confirmed_game(match_between(league, cy, di), winner=di, loser=cy)
     # 10 for the table, 4 to render its pages (the leagues, their rows, brackets, the upsert).
     with django_assert_max_num_queries(14):
         rebuild_standings([league.pk])
@@ -272,13 +260,13 @@ def test_the_rebuild_runs_a_constant_number_of_queries(
 def test_l11_a_complete_regular_season_gets_a_seeded_playoff_bracket(
     table, league, institution, django_capture_on_commit_callbacks
 ):
-    ada, bo, cy, di = table.values()
+    ada, bo, cy, di = table
     league.playoff_size = 4
     league.save()
-    play(match_between(league, ada, bo), ada, bo, 450, 300)
-    play(match_between(league, cy, di), cy, di, 420, 400)
-    play(match_between(league, ada, cy), ada, cy, 400, 390)
-    play(match_between(league, bo, di), bo, di, 410, 400)
+    confirmed_game(match_between(league, ada, bo), winner=ada, loser=bo, scores=(450, 300))
+    confirmed_game(match_between(league, cy, di), winner=cy, loser=di, scores=(420, 400))
+    confirmed_game(match_between(league, ada, cy), winner=ada, loser=cy, scores=(400, 390))
+    confirmed_game(match_between(league, bo, di), winner=bo, loser=di, scores=(410, 400))
     today = timezone.localdate()
 
     summary = night(institution, today, django_capture_on_commit_callbacks)
@@ -292,7 +280,7 @@ def test_l11_a_complete_regular_season_gets_a_seeded_playoff_bracket(
     # The playoff does not change the regular-season table.
     first_game = finals_of_round_1[0].match
     with django_capture_on_commit_callbacks(execute=True):
-        play(first_game, ada, di)
+        confirmed_game(first_game, winner=ada, loser=di)
     assert standing(league, ada).wins == 2
 
 
@@ -301,7 +289,7 @@ def test_l11_winners_advance_and_the_final_crowns_a_champion(
 ):
     from league.models import LeagueFormat
 
-    ada, bo, cy, di = table.values()
+    ada, bo, cy, di = table
     league.format = LeagueFormat.SINGLE_ELIMINATION
     league.save()
     for seed, profile in enumerate([ada, bo, cy, di], start=1):
@@ -315,11 +303,11 @@ def test_l11_winners_advance_and_the_final_crowns_a_champion(
         winner = slot.match.seats.get(order=1).player  # the better seed sits first
         loser = slot.match.seats.get(order=2).player
         with django_capture_on_commit_callbacks(execute=True):
-            play(slot.match, winner, loser)
+            confirmed_game(slot.match, winner=winner, loser=loser)
     final = bracket.slots.get(round_index=1)
     assert final.match is not None
     with django_capture_on_commit_callbacks(execute=True):
-        play(final.match, bo, ada)
+        confirmed_game(final.match, winner=bo, loser=ada)
     bracket.refresh_from_db()
     assert bracket.champion == bo
 
@@ -359,22 +347,11 @@ def test_the_digest_lists_what_needs_a_human(
     institution,
     django_capture_on_commit_callbacks,
 ):
-    disputed = match_between(league, player, opponent)
-    report = report_submit(actor=player.user, match=disputed, first_score=400, second_score=300)
-    from matches.services import report_dispute
-
-    report_dispute(
-        actor=opponent.user, report=report, first_score=300, second_score=400, note="Swapped scores"
-    )
+    open_dispute(match_between(league, player, opponent), note="Swapped scores")
     stuck = match_between(league, player, opponent)
     contact_issue_report(actor=player.user, match=stuck, attempts="Called twice, no answer.")
-    ProfileFactory(
-        institution=institution, user__first_name="Pending", user__last_name="Newcomer"
-    ).user.groups.add(
-        *__import__("django.contrib.auth.models", fromlist=["Group"]).Group.objects.filter(
-            name="Students"
-        )
-    )
+    # A student who signed up and still waits for the ID check (ProfileFactory's student role).
+    ProfileFactory(institution=institution, user__first_name="Pending", user__last_name="Newcomer")
     staff.email_digest = False
     staff.save()
     mail.outbox.clear()
@@ -460,8 +437,8 @@ def test_run_nightly_covers_every_institution(
 
 
 def test_standings_json_serves_what_the_pipeline_built(client, table, league):
-    ada, bo, _, _ = table.values()
-    play(match_between(league, ada, bo), ada, bo, 420, 380)
+    ada, bo, _, _ = table
+    confirmed_game(match_between(league, ada, bo), winner=ada, loser=bo, scores=(420, 380))
     rebuild_standings([league.pk])
     data = client.get(reverse("league_standings_json", args=[league.slug])).json()
     assert data["league"] == league.slug and data["updated"]
@@ -492,9 +469,7 @@ def test_bracket_json_has_the_public_shape_and_byes_have_no_player_b(
     league.format = LeagueFormat.SINGLE_ELIMINATION
     league.save()
     for _ in range(3):
-        Entry.objects.create(
-            league=league, player=eligible(ProfileFactory(institution=institution), season)
-        )
+        entrant(league)
     from league.playoffs import bracket_build
 
     bracket_build(league=league, today=season.registration_deadline + timedelta(days=1))
@@ -510,7 +485,7 @@ def test_the_standings_page_reads_in_a_constant_number_of_queries(
     client, league, institution, season, players, django_assert_max_num_queries
 ):
     for _ in range(players):
-        Entry.objects.create(league=league, player=ProfileFactory(institution=institution))
+        entrant(league)
     rebuild_standings([league.pk])
     with django_assert_max_num_queries(5):
         page = client.get(reverse("league_standings", args=[league.slug]))
@@ -528,14 +503,12 @@ def _night_queries(institution, league, season, matches, capture):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    players = [
-        eligible(ProfileFactory(institution=institution), season) for _ in range(2 * matches)
-    ]
+    players = [eligible_student(season) for _ in range(2 * matches)]
     last = None
     for i in range(matches):
         last = match_between(league, players[2 * i], players[2 * i + 1])
         if i % 3 == 0:
-            report_submit(actor=players[2 * i].user, match=last, first_score=400, second_score=300)
+            submitted_report(last, by=players[2 * i], first_score=400, second_score=300)
     day = day_after(last) + timedelta(days=3)
     with capture(execute=False), CaptureQueriesContext(connection) as queries:
         run_for_institution(institution=institution, today=day)
@@ -558,11 +531,11 @@ def test_a_failure_mid_rebuild_leaves_every_league_untouched(table, league, seas
     from league import standings as standings_module
     from tests.factories import LeagueFactory
 
-    ada, bo, _, _ = table.values()
+    ada, bo, _, _ = table
     other = LeagueFactory(season=season)
     rebuild_standings([league.pk, other.pk])
     before = list(Standing.objects.order_by("id").values_list("id", "wins"))
-    play(match_between(league, ada, bo), ada, bo)
+    confirmed_game(match_between(league, ada, bo), winner=ada, loser=bo)
     calls = {"n": 0}
     real_rank = standings_module._rank
 

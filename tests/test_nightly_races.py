@@ -12,11 +12,11 @@ from league.models import DigestLog
 from league.nightly import run_for_institution
 from matches.models import AuditEvent, MatchStatus
 from matches.services import forfeit_overdue_matches, report_submit
-from tests.factories import ProfileFactory, eligible, match_between, with_role
-from tests.test_match_races import race_match, run_together  # noqa: F401  (fixture)
+from tests.factories import eligible_student, match_between
+from tests.test_match_races import run_together
 
 
-def test_l8_a_report_in_flight_when_the_night_runs_is_never_overwritten(race_match):  # noqa: F811
+def test_l8_a_report_in_flight_when_the_night_runs_is_never_overwritten(race_match):
     match, a, b = race_match
     before_deadline = match.deadline - timedelta(minutes=1)
     after_deadline = match.deadline + timedelta(hours=2)
@@ -43,17 +43,11 @@ def test_l8_a_report_in_flight_when_the_night_runs_is_never_overwritten(race_mat
     assert not AuditEvent.objects.filter(match=match, action="double_forfeit").exists()
 
 
-def test_two_pipelines_at_once_forfeit_once_and_send_one_digest(race_match):  # noqa: F811
-    from accounts import roles
-
+def test_two_pipelines_at_once_forfeit_once_and_send_one_digest(race_match, director):
     match, a, b = race_match
     institution = match.league.season.institution
-    with_role(ProfileFactory(institution=institution, campus_id=""), roles.DIRECTORS)
     others = [
-        match_between(
-            match.league, eligible(ProfileFactory(institution=institution), match.league.season), b
-        )
-        for _ in range(5)
+        match_between(match.league, eligible_student(match.league.season), b) for _ in range(5)
     ]
     day = match.deadline.astimezone(institution.tz).date() + timedelta(days=1)
     mail.outbox.clear()

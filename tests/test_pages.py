@@ -12,13 +12,15 @@ from accounts.models import Checkout, EquipmentItem
 from accounts.services import equipment_check_out
 from league.models import Entry
 from league.standings import rebuild_standings
-from matches.services import (
-    contact_issue_report,
-    proposal_create,
-    report_confirm,
-    report_submit,
+from matches.services import contact_issue_report, proposal_create
+from tests.factories import (
+    LeagueFactory,
+    confirmed_game,
+    eligible_student,
+    entrant,
+    match_between,
+    submitted_report,
 )
-from tests.factories import LeagueFactory, ProfileFactory, eligible, match_between
 
 # --- Home: My matches ---------------------------------------------------------------------------
 
@@ -27,7 +29,7 @@ def test_my_matches_says_the_one_thing_to_do_next(client, match, league, player,
     waiting = match_between(league, player, opponent)
     proposal_create(actor=opponent.user, match=waiting, times=[timezone.now() + timedelta(days=1)])
     to_confirm = match_between(league, player, opponent)
-    report_submit(actor=opponent.user, match=to_confirm, first_score=300, second_score=400)
+    submitted_report(to_confirm, by=opponent, first_score=300, second_score=400)
     client.force_login(player.user)
 
     page = client.get(reverse("home")).content.decode()
@@ -46,26 +48,14 @@ def test_my_matches_reads_each_state_from_the_players_own_seat(
     player's seat, an open can't-reach report (L5), and no other player's match."""
     later = [timezone.now() + timedelta(days=1)]
     proposal_create(actor=player.user, match=match_between(league, player, opponent), times=later)
-    report_submit(
-        actor=player.user,
-        match=match_between(league, player, opponent),
-        first_score=400,
-        second_score=300,
-    )
-    lost = report_submit(
-        actor=opponent.user,
-        match=match_between(league, player, opponent),
-        first_score=310,
-        second_score=420,
-    )
-    report_confirm(actor=player.user, report=lost)
+    submitted_report(match_between(league, player, opponent), by=player)
+    confirmed_game(match_between(league, player, opponent), winner=opponent, loser=player)
     contact_issue_report(
         actor=player.user,
         match=match_between(league, player, opponent),
         attempts="E-mailed twice, no answer.",
     )
-    stranger = eligible(ProfileFactory(institution=player.institution), league.season)
-    match_between(league, opponent, stranger)
+    match_between(league, opponent, eligible_student(league.season))
     client.force_login(player.user)
 
     page = client.get(reverse("home")).content.decode()
@@ -319,12 +309,7 @@ def test_the_dashboard_runs_a_constant_number_of_queries(
 def test_csv_exports_of_standings_results_and_roster(
     client, director, match, league, player, opponent, season
 ):
-    from matches.services import report_confirm
-
-    report_confirm(
-        actor=opponent.user,
-        report=report_submit(actor=player.user, match=match, first_score=410, second_score=380),
-    )
+    confirmed_game(match, winner=player, loser=opponent, scores=(410, 380))
     rebuild_standings([league.pk])
     client.force_login(director.user)
 
@@ -389,15 +374,13 @@ def test_the_profile_page_runs_a_constant_number_of_queries(
 def test_the_bracket_page_and_json_run_a_constant_number_of_queries(
     client, league, institution, season, entrants, django_assert_max_num_queries
 ):
-    from league.models import Entry, LeagueFormat
+    from league.models import LeagueFormat
     from league.playoffs import bracket_build
 
     league.format = LeagueFormat.SINGLE_ELIMINATION
     league.save()
     for _ in range(entrants):
-        Entry.objects.create(
-            league=league, player=eligible(ProfileFactory(institution=institution), season)
-        )
+        entrant(league)
     bracket_build(league=league, today=season.registration_deadline + timedelta(days=1))
     with django_assert_max_num_queries(1):
         page = client.get(reverse("league_bracket", args=[league.slug]))

@@ -9,7 +9,8 @@ from accounts.errors import RosterFileError
 from accounts.models import EligibilityStatus, RosterEntry
 from accounts.roster import decode_roster, parse_roster
 from accounts.selectors import eligibility_of
-from accounts.services import eligibility_rule, roster_import
+from accounts.services import roster_import
+from tests.factories import ruled_ineligible
 
 PATTERN = r"\d{7}"
 
@@ -194,9 +195,7 @@ def test_a_missing_file_is_named(season):
 
 
 def test_l10_the_roster_never_overrules_the_directors_ruling(season, player, director):
-    eligibility_rule(
-        actor=director.user, profile=player, season=season, status="ineligible", reason="Suspended"
-    )
+    ruled_ineligible(player, season, director=director)
     roster_import(
         actor=director.user, season=season, data=f"campus_id\n{player.campus_id}\n".encode()
     )

@@ -2,62 +2,30 @@
 at the front desk with a scanner, and the student now eligible (L10). Screenshots land in
 tests/browser/screenshots/ (git-ignored) for a human to look at."""
 
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import expect
 
-from accounts import roles
-from tests.factories import PASSWORD, InstitutionFactory, ProfileFactory, SeasonFactory, with_role
+from tests.browser import DESKTOP, PHONE, log_in, shoot
 
 pytestmark = pytest.mark.browser
-SHOTS = Path(__file__).parent / "screenshots"
-
-
-@pytest.fixture
-def world(transactional_db):
-    roles.sync_groups()
-    institution = InstitutionFactory(
-        slug="example-state", email_domains="example.edu", name="Example State University"
-    )
-    season = SeasonFactory(institution=institution, name="Fall 2026", slug="fall-2026")
-    student = ProfileFactory(
-        institution=institution,
-        campus_id="2024001",
-        user__first_name="Rowan",
-        user__last_name="Pemberton",
-    )
-    desk = with_role(ProfileFactory(institution=institution, campus_id=""), roles.FRONT_DESK)
-    return {"season": season, "student": student, "desk": desk}
-
-
-def log_in(page, base_url, email, password=PASSWORD):
-    page.goto(f"{base_url}/accounts/login/")
-    page.get_by_label("Email").fill(email)
-    page.get_by_label("Password").fill(password)
-    page.get_by_role("button", name="Sign In").click()
-
-
-def shoot(page, name):
-    SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=SHOTS / f"{name}.png", full_page=True)
 
 
 def test_l10_a_pending_student_becomes_eligible_after_the_front_desk_checks_their_id(
-    browser, live_server, world
+    browser, live_server, season, player, staff
 ):
-    student_page = browser.new_context(viewport={"width": 360, "height": 740}).new_page()
-    log_in(student_page, live_server.url, world["student"].user.email)
+    """Rowan (the `player` persona) is pending for Fall 2026; `staff` works the front desk."""
+    student_page = browser.new_context(viewport=PHONE).new_page()
+    log_in(student_page, live_server.url, player.user.email)
     expect(student_page.get_by_test_id("eligibility-status")).to_have_text("Pending")
     assert "Show your current campus picture ID" in student_page.content()
     shoot(student_page, "home-pending-phone")
 
-    desk_page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
-    log_in(desk_page, live_server.url, world["desk"].user.email)
+    desk_page = browser.new_context(viewport=DESKTOP).new_page()
+    log_in(desk_page, live_server.url, staff.user.email)
     desk_page.goto(f"{live_server.url}/desk/")
     # The box has focus on arrival; the scanner types the ID into it and presses Enter.
     expect(desk_page.get_by_label("Student ID")).to_be_focused()
-    desk_page.keyboard.type("2024001")
+    desk_page.keyboard.type(player.campus_id)
     desk_page.keyboard.press("Enter")
     desk_page.get_by_role("heading", name="Rowan Pemberton").wait_for()
     shoot(desk_page, "front-desk-lookup")
@@ -74,10 +42,10 @@ def test_l10_a_pending_student_becomes_eligible_after_the_front_desk_checks_thei
     shoot(student_page, "home-eligible-phone")
 
 
-def test_the_signup_page_is_labelled_and_fits_a_phone(browser, live_server, world):
-    page = browser.new_context(viewport={"width": 360, "height": 740}).new_page()
+def test_the_signup_page_is_labelled_and_fits_a_phone(browser, live_server, season):
+    page = browser.new_context(viewport=PHONE).new_page()
     page.goto(f"{live_server.url}/accounts/signup/")
     for label in ["First name", "Last name", "Email", "Campus ID"]:
         assert page.get_by_label(label).first.is_visible()
-    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     shoot(page, "signup-phone")

@@ -12,53 +12,26 @@ from django.core import mail
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from accounts import roles
-from tests.browser.test_front_desk_journey import SHOTS, log_in, shoot
-from tests.factories import (
-    InstitutionFactory,
-    LeagueFactory,
-    ProfileFactory,
-    SeasonFactory,
-    eligible,
-    with_role,
-)
+from league.models import Entry
+from tests.browser import DESKTOP, PHONE, SHOTS, log_in, shoot
+from tests.factories import LeagueFactory, eligible
 
 pytestmark = pytest.mark.browser
-PHONE = {"width": 360, "height": 740}
-DESKTOP = {"width": 1280, "height": 900}
 
 
 @pytest.fixture
-def campus(transactional_db):
-    roles.sync_groups()
-    institution = InstitutionFactory(
-        slug="example-state", email_domains="example.edu", name="Example State University"
-    )
-    season = SeasonFactory(institution=institution, name="Fall 2026", slug="fall-2026")
+def campus(transactional_db, institution, season, opponent, staff, director):
+    """A league Sage (the `opponent` persona) has joined, waiting for a second player; the front
+    desk and the director."""
     league = LeagueFactory(
         season=season, name="Tuesday Night League", slug="tuesday-night", turn_time_seconds=150
     )
-    opponent = eligible(
-        ProfileFactory(institution=institution, user__first_name="Sage", user__last_name="Okafor"),
-        season,
-    )
-    desk = with_role(
-        ProfileFactory(institution=institution, campus_id="", user__first_name="Finley"),
-        roles.FRONT_DESK,
-    )
-    director = with_role(
-        ProfileFactory(institution=institution, campus_id="", user__first_name="Dana"),
-        roles.DIRECTORS,
-    )
-    from league.models import Entry
-
-    Entry.objects.create(league=league, player=opponent)
+    Entry.objects.create(league=league, player=eligible(opponent, season))
     return {
         "institution": institution,
-        "season": season,
         "league": league,
         "opponent": opponent,
-        "desk": desk,
+        "desk": staff,
         "director": director,
     }
 
