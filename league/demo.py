@@ -283,8 +283,12 @@ def _play_out(league, rounds, director, rng) -> None:
             before = match.deadline - timedelta(days=2)
             win, lose = scores()
             if index == 3 and round_.number == 2:
-                services.match_double_forfeit(
-                    actor=director, match=match, reason="Neither player reported (L8)", now=before
+                services.rule(
+                    actor=director,
+                    match=match,
+                    ruling=services.Ruling.DOUBLE_FORFEIT,
+                    reason="Neither player reported (L8)",
+                    now=before,
                 )
                 continue
             report = services.report_submit(
@@ -300,19 +304,21 @@ def _play_out(league, rounds, director, rng) -> None:
                     note="Turn 11 was a 22-point play, not 42.",
                     now=before,
                 )
-                services.dispute_resolve(
+                services.rule(
                     actor=director,
+                    match=match,
                     dispute=dispute,
-                    resolution="amended",
+                    ruling=services.Ruling.AMEND,
                     reason="Score sheets compared: turn 11 was 22.",
                     first_score=win - 20,
                     second_score=lose,
                     now=before + timedelta(hours=3),
                 )
             elif index == 1 and round_.number == 1:
-                services.match_forfeit(
+                services.rule(
                     actor=director,
                     match=match,
+                    ruling=services.Ruling.FORFEIT,
                     winner=1,
                     reason="Opponent did not show",
                     now=before,

@@ -19,7 +19,7 @@ from matches.game_records import (
     read_record,
 )
 from matches.models import Dispute, MatchStatus, ResultReport
-from matches.services import MatchError, dispute_resolve, report_dispute, report_submit
+from matches.services import MatchError, report_dispute, report_submit, rule
 from tests.factories import submitted_report
 
 # Sage (the opponent fixture, seat 2) moves first and goes out; Rowan (seat 1) is left with EI.
@@ -313,10 +313,11 @@ def test_l9_the_record_stays_on_the_match_page_after_a_ruling_but_not_after_a_re
     dispute = report_dispute(
         actor=player.user, report=report, first_score=40, second_score=45, note="AX?", move=4
     )
-    dispute_resolve(
+    rule(
         actor=director.user,
+        match=match,
         dispute=dispute,
-        resolution=resolution,
+        ruling=resolution,
         reason="Checked.",
         new_deadline=match.deadline + timedelta(days=7),
     )

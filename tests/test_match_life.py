@@ -18,17 +18,16 @@ from matches.models import (
 )
 from matches.services import (
     MatchError,
+    Ruling,
     UnusualScores,
     confirm_stale_reports,
     contact_issue_report,
-    contact_issue_resolve,
-    dispute_resolve,
     equipment_agree,
-    match_record_result,
     proposal_accept,
     proposal_create,
     report_confirm,
     report_dispute,
+    rule,
 )
 from tests.factories import (
     confirmed_game,
@@ -296,10 +295,11 @@ def test_l9_the_director_resolves_a_dispute_with_a_reason_and_both_players_are_t
     raised = open_dispute(match)
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
-        dispute_resolve(
+        rule(
             actor=director.user,
+            match=match,
             dispute=raised,
-            resolution=resolution,
+            ruling=resolution,
             reason="Score sheets compared",
             **extra,
         )
@@ -317,9 +317,9 @@ def test_l9_the_director_resolves_a_dispute_with_a_reason_and_both_players_are_t
 def test_resolving_needs_a_reason_and_the_director(match, player, opponent, other_director):
     raised = open_dispute(match)
     with pytest.raises(MatchError, match="reason is required"):
-        dispute_resolve(actor=other_director.user, dispute=raised, resolution="upheld", reason=" ")
+        rule(actor=other_director.user, match=match, dispute=raised, ruling="upheld", reason=" ")
     with pytest.raises(PermissionDenied):
-        dispute_resolve(actor=other_director.user, dispute=raised, resolution="upheld", reason="x")
+        rule(actor=other_director.user, match=match, dispute=raised, ruling="upheld", reason="x")
     match.refresh_from_db()
     assert match.status == MatchStatus.DISPUTED
 
@@ -328,8 +328,13 @@ def test_a_confirmed_result_changes_only_through_the_director(match, player, opp
     confirmed_game(match, winner=player, loser=opponent, scores=(420, 380))
     with pytest.raises(MatchError):
         submitted_report(match, by=opponent, first_score=300, second_score=420)
-    match_record_result(
-        actor=director.user, match=match, first_score=380, second_score=420, reason="Sheet error"
+    rule(
+        actor=director.user,
+        match=match,
+        ruling=Ruling.AMEND,
+        first_score=380,
+        second_score=420,
+        reason="Sheet error",
     )
     s = seats(match)
     assert (s[1].outcome, s[2].outcome) == ("loss", "win")
@@ -351,10 +356,11 @@ def test_l5_cant_reach_goes_to_the_director_who_decides(
     with pytest.raises(MatchError, match="already has"):
         contact_issue_report(actor=player.user, match=match, attempts="Emailed again on Friday.")
 
-    contact_issue_resolve(
+    rule(
         actor=director.user,
-        issue=issue,
-        decision="forfeit",
+        match=match,
+        contact_issue=issue,
+        ruling=Ruling.FORFEIT,
         winner=1,
         reason="Opponent never replied",
     )
@@ -370,8 +376,13 @@ def test_l5_the_director_can_extend_the_deadline_instead(match, player, director
         actor=player.user, match=match, attempts="Two emails, no answer yet."
     )
     later = match.deadline + timedelta(days=7)
-    contact_issue_resolve(
-        actor=director.user, issue=issue, decision="extend", new_deadline=later, reason="Exam week"
+    rule(
+        actor=director.user,
+        match=match,
+        contact_issue=issue,
+        ruling=Ruling.EXTEND,
+        new_deadline=later,
+        reason="Exam week",
     )
     match.refresh_from_db()
     assert match.deadline == later

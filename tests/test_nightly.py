@@ -16,9 +16,9 @@ from league.nightly import nightly_moment, run_for_institution, run_nightly
 from league.standings import rebuild_standings
 from matches.models import AuditEvent, MatchStatus
 from matches.services import (
+    Ruling,
     contact_issue_report,
-    match_double_forfeit,
-    match_forfeit,
+    rule,
 )
 from tests.factories import (
     ProfileFactory,
@@ -158,11 +158,18 @@ def test_l6_standings_count_wins_ties_forfeits_byes_and_spread(table, league, di
         match_between(league, ada, bo), winner=ada, loser=bo, scores=(420, 380)
     )  # Ada +40
     confirmed_game(match_between(league, cy, di), winner=cy, loser=di, scores=(333, 333))  # tie
-    match_forfeit(
-        actor=director.user, match=match_between(league, ada, cy), winner=1, reason="no show"
+    rule(
+        actor=director.user,
+        match=match_between(league, ada, cy),
+        ruling=Ruling.FORFEIT,
+        winner=1,
+        reason="no show",
     )
-    match_double_forfeit(
-        actor=director.user, match=match_between(league, bo, di), reason="nobody reported"
+    rule(
+        actor=director.user,
+        match=match_between(league, bo, di),
+        ruling=Ruling.DOUBLE_FORFEIT,
+        reason="nobody reported",
     )
     submitted_report(
         match_between(league, ada, di),

@@ -22,7 +22,6 @@ from ..models import (
     ReportStatus,
     ResultReport,
     ScheduleProposal,
-    Seat,
 )
 from ..results import check_scores
 from .kernel import (
@@ -328,86 +327,7 @@ _RULE = {
 }
 
 
-# --- Named rulings: each is `rule` with its ruling filled in ------------------------------------
-
-
-def match_forfeit(*, actor, match: Match, winner: Seat | int, reason: str, now=None) -> Match:
-    """The director gives the match to one side (a forfeit win and a forfeit loss)."""
-    winner = winner if isinstance(winner, int) else winner.order
-    return rule(
-        actor=actor, match=match, ruling=Ruling.FORFEIT, winner=winner, reason=reason, now=now
-    )
-
-
-def match_double_forfeit(*, actor, match: Match, reason: str, now=None) -> Match:
-    """The director rules a double forfeit: a loss for both (L5, L8)."""
-    return rule(actor=actor, match=match, ruling=Ruling.DOUBLE_FORFEIT, reason=reason, now=now)
-
-
-def match_replay(*, actor, match: Match, new_deadline: datetime, reason: str, now=None) -> Match:
-    """The director orders the game replayed: back to unscheduled with a new deadline."""
-    return rule(
-        actor=actor,
-        match=match,
-        ruling=Ruling.REPLAY,
-        new_deadline=new_deadline,
-        reason=reason,
-        now=now,
-    )
-
-
-def match_extend_deadline(
-    *, actor, match: Match, new_deadline: datetime, reason: str, now=None
-) -> Match:
-    """More time for a match not yet final (L5)."""
-    return rule(
-        actor=actor,
-        match=match,
-        ruling=Ruling.EXTEND,
-        new_deadline=new_deadline,
-        reason=reason,
-        now=now,
-    )
-
-
-def match_record_result(*, actor, match: Match, first_score, second_score, reason, **more):
-    """The director records or amends a match's scores; the result is `resolved`."""
-    return rule(
-        actor=actor,
-        match=match,
-        ruling=Ruling.AMEND,
-        first_score=first_score,
-        second_score=second_score,
-        reason=reason,
-        **more,
-    )
-
-
-def dispute_resolve(*, actor, dispute: Dispute, resolution: str, reason: str, **details) -> Match:
-    """The director rules on a dispute (L9): uphold, amend, replay, forfeit or double forfeit."""
-    return rule(
-        actor=actor,
-        match=dispute.report.match,
-        dispute=dispute,
-        ruling=resolution,
-        reason=reason,
-        **details,
-    )
-
-
-def contact_issue_resolve(
-    *, actor, issue: ContactIssue, decision: str, reason: str, **details
-) -> Match:
-    """The director decides a can't-reach-opponent report (L5): extend the deadline, award a
-    forfeit win, rule a double forfeit, or order a replay."""
-    return rule(
-        actor=actor,
-        match=issue.match,
-        contact_issue=issue,
-        ruling=decision,
-        reason=reason,
-        **details,
-    )
+# --- A player's withdrawal ------------------------------------------------------------------------
 
 
 def withdrawal_forfeits(*, actor, player, league, reason: str, now=None) -> int:
