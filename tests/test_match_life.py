@@ -1,5 +1,6 @@
 """The life of a match through its services: scheduling (L1, L2, L4), can't reach (L5),
-reporting (L6, L7, G2, G3), confirming and disputing (L9), the director's rulings."""
+reporting (L6, L7, G2, G3), confirming and disputing (L9). The director's rulings are in
+test_rulings.py."""
 
 from datetime import timedelta
 
@@ -10,7 +11,6 @@ from django.utils import timezone
 from accounts.errors import NotEligible, PermissionDenied
 from matches.models import (
     AuditEvent,
-    ContactIssue,
     Dispute,
     MatchStatus,
     ReportStatus,
@@ -18,16 +18,13 @@ from matches.models import (
 )
 from matches.services import (
     MatchError,
-    Ruling,
     UnusualScores,
     confirm_stale_reports,
-    contact_issue_report,
     equipment_agree,
     proposal_accept,
     proposal_create,
     report_confirm,
     report_dispute,
-    rule,
 )
 from tests.factories import (
     confirmed_game,
@@ -269,124 +266,6 @@ def test_a_dispute_after_the_confirmation_window_is_refused(match, player, oppon
             now=submitted.confirm_by + timedelta(minutes=1),
         )
     assert not Dispute.objects.exists()
-
-
-@pytest.mark.parametrize(
-    ("resolution", "extra", "status", "outcomes"),
-    [
-        ("upheld", {}, "resolved", ("win", "loss")),
-        ("amended", {"first_score": 400, "second_score": 410}, "resolved", ("loss", "win")),
-        ("forfeit", {"winner": 2}, "forfeit", ("forfeit_loss", "forfeit_win")),
-        ("double_forfeit", {}, "double_forfeit", ("double_forfeit", "double_forfeit")),
-        ("replay", {"new_deadline": timezone.now() + timedelta(days=5)}, "unscheduled", ("", "")),
-    ],
-)
-def test_l9_the_director_resolves_a_dispute_with_a_reason_and_both_players_are_told(
-    match,
-    player,
-    opponent,
-    director,
-    resolution,
-    extra,
-    status,
-    outcomes,
-    django_capture_on_commit_callbacks,
-):
-    raised = open_dispute(match)
-    mail.outbox.clear()
-    with django_capture_on_commit_callbacks(execute=True):
-        rule(
-            actor=director.user,
-            match=match,
-            dispute=raised,
-            ruling=resolution,
-            reason="Score sheets compared",
-            **extra,
-        )
-    match.refresh_from_db()
-    raised.refresh_from_db()
-    s = seats(match)
-    assert match.status == status
-    assert (s[1].outcome, s[2].outcome) == outcomes
-    assert raised.resolved_by == director.user
-    assert {m.to[0] for m in mail.outbox} == {player.user.email, opponent.user.email}
-    event = AuditEvent.objects.filter(match=match).last()
-    assert (event.actor, event.reason) == (director.user, "Score sheets compared")
-
-
-def test_resolving_needs_a_reason_and_the_director(match, player, opponent, other_director):
-    raised = open_dispute(match)
-    with pytest.raises(MatchError, match="reason is required"):
-        rule(actor=other_director.user, match=match, dispute=raised, ruling="upheld", reason=" ")
-    with pytest.raises(PermissionDenied):
-        rule(actor=other_director.user, match=match, dispute=raised, ruling="upheld", reason="x")
-    match.refresh_from_db()
-    assert match.status == MatchStatus.DISPUTED
-
-
-def test_a_confirmed_result_changes_only_through_the_director(match, player, opponent, director):
-    confirmed_game(match, winner=player, loser=opponent, scores=(420, 380))
-    with pytest.raises(MatchError):
-        submitted_report(match, by=opponent, first_score=300, second_score=420)
-    rule(
-        actor=director.user,
-        match=match,
-        ruling=Ruling.AMEND,
-        first_score=380,
-        second_score=420,
-        reason="Sheet error",
-    )
-    s = seats(match)
-    assert (s[1].outcome, s[2].outcome) == ("loss", "win")
-    events = list(AuditEvent.objects.filter(match=match).values_list("action", flat=True))
-    assert events == ["created", "reported", "confirmed", "result_recorded"]
-
-
-# --- Can't reach (L5) --------------------------------------------------------------------------------
-
-
-def test_l5_cant_reach_goes_to_the_director_who_decides(
-    match, player, director, django_capture_on_commit_callbacks
-):
-    with django_capture_on_commit_callbacks(execute=True):
-        issue = contact_issue_report(
-            actor=player.user, match=match, attempts="Emailed Mon and Wed, texted Thu."
-        )
-    assert director.user.email in {m.to[0] for m in mail.outbox}
-    with pytest.raises(MatchError, match="already has"):
-        contact_issue_report(actor=player.user, match=match, attempts="Emailed again on Friday.")
-
-    rule(
-        actor=director.user,
-        match=match,
-        contact_issue=issue,
-        ruling=Ruling.FORFEIT,
-        winner=1,
-        reason="Opponent never replied",
-    )
-
-    match.refresh_from_db()
-    issue.refresh_from_db()
-    assert match.status == MatchStatus.FORFEIT
-    assert issue.resolved_at is not None and issue.resolved_by == director.user
-
-
-def test_l5_the_director_can_extend_the_deadline_instead(match, player, director):
-    issue = contact_issue_report(
-        actor=player.user, match=match, attempts="Two emails, no answer yet."
-    )
-    later = match.deadline + timedelta(days=7)
-    rule(
-        actor=director.user,
-        match=match,
-        contact_issue=issue,
-        ruling=Ruling.EXTEND,
-        new_deadline=later,
-        reason="Exam week",
-    )
-    match.refresh_from_db()
-    assert match.deadline == later
-    assert not ContactIssue.objects.filter(resolved_at__isnull=True).exists()
 
 
 # --- The nightly service ---------------------------------------------------------------------------
