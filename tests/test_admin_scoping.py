@@ -2,7 +2,7 @@
 staff have no admin access; site admins see everything."""
 
 import pytest
-from django.contrib.auth.models import Group
+from django.contrib.auth.models import Group, Permission
 from django.urls import reverse
 
 from accounts import roles
@@ -21,6 +21,92 @@ def test_role_groups_exist_with_their_permissions(db):
     assert desk.permissions.filter(codename="add_idcheck").exists()
     assert not desk.permissions.filter(codename="change_eligibility").exists()
     assert Group.objects.filter(name=roles.STUDENTS).exists()
+
+
+# Every role's permissions, written out in full: moving where each app declares its own must not
+# change a single one.
+EXPECTED_GROUP_PERMISSIONS = {
+    roles.STUDENTS: set(),
+    roles.FRONT_DESK: {
+        "accounts.view_playerprofile",
+        "accounts.view_eligibility",
+        "accounts.view_idcheck",
+        "accounts.add_idcheck",
+        "accounts.view_checkout",
+        "accounts.view_equipmentitem",
+    },
+    roles.DIRECTORS: {
+        "accounts.view_institution",
+        "accounts.change_institution",
+        "accounts.view_user",
+        "accounts.change_user",
+        "accounts.view_playerprofile",
+        "accounts.change_playerprofile",
+        "accounts.view_season",
+        "accounts.add_season",
+        "accounts.change_season",
+        "accounts.delete_season",
+        "accounts.view_rosterentry",
+        "accounts.add_rosterentry",
+        "accounts.change_rosterentry",
+        "accounts.delete_rosterentry",
+        "accounts.view_idcheck",
+        "accounts.add_idcheck",
+        "accounts.view_eligibility",
+        "accounts.add_eligibility",
+        "accounts.change_eligibility",
+        "accounts.view_eligibilityevent",
+        "accounts.view_equipmentitem",
+        "accounts.add_equipmentitem",
+        "accounts.change_equipmentitem",
+        "accounts.view_checkout",
+        "league.view_league",
+        "league.add_league",
+        "league.change_league",
+        "league.view_entry",
+        "league.add_entry",
+        "league.change_entry",
+        "league.view_round",
+        "league.change_round",
+        "matches.view_match",
+        "matches.change_match",
+        "matches.view_seat",
+        "matches.view_dispute",
+        "matches.change_dispute",
+        "matches.view_contactissue",
+        "matches.change_contactissue",
+        "matches.view_auditevent",
+        "matches.view_resultreport",
+    },
+}
+
+
+def _group_permissions() -> dict[str, set[str]]:
+    return {
+        group.name: {
+            f"{permission.content_type.app_label}.{permission.codename}"
+            for permission in group.permissions.select_related("content_type")
+        }
+        for group in Group.objects.filter(name__in=EXPECTED_GROUP_PERMISSIONS)
+    }
+
+
+def test_each_role_has_exactly_its_permissions(db):
+    Group.objects.all().delete()
+
+    roles.sync_groups()
+
+    assert _group_permissions() == EXPECTED_GROUP_PERMISSIONS
+
+
+def test_syncing_the_roles_again_takes_away_a_permission_given_by_hand(db):
+    roles.sync_groups()
+    desk = Group.objects.get(name=roles.FRONT_DESK)
+    desk.permissions.add(Permission.objects.get(codename="change_eligibility"))
+
+    roles.sync_groups()
+
+    assert _group_permissions() == EXPECTED_GROUP_PERMISSIONS
 
 
 def test_a_director_sees_only_their_institutions_seasons(
