@@ -4,14 +4,16 @@ institution's rows (site admins see all), and writes go through the services."""
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
-from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 
+from core.errors import DomainError
+
 from . import roles
-from .errors import DomainError, RosterFileError
+from .errors import RosterFileError
 from .forms import CampusIdAdminForm
 from .models import (
     Checkout,
@@ -242,7 +244,7 @@ class SeasonAdmin(InstitutionScopedAdmin):
     def import_roster_view(self, request, season_id):
         season = get_object_or_404(self.get_queryset(request), pk=season_id)
         if not request.user.has_perm("accounts.add_rosterentry"):
-            raise DjangoPermissionDenied
+            raise PermissionDenied
         result = None
         form = RosterUploadForm(request.POST or None, request.FILES or None)
         if request.method == "POST" and form.is_valid():
@@ -335,7 +337,7 @@ class EligibilityAdmin(InstitutionScopedAdmin):
                 reason=form.cleaned_data["reason"],
             )
         except DomainError as error:
-            raise DjangoPermissionDenied(error.message) from None
+            raise PermissionDenied(error.message) from None
         obj.pk = ruled.pk
 
     def has_delete_permission(self, request, obj=None):

@@ -1,14 +1,6 @@
-"""Domain errors: a broken rule, with a message the page or command shows as it is."""
+"""Accounts' own domain errors; the shared ones (DomainError, NotAllowed) live in core.errors."""
 
-
-class DomainError(Exception):
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
-
-
-class PermissionDenied(DomainError):
-    """The acting user may not do this."""
+from core.errors import DomainError
 
 
 class NotEligible(DomainError):

@@ -2,8 +2,9 @@ from allauth.account.forms import SignupForm
 from django import forms
 from django.db import transaction
 
+from core.errors import DomainError
+
 from .campus_ids import normalize_campus_id
-from .errors import DomainError
 from .models import EquipmentItem, Institution, PlayerProfile, Season
 from .selectors import institution_for_email
 from .services import student_register

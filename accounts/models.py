@@ -23,8 +23,9 @@ from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils import timezone
 
+from core.errors import DomainError
+
 from .campus_ids import campus_id_fits, normalize_campus_id
-from .errors import DomainError
 
 
 def validate_timezone(value: str) -> None:

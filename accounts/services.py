@@ -10,8 +10,10 @@ from django.contrib.auth.models import Group
 from django.db import transaction
 from django.utils import timezone
 
+from core.errors import DomainError, NotAllowed
+
 from . import roles
-from .errors import DomainError, NotEligible, PermissionDenied
+from .errors import NotEligible
 from .models import (
     Checkout,
     Eligibility,
@@ -93,7 +95,7 @@ def id_check_record(
 ) -> Eligibility:
     """Front-desk staff saw the student's current campus picture ID this season (L10)."""
     if not roles.is_front_desk_of(actor, profile.institution):
-        raise PermissionDenied("Only front-desk staff or the director can record an ID check.")
+        raise NotAllowed("Only front-desk staff or the director can record an ID check.")
     if season.institution_id != profile.institution_id:
         raise DomainError("That season belongs to another institution.")
     if not profile.campus_id:
@@ -116,7 +118,7 @@ def eligibility_rule(
 ) -> Eligibility:
     """The director decides a student's eligibility for a season, with a reason."""
     if not roles.is_director_of(actor, profile.institution):
-        raise PermissionDenied("Only the institution's director can rule on eligibility.")
+        raise NotAllowed("Only the institution's director can rule on eligibility.")
     if season.institution_id != profile.institution_id:
         raise DomainError("That season belongs to another institution.")
     if status not in EligibilityStatus.values:
@@ -183,7 +185,7 @@ def role_grant(*, actor: User, user: User, role: str) -> None:
         else roles.is_director_of(actor, institution)
     )
     if not allowed:
-        raise PermissionDenied("You may not grant that role.")
+        raise NotAllowed("You may not grant that role.")
     with transaction.atomic():
         user.groups.add(Group.objects.get_or_create(name=ROLE_GROUPS[role])[0])
         if role == "director" and not user.is_staff:
@@ -201,7 +203,7 @@ def role_revoke(*, actor: User, user: User, role: str) -> None:
         else roles.is_director_of(actor, institution)
     )
     if not allowed:
-        raise PermissionDenied("You may not revoke that role.")
+        raise NotAllowed("You may not revoke that role.")
     with transaction.atomic():
         user.groups.remove(*Group.objects.filter(name=ROLE_GROUPS[role]))
         if role == "director" and user.is_staff and not user.is_superuser:
@@ -255,7 +257,7 @@ def roster_import(
     `actor` None means the command line (a site operator)."""
     institution = season.institution
     if actor is not None and not roles.is_director_of(actor, institution):
-        raise PermissionDenied("Only the institution's director can import its roster.")
+        raise NotAllowed("Only the institution's director can import its roster.")
     parsed = parse_roster(
         decode_roster(data, encoding), institution.campus_id_pattern, institution.campus_id_hint
     )
@@ -376,7 +378,7 @@ def equipment_check_out(
     now = now or timezone.now()
     institution = item.institution
     if not roles.is_front_desk_of(actor, institution):
-        raise PermissionDenied("Only front-desk staff can lend equipment.")
+        raise NotAllowed("Only front-desk staff can lend equipment.")
     if profile.institution_id != institution.pk:
         raise DomainError("That student belongs to another institution.")
     if not profile.campus_id:
@@ -408,7 +410,7 @@ def equipment_check_out(
 def equipment_check_in(*, actor: User, checkout: Checkout, now=None) -> Checkout:
     now = now or timezone.now()
     if not roles.is_front_desk_of(actor, checkout.item.institution):
-        raise PermissionDenied("Only front-desk staff can check equipment in.")
+        raise NotAllowed("Only front-desk staff can check equipment in.")
     with transaction.atomic():
         checkout = Checkout.objects.select_for_update().select_related("item").get(pk=checkout.pk)
         if checkout.checked_in_at is not None:
@@ -422,7 +424,7 @@ def equipment_check_in(*, actor: User, checkout: Checkout, now=None) -> Checkout
 def preferences_update(*, actor: User, profile: PlayerProfile, **choices: bool) -> PlayerProfile:
     """A person's own e-mail preferences."""
     if profile.user_id != actor.pk:
-        raise PermissionDenied("You can only change your own preferences.")
+        raise NotAllowed("You can only change your own preferences.")
     allowed = {"email_match_activity", "email_reminders", "email_digest"}
     unknown = set(choices) - allowed
     if unknown:
@@ -436,7 +438,7 @@ def preferences_update(*, actor: User, profile: PlayerProfile, **choices: bool) 
 def calendar_token_rotate(*, actor: User, profile: PlayerProfile) -> PlayerProfile:
     """A new secret calendar URL; the old one stops working at once."""
     if profile.user_id != actor.pk:
-        raise PermissionDenied("You can only change your own calendar link.")
+        raise NotAllowed("You can only change your own calendar link.")
     profile.calendar_token = uuid.uuid4()
     profile.save(update_fields=["calendar_token"])
     return profile

@@ -6,9 +6,10 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
+from core.errors import DomainError
+
 from . import roles
 from .campus_ids import normalize_campus_id
-from .errors import DomainError
 from .forms import CampusIdLookupForm, IdCheckForm, LendForm, PreferencesForm
 from .models import Checkout, PlayerProfile
 from .selectors import (

@@ -12,7 +12,7 @@ import django  # noqa: E402
 
 django.setup()
 
-from accounts.errors import DomainError  # noqa: E402
+from core.errors import DomainError  # noqa: E402
 from matches.models import Match, Seat  # noqa: E402
 from matches.services import report_submit  # noqa: E402
 

@@ -42,6 +42,7 @@ INSTALLED_APPS = [
     "allauth",
     "allauth.account",
     "django_celery_beat",
+    "core",
     "accounts",
     "matches",
     "league",

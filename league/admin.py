@@ -1,13 +1,13 @@
 from django import forms
 from django.contrib import admin, messages
-from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 
 from accounts.admin import INSTITUTION_PATHS, InstitutionScopedAdmin
-from accounts.errors import DomainError
+from core.errors import DomainError
 
 from .models import Entry, League, Round
 from .services import entry_enrol, entry_withdraw, rounds_generate
@@ -119,7 +119,7 @@ class LeagueAdmin(InstitutionScopedAdmin):
     def draw_view(self, request, pk):
         league = get_object_or_404(self.get_queryset(request), pk=pk)
         if not self.has_change_permission(request, league):
-            raise DjangoPermissionDenied
+            raise PermissionDenied
         form = DrawForm(request.POST or None)
         if request.method == "POST" and form.is_valid():
             try:
@@ -177,7 +177,7 @@ class EntryAdmin(InstitutionScopedAdmin):
         try:
             entry = entry_enrol(actor=request.user, league=obj.league, player=obj.player)
         except DomainError as error:
-            raise DjangoPermissionDenied(error.message) from None
+            raise PermissionDenied(error.message) from None
         if obj.seed is not None:
             entry.seed = obj.seed
             entry.save(update_fields=["seed"])

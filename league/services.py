@@ -7,10 +7,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts import roles
-from accounts.errors import DomainError, NotEligible, PermissionDenied
+from accounts.errors import NotEligible
 from accounts.models import PlayerProfile
 from accounts.selectors import eligibility_of
 from accounts.services import require_eligible
+from core.errors import DomainError, NotAllowed
 from matches.services import NewMatch, matches_create, withdrawal_forfeits
 
 from .models import Entry, League, LeagueFormat, Round
@@ -24,7 +25,7 @@ class LeagueError(DomainError):
 
 def _require_director(actor, league: League) -> None:
     if not roles.is_director_of(actor, league.season.institution):
-        raise PermissionDenied("Only the league's director can do that.")
+        raise NotAllowed("Only the league's director can do that.")
 
 
 def _lock(league: League) -> League:
@@ -64,7 +65,7 @@ def league_join(*, actor, league: League, today: date | None = None) -> Entry:
     """A student joins a league open for registration."""
     player = PlayerProfile.objects.filter(user=actor).select_related("institution", "user").first()
     if player is None or player.institution_id != league.season.institution_id:
-        raise PermissionDenied("Only students of the league's institution can join it.")
+        raise NotAllowed("Only students of the league's institution can join it.")
     with transaction.atomic():
         return _enter(_lock(league), player, today=today)
 

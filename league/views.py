@@ -9,9 +9,9 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from accounts import roles
-from accounts.errors import DomainError
 from accounts.models import Eligibility, EligibilityStatus
 from accounts.selectors import eligibility_of
+from core.errors import DomainError
 from matches.deadlines import deadline_text
 
 from .models import Entry, League

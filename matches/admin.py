@@ -12,7 +12,7 @@ from django.utils.html import format_html
 from django.utils.timesince import timesince
 
 from accounts.admin import InstitutionScopedAdmin
-from accounts.errors import DomainError
+from core.errors import DomainError
 
 from . import services
 from .forms import in_zone

@@ -7,7 +7,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from accounts.errors import DomainError
+from core.errors import DomainError
 
 from . import policy, services
 from .forms import (

@@ -6,10 +6,10 @@ from django.contrib.auth.models import Group, Permission
 from django.urls import reverse
 
 from accounts import roles
-from accounts.errors import PermissionDenied
 from accounts.models import EligibilityEvent, EligibilityStatus
 from accounts.selectors import eligibility_of
 from accounts.services import role_grant
+from core.errors import NotAllowed
 from tests.factories import SeasonFactory
 
 
@@ -205,7 +205,7 @@ def test_the_eligibility_history_cannot_be_edited_in_the_admin(
 def test_a_director_appoints_front_desk_staff_but_not_directors(director, player):
     role_grant(actor=director.user, user=player.user, role="front_desk")
     assert roles.is_front_desk_of(player.user, player.institution)
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(NotAllowed):
         role_grant(actor=director.user, user=player.user, role="director")
 
 
@@ -216,7 +216,7 @@ def test_admin_access_goes_with_the_director_role(site_admin, player):
 
 
 def test_a_director_cannot_appoint_staff_at_another_institution(director, outsider):
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(NotAllowed):
         role_grant(actor=director.user, user=outsider.user, role="front_desk")
 
 

@@ -6,10 +6,10 @@ import pytest
 from django.urls import reverse
 
 from accounts.campus_ids import campus_id_fits, normalize_campus_id
-from accounts.errors import DomainError
 from accounts.models import PlayerProfile, RosterEntry
 from accounts.roster import parse_roster
 from accounts.services import student_register
+from core.errors import DomainError
 from tests.factories import UserFactory
 
 

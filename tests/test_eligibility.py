@@ -2,10 +2,11 @@
 
 import pytest
 
-from accounts.errors import DomainError, NotEligible, PermissionDenied
+from accounts.errors import NotEligible
 from accounts.models import EligibilityEvent, EligibilitySource, EligibilityStatus
 from accounts.selectors import current_season, eligibility_of, next_step_for
 from accounts.services import eligibility_rule, id_check_record, require_eligible, student_register
+from core.errors import DomainError, NotAllowed
 from tests.factories import SeasonFactory, UserFactory, roster_entry, ruled_ineligible
 
 
@@ -76,7 +77,7 @@ def test_only_directors_of_the_institution_rule_on_eligibility(
     player, staff, other_director, season
 ):
     for actor in (player.user, staff.user, other_director.user):
-        with pytest.raises(PermissionDenied):
+        with pytest.raises(NotAllowed):
             eligibility_rule(
                 actor=actor, profile=player, season=season, status="eligible", reason="x"
             )
@@ -87,7 +88,7 @@ def test_only_front_desk_staff_of_the_institution_record_id_checks(
     player, opponent, other_staff, season
 ):
     for actor in (opponent.user, other_staff.user):
-        with pytest.raises(PermissionDenied):
+        with pytest.raises(NotAllowed):
             id_check_record(actor=actor, profile=player, season=season)
     assert not player.id_checks.exists()
 

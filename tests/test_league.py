@@ -6,8 +6,9 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.errors import DomainError, NotEligible, PermissionDenied
+from accounts.errors import NotEligible
 from accounts.models import Eligibility
+from core.errors import DomainError, NotAllowed
 from league.models import Entry, Round
 from league.services import LeagueError, entry_enrol, entry_withdraw, league_join, rounds_generate
 from matches.models import AuditEvent, Match, MatchStatus, Outcome, Seat
@@ -58,7 +59,7 @@ def test_joining_twice_is_refused(league, player, season):
 
 
 def test_students_of_another_institution_cannot_join(league, outsider):
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(NotAllowed):
         league_join(actor=outsider.user, league=league)
 
 
@@ -153,7 +154,7 @@ def test_the_director_is_told_whom_a_refusal_is_about(league, player, director, 
 def test_the_director_enrols_a_player_after_the_deadline(league, player, director, season):
     eligible(player, season)
     assert entry_enrol(actor=director.user, league=league, player=player).active
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(NotAllowed):
         entry_enrol(actor=player.user, league=league, player=player)
 
 

@@ -8,7 +8,8 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 
-from accounts.errors import NotEligible, PermissionDenied
+from accounts.errors import NotEligible
+from core.errors import NotAllowed
 from matches.models import (
     AuditEvent,
     Dispute,
@@ -115,7 +116,7 @@ def test_l10_an_ineligible_entrant_cannot_be_scheduled(match, player, opponent, 
 
 def test_only_the_players_schedule_their_match(match, staff, director, outsider):
     for actor in (staff.user, director.user, outsider.user):
-        with pytest.raises(PermissionDenied):
+        with pytest.raises(NotAllowed):
             proposal_create(actor=actor, match=match, times=[soon(24)])
 
 

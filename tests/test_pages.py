@@ -239,7 +239,7 @@ def test_l3_the_desk_lends_a_board_against_a_campus_id_and_takes_it_back(
 
 
 def test_l3_an_item_already_out_cannot_be_lent_twice(staff, player, opponent, board):
-    from accounts.errors import DomainError
+    from core.errors import DomainError
 
     equipment_check_out(actor=staff.user, item=board, profile=player)
     with pytest.raises(DomainError, match="already out with Rowan Pemberton"):

@@ -8,7 +8,7 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 
-from accounts.errors import PermissionDenied
+from core.errors import NotAllowed
 from matches.models import AuditEvent, ContactIssue, MatchStatus
 from matches.services import MatchError, Ruling, contact_issue_report, rule
 from tests.factories import confirmed_game, open_dispute, submitted_report
@@ -65,7 +65,7 @@ def test_resolving_needs_a_reason_and_the_director(match, player, opponent, othe
     raised = open_dispute(match)
     with pytest.raises(MatchError, match="reason is required"):
         rule(actor=other_director.user, match=match, dispute=raised, ruling="upheld", reason=" ")
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(NotAllowed):
         rule(actor=other_director.user, match=match, dispute=raised, ruling="upheld", reason="x")
     match.refresh_from_db()
     assert match.status == MatchStatus.DISPUTED

@@ -11,7 +11,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts import roles
-from accounts.errors import DomainError, PermissionDenied
+from core.errors import DomainError
+from core.errors import NotAllowed as PermissionDenied  # the old name, which the raises below use
 
 from ..models import (
     LIVE_REPORT_STATUSES,

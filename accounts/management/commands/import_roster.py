@@ -3,9 +3,10 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from accounts.errors import DomainError, RosterFileError
+from accounts.errors import RosterFileError
 from accounts.models import Institution, Season
 from accounts.services import RosterRejected, roster_import
+from core.errors import DomainError
 
 
 class Command(BaseCommand):

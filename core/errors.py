@@ -1,0 +1,12 @@
+"""Domain errors: a broken rule, with a message the page or command shows as it is."""
+
+
+class DomainError(Exception):
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class NotAllowed(DomainError):
+    """The acting user may not do this. (Not Django's PermissionDenied, which means a 403 page:
+    a view shows this one's message like any other broken rule.)"""
