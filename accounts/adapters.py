@@ -1,8 +1,9 @@
 from allauth.account.adapter import DefaultAccountAdapter
 from django.core.exceptions import ValidationError
 
+from core.tasks import queue_email
+
 from .selectors import institution_for_email
-from .tasks import queue_email
 
 
 class AccountAdapter(DefaultAccountAdapter):

@@ -24,7 +24,7 @@ from django.template.loader import render_to_string
 from accounts import roles
 from accounts.models import Institution, User
 from accounts.selectors import current_season, overdue_checkouts, pending_students
-from accounts.tasks import send_email
+from core.tasks import send_email
 from matches.models import (
     FINAL_STATUSES,
     OPEN_STATUSES,

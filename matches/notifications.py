@@ -5,7 +5,7 @@ from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 
 from accounts.models import PlayerProfile
-from accounts.tasks import queue_email
+from core.tasks import queue_email
 
 ACTIVITY = "email_match_activity"
 REMINDERS = "email_reminders"

@@ -5,6 +5,9 @@ from django.core.mail import EmailMultiAlternatives
 
 
 @shared_task(
+    # Its name from when it lived in accounts/tasks.py. The name is what a queued message
+    # carries, so keeping it lets a worker of this version send mail queued before the move.
+    name="accounts.tasks.send_email",
     autoretry_for=(OSError,),  # SMTP down or refusing: retry the message alone, later.
     retry_backoff=30,
     retry_backoff_max=30 * 60,
