@@ -10,6 +10,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 
+from core.admin import INSTITUTION_PATHS, InstitutionScopedAdmin
 from core.errors import DomainError
 
 from . import roles
@@ -29,36 +30,15 @@ from .models import (
 )
 from .services import RosterRejected, eligibility_rule, role_grant, role_revoke, roster_import
 
-# How to reach the institution from each model a form may offer in a drop-down.
-INSTITUTION_PATHS = {
-    Institution: "pk",
-    Season: "institution_id",
-    PlayerProfile: "institution_id",
-    User: "profile__institution_id",
-}
-
-
-class InstitutionScopedAdmin(admin.ModelAdmin):
-    """Rows, and the choices in every drop-down, limited to the director's institution."""
-
-    institution_path = "institution_id"
-
-    def get_queryset(self, request):
-        queryset = super().get_queryset(request)
-        if request.user.is_superuser:
-            return queryset
-        institution = roles.institution_of(request.user)
-        if institution is None:
-            return queryset.none()
-        return queryset.filter(**{self.institution_path: institution.pk})
-
-    def formfield_for_foreignkey(self, db_field, request, **kwargs):
-        path = INSTITUTION_PATHS.get(db_field.related_model)
-        if path and not request.user.is_superuser:
-            kwargs["queryset"] = db_field.related_model._default_manager.filter(
-                **{path: getattr(roles.institution_of(request.user), "pk", None)}
-            )
-        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+# The drop-downs of every scoped admin offer only the director's institution's rows of these.
+INSTITUTION_PATHS.update(
+    {
+        Institution: "pk",
+        Season: "institution_id",
+        PlayerProfile: "institution_id",
+        User: "profile__institution_id",
+    }
+)
 
 
 @admin.register(Institution)

@@ -146,6 +146,13 @@ class User(AbstractUser):
     def __str__(self):
         return self.get_full_name() or self.email
 
+    @property
+    def institution(self):
+        """The institution this user belongs to, through their profile; None for a site admin
+        without one. Shared code (core's admin) asks the user this rather than import accounts."""
+        profile = getattr(self, "profile", None)
+        return profile.institution if profile else None
+
 
 class PlayerProfile(models.Model):
     """Who a user is at their institution: students, front-desk staff and directors alike."""

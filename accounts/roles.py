@@ -84,10 +84,7 @@ def in_group(user, group_name: str) -> bool:
 
 def institution_of(user):
     """The institution a user belongs to, or None (site admins without a profile)."""
-    if not user.is_authenticated:
-        return None
-    profile = getattr(user, "profile", None)
-    return profile.institution if profile else None
+    return user.institution if user.is_authenticated else None
 
 
 def is_site_admin(user) -> bool:

@@ -6,7 +6,7 @@ from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 
-from accounts.admin import INSTITUTION_PATHS, InstitutionScopedAdmin
+from core.admin import INSTITUTION_PATHS, InstitutionScopedAdmin
 from core.errors import DomainError
 
 from .models import Entry, League, Round

@@ -11,7 +11,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 from django.utils.timesince import timesince
 
-from accounts.admin import InstitutionScopedAdmin
+from core.admin import InstitutionScopedAdmin
 from core.errors import DomainError
 
 from . import services
