@@ -1,13 +1,36 @@
 from django.apps import AppConfig
 from django.db.models.signals import post_migrate
 
+from . import roles
+from .roles import DIRECTORS, FRONT_DESK
+
 
 class AccountsConfig(AppConfig):
     name = "accounts"
     verbose_name = "Accounts and eligibility"
+    # What each role may do with accounts' models in the admin (roles.sync_groups).
+    role_permissions = {
+        FRONT_DESK: {
+            "playerprofile": ["view"],
+            "eligibility": ["view"],
+            "idcheck": ["view", "add"],
+            "checkout": ["view"],
+            "equipmentitem": ["view"],
+        },
+        DIRECTORS: {
+            "institution": ["view", "change"],
+            "user": ["view", "change"],
+            "playerprofile": ["view", "change"],
+            "season": ["view", "add", "change", "delete"],
+            "rosterentry": ["view", "add", "change", "delete"],
+            "idcheck": ["view", "add"],
+            "eligibility": ["view", "add", "change"],
+            "eligibilityevent": ["view"],
+            "equipmentitem": ["view", "add", "change"],
+            "checkout": ["view"],
+        },
+    }
 
     def ready(self):
-        from . import roles
-
         # Groups need the permissions rows, which Django creates after migrating.
         post_migrate.connect(roles.sync_groups_after_migrate, sender=self)

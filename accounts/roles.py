@@ -1,64 +1,37 @@
 """Roles are Django groups with permissions. `is_staff` (admin access) goes to directors and
 site admins only; front-desk staff work from the front-desk pages, not the admin."""
 
-from django.contrib.auth.models import Group, Permission
+from django.apps import apps
 
 STUDENTS = "Students"
 FRONT_DESK = "Front desk"
 DIRECTORS = "Directors"
+ROLES = [STUDENTS, FRONT_DESK, DIRECTORS]
 
-# app_label -> model -> actions, per group. Other apps add theirs as they arrive.
-GROUP_PERMISSIONS = {
-    STUDENTS: {},
-    FRONT_DESK: {
-        "accounts": {
-            "playerprofile": ["view"],
-            "eligibility": ["view"],
-            "idcheck": ["view", "add"],
-            "checkout": ["view"],
-            "equipmentitem": ["view"],
-        },
-    },
-    DIRECTORS: {
-        "accounts": {
-            "institution": ["view", "change"],
-            "user": ["view", "change"],
-            "playerprofile": ["view", "change"],
-            "season": ["view", "add", "change", "delete"],
-            "rosterentry": ["view", "add", "change", "delete"],
-            "idcheck": ["view", "add"],
-            "eligibility": ["view", "add", "change"],
-            "eligibilityevent": ["view"],
-            "equipmentitem": ["view", "add", "change"],
-            "checkout": ["view"],
-        },
-        "league": {
-            "league": ["view", "add", "change"],
-            "entry": ["view", "add", "change"],
-            "round": ["view", "change"],
-        },
-        "matches": {
-            "match": ["view", "change"],
-            "seat": ["view"],
-            "dispute": ["view", "change"],
-            "contactissue": ["view", "change"],
-            "auditevent": ["view"],
-            "resultreport": ["view"],
-        },
-    },
-}
+# Each app declares what each role may do with its own models, as `role_permissions` on its
+# AppConfig ({role: {model: [actions]}}), so accounts imports none of the others. The AppConfigs
+# import the role names above before any model is loaded: this module imports no model at its top.
+
+
+def declared_permissions() -> dict[str, set[tuple[str, str]]]:
+    """(app label, codename) pairs per role, collected from the installed apps."""
+    declared = {role: set() for role in ROLES}
+    for app_config in apps.get_app_configs():
+        for role, models in getattr(app_config, "role_permissions", {}).items():
+            declared[role] |= {
+                (app_config.label, f"{action}_{model}")
+                for model, actions in models.items()
+                for action in actions
+            }
+    return declared
 
 
 def sync_groups() -> None:
     """Create the role groups and give each exactly its permissions (idempotent)."""
-    for group_name, apps in GROUP_PERMISSIONS.items():
-        group, _ = Group.objects.get_or_create(name=group_name)
-        codenames = [
-            (app_label, f"{action}_{model}")
-            for app_label, models in apps.items()
-            for model, actions in models.items()
-            for action in actions
-        ]
+    from django.contrib.auth.models import Group, Permission
+
+    for role, codenames in declared_permissions().items():
+        group, _ = Group.objects.get_or_create(name=role)
         permissions = [
             permission
             for permission in Permission.objects.select_related("content_type").filter(
