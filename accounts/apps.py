@@ -32,5 +32,10 @@ class AccountsConfig(AppConfig):
     }
 
     def ready(self):
-        # Groups need the permissions rows, which Django creates after migrating.
-        post_migrate.connect(roles.sync_groups_after_migrate, sender=self)
+        # Groups need the permission rows, which Django creates for each app once it is migrated,
+        # in INSTALLED_APPS order. Syncing after each app that declares role permissions leaves
+        # the last sync with all of them (syncing after accounts alone left a fresh database's
+        # directors without league's and matches' permissions).
+        for app_config in self.apps.get_app_configs():
+            if hasattr(app_config, "role_permissions"):
+                post_migrate.connect(roles.sync_groups_after_migrate, sender=app_config)
