@@ -148,8 +148,7 @@ class User(AbstractUser):
 
     @property
     def institution(self):
-        """The institution this user belongs to, through their profile; None for a site admin
-        without one. Shared code (core's admin) asks the user this rather than import accounts."""
+        """Their profile's institution; None for a site admin without one. Core's admin asks this."""
         profile = getattr(self, "profile", None)
         return profile.institution if profile else None
 
