@@ -11,8 +11,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts import roles
-from core.errors import DomainError
-from core.errors import NotAllowed as PermissionDenied  # the old name, which the raises below use
+from core.errors import (
+    DomainError,
+    NotAllowed,  # the old name, which the raises below use
+)
 
 from ..models import (
     LIVE_REPORT_STATUSES,
@@ -63,7 +65,7 @@ def seat_of(user, seats: list[Seat]) -> Seat | None:
 def player_seat(user, seats) -> Seat:
     seat = seat_of(user, seats)
     if seat is None:
-        raise PermissionDenied("Only the match's players can do that.")
+        raise NotAllowed("Only the match's players can do that.")
     return seat
 
 
@@ -88,7 +90,7 @@ def is_match_director(user, match: Match) -> bool:
 
 def require_director(user, match: Match) -> None:
     if not is_match_director(user, match):
-        raise PermissionDenied("Only the league's director can do that.")
+        raise NotAllowed("Only the league's director can do that.")
 
 
 def require_reason(reason: str) -> str:
