@@ -1,0 +1,48 @@
+"""Every change to people, roles and eligibility, one module per concern;
+`from accounts.services import X` reaches them all.
+
+- `eligibility`: the L10 gate (`require_eligible`), ID checks, the director's rulings
+- `people`: signing up, roles, e-mail preferences, the calendar link
+- `roster`: importing the registrar's roster
+- `front_desk`: lending equipment (L3)
+
+Keyword-only functions taking model instances and the acting user; each runs in one transaction
+and raises a DomainError on a broken rule.
+"""
+
+from .eligibility import (
+    MESSAGE_REASON_REQUIRED,
+    eligibility_rule,
+    id_check_record,
+    require_eligible,
+    set_eligibility,
+)
+from .front_desk import equipment_check_in, equipment_check_out
+from .people import (
+    ROLE_GROUPS,
+    calendar_token_rotate,
+    preferences_update,
+    role_grant,
+    role_revoke,
+    student_register,
+)
+from .roster import RosterImportResult, RosterRejected, roster_import
+
+__all__ = [
+    "MESSAGE_REASON_REQUIRED",
+    "ROLE_GROUPS",
+    "RosterImportResult",
+    "RosterRejected",
+    "calendar_token_rotate",
+    "eligibility_rule",
+    "equipment_check_in",
+    "equipment_check_out",
+    "id_check_record",
+    "preferences_update",
+    "require_eligible",
+    "role_grant",
+    "role_revoke",
+    "roster_import",
+    "set_eligibility",
+    "student_register",
+]

@@ -1,0 +1,113 @@
+"""Students and staff: signing up with a campus ID, the front-desk and director roles, each
+person's e-mail preferences and calendar link."""
+
+import uuid
+
+from django.contrib.auth.models import Group
+from django.db import transaction
+
+from core.errors import DomainError, NotAllowed
+
+from .. import roles
+from ..models import (
+    EligibilitySource,
+    EligibilityStatus,
+    Institution,
+    PlayerProfile,
+    Season,
+    User,
+)
+from .eligibility import set_eligibility
+
+
+def student_register(*, user: User, institution: Institution, campus_id: str) -> PlayerProfile:
+    """A newly signed-up student: their profile, the student role, and eligibility from any
+    roster already imported for a season that has not ended."""
+    campus_id = institution.clean_campus_id(campus_id)
+    with transaction.atomic():
+        profile = PlayerProfile.objects.create(
+            user=user, institution=institution, campus_id=campus_id
+        )
+        user.groups.add(Group.objects.get_or_create(name=roles.STUDENTS)[0])
+        on_rosters = Season.objects.filter(
+            institution=institution,
+            ends_on__gte=institution.today(),
+            roster_entries__campus_id=campus_id,
+        )
+        for season in on_rosters:
+            set_eligibility(
+                profile=profile,
+                season=season,
+                status=EligibilityStatus.ELIGIBLE,
+                source=EligibilitySource.ROSTER,
+                reason="On the registrar's roster",
+                actor=None,
+                overrule_director=False,
+            )
+    return profile
+
+
+ROLE_GROUPS = {"front_desk": roles.FRONT_DESK, "director": roles.DIRECTORS}
+
+
+def role_grant(*, actor: User, user: User, role: str) -> None:
+    """Give a user the front-desk or director role at their institution. Directors appoint
+    front-desk staff; only site admins appoint directors. Admin access follows the director role."""
+    if role not in ROLE_GROUPS:
+        raise DomainError(f"{role!r} is not a role (front_desk or director).")
+    institution = roles.institution_of(user)
+    if institution is None:
+        raise DomainError(f"{user} has no institution profile.")
+    allowed = (
+        roles.is_site_admin(actor)
+        if role == "director"
+        else roles.is_director_of(actor, institution)
+    )
+    if not allowed:
+        raise NotAllowed("You may not grant that role.")
+    with transaction.atomic():
+        user.groups.add(Group.objects.get_or_create(name=ROLE_GROUPS[role])[0])
+        if role == "director" and not user.is_staff:
+            user.is_staff = True
+            user.save(update_fields=["is_staff"])
+
+
+def role_revoke(*, actor: User, user: User, role: str) -> None:
+    if role not in ROLE_GROUPS:
+        raise DomainError(f"{role!r} is not a role (front_desk or director).")
+    institution = roles.institution_of(user)
+    allowed = (
+        roles.is_site_admin(actor)
+        if role == "director"
+        else roles.is_director_of(actor, institution)
+    )
+    if not allowed:
+        raise NotAllowed("You may not revoke that role.")
+    with transaction.atomic():
+        user.groups.remove(*Group.objects.filter(name=ROLE_GROUPS[role]))
+        if role == "director" and user.is_staff and not user.is_superuser:
+            user.is_staff = False
+            user.save(update_fields=["is_staff"])
+
+
+def preferences_update(*, actor: User, profile: PlayerProfile, **choices: bool) -> PlayerProfile:
+    """A person's own e-mail preferences."""
+    if profile.user_id != actor.pk:
+        raise NotAllowed("You can only change your own preferences.")
+    allowed = {"email_match_activity", "email_reminders", "email_digest"}
+    unknown = set(choices) - allowed
+    if unknown:
+        raise DomainError(f"Unknown preferences: {', '.join(sorted(unknown))}.")
+    for name, value in choices.items():
+        setattr(profile, name, bool(value))
+    profile.save(update_fields=list(choices))
+    return profile
+
+
+def calendar_token_rotate(*, actor: User, profile: PlayerProfile) -> PlayerProfile:
+    """A new secret calendar URL; the old one stops working at once."""
+    if profile.user_id != actor.pk:
+        raise NotAllowed("You can only change your own calendar link.")
+    profile.calendar_token = uuid.uuid4()
+    profile.save(update_fields=["calendar_token"])
+    return profile
