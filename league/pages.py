@@ -1,8 +1,9 @@
 """A league's public pages, rendered when their data changes (see ``LeaguePage``).
 
 ``render_pages`` is called in the transaction of every change the pages show: standings rebuilt
-(``standings.rebuild_standings``), a bracket drawn or advanced (``playoffs``), a league, season
-or player's name edited (``receivers``). The views in ``views.py`` then serve the stored content in one query.
+and brackets drawn or advanced (once, after both: ``refresh.refresh_leagues``), a league,
+season or player's name edited (``receivers``). The views in ``views.py`` then serve the stored
+content in one query.
 """
 
 import hashlib

@@ -7,7 +7,8 @@ players still level; players level on all four share a rank. A forfeit win is a 
 byes add to spread only, never to points for or against.
 
 `rebuild_standings` is set-based: one aggregate query for all the leagues given, one query for
-their entries, ranking in memory, then one DELETE and one COPY, whatever their size.
+their entries, ranking in memory, then one DELETE and one COPY, whatever their size. It renders
+nothing: ``refresh.refresh_leagues`` renders the pages once the bracket has followed too.
 """
 
 from collections import defaultdict
@@ -25,9 +26,10 @@ from django.utils import timezone
 from matches.models import FINAL_STATUSES, MatchStatus, Outcome, Seat
 
 from .models import Entry, League, Standing
-from .pages import render_pages
 
 PLAYED = [Outcome.WIN, Outcome.LOSS, Outcome.TIE]
+# The league's settings the standings are computed from: editing one rebuilds them (receivers.py).
+LEAGUE_SETTINGS = ("forfeit_spread", "double_forfeit_spread")
 
 
 def _counted(now):
@@ -247,5 +249,4 @@ def rebuild_standings(league_ids: Iterable[int], now=None) -> int:
         standings = [row for league_id in ids for row in _rank(by_league.get(league_id, []), h2h)]
         Standing.objects.filter(league_id__in=ids).delete()
         _copy_in(standings)
-        render_pages(ids, now=now)
         return len(ids)

@@ -11,6 +11,7 @@ from django.utils import timezone
 from accounts.models import Checkout, EquipmentItem
 from accounts.services import equipment_check_out
 from league.models import Entry
+from league.refresh import refresh_leagues
 from league.standings import rebuild_standings
 from matches.services import (
     contact_issue_report,
@@ -390,7 +391,6 @@ def test_the_bracket_page_and_json_run_a_constant_number_of_queries(
     client, league, institution, season, entrants, django_assert_max_num_queries
 ):
     from league.models import Entry, LeagueFormat
-    from league.playoffs import bracket_build
 
     league.format = LeagueFormat.SINGLE_ELIMINATION
     league.save()
@@ -398,7 +398,9 @@ def test_the_bracket_page_and_json_run_a_constant_number_of_queries(
         Entry.objects.create(
             league=league, player=eligible(ProfileFactory(institution=institution), season)
         )
-    bracket_build(league=league, today=season.registration_deadline + timedelta(days=1))
+    refresh_leagues(
+        [league.pk], today=season.registration_deadline + timedelta(days=1), build_brackets=True
+    )
     with django_assert_max_num_queries(1):
         page = client.get(reverse("league_bracket", args=[league.slug]))
     with django_assert_max_num_queries(1):
