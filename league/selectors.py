@@ -116,12 +116,6 @@ def bracket_rounds(bracket, slots, players: dict) -> list[list[dict]]:
     return rounds
 
 
-STANDING_FIELDS = [
-    "rank", "wins", "losses", "ties", "byes", "forfeits_won", "forfeits_lost", "double_forfeits",
-    "spread", "points_for", "points_against", "games", "withdrawn", "updated_at",
-]  # fmt: skip
-
-
 def _plural(count: int, one: str, many: str) -> str:
     return f"{count} {one if count == 1 else many}"
 
@@ -130,15 +124,13 @@ def standings_rows_of(league_ids) -> dict[int, list[dict]]:
     """The standings tables of these leagues as plain rows, by league id, display strings
     prepared here: one query, no model instances (building ~100 model objects and their template
     tags was most of a page's time)."""
-    from .models import Standing
+    from .models import STANDING_COLUMNS, Standing
 
     by_league: dict[int, list[dict]] = {}
     rows = (
         Standing.objects.filter(league_id__in=list(league_ids))
         .order_by("league_id", "rank", "player__user__last_name", "player__user__first_name")
-        .values(
-            "league_id", *STANDING_FIELDS, "player__user__first_name", "player__user__last_name"
-        )
+        .values(*STANDING_COLUMNS, "player__user__first_name", "player__user__last_name")
     )
     for row in rows:
         by_league.setdefault(row.pop("league_id"), []).append(row)

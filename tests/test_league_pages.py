@@ -106,7 +106,8 @@ def test_an_unknown_league_is_404(client, db):
 
 
 def test_a_players_name_is_escaped_in_the_stored_pages(client, league, season, institution):
-    """The standings rows are built without the template engine, so their escaping is tested."""
+    """The stored pages are rendered once and served as they are: what a player typed as their
+    name must reach them escaped."""
     odd = eligible(
         ProfileFactory(
             institution=institution,
@@ -122,6 +123,27 @@ def test_a_players_name_is_escaped_in_the_stored_pages(client, league, season, i
     assert "&lt;b&gt;Ann &amp; &quot;Co&quot;&lt;/b&gt; O&#x27;Hara" in page
     data = client.get(reverse("league_standings_json", args=[league.slug])).json()
     assert data["standings"][0]["player"] == '<b>Ann & "Co"</b> O\'Hara'
+
+
+def test_the_standings_columns_come_from_one_list(client, league, pair):
+    """``pages.COLUMNS`` makes the table's headings, its cells and standings.json's keys; each of
+    its columns but the name and the notes is a stored column of ``Standing``."""
+    import re
+
+    from league.models import STANDING_COLUMNS
+    from league.pages import COLUMNS
+
+    assert {column.key for column in COLUMNS} - set(STANDING_COLUMNS) == {"player", "notes"}
+    refresh_leagues([league.pk])
+    page = client.get(reverse("league_standings", args=[league.slug])).content.decode()
+    headings = re.findall(r'<th scope="col">([^<]*)</th>', page)
+    assert headings == [column.heading for column in COLUMNS if column.heading]
+    body = page[page.index("<tbody>") : page.index("</tbody>")]
+    rows = re.findall(r"<tr>(.*?)</tr>", body)
+    assert len(rows) == 2
+    assert all(len(re.findall(r"<t[dh][ >]", row)) == len(headings) for row in rows)
+    data = client.get(reverse("league_standings_json", args=[league.slug])).json()
+    assert list(data["standings"][0]) == [column.key for column in COLUMNS if column.public]
 
 
 def test_a_renamed_player_is_renamed_on_the_pages(
