@@ -79,6 +79,17 @@ def test_my_matches_reads_each_state_from_the_players_own_seat(
     assert page.count('class="match-row') == 5
 
 
+def test_my_matches_escapes_what_players_typed(client, match, player, opponent):
+    """The rows come from the template: an opponent's name and e-mail reach the page escaped."""
+    opponent.user.first_name = '<b>Sage & "Co"</b>'
+    opponent.user.save()
+    client.force_login(player.user)
+    page = client.get(reverse("home")).content.decode()
+    assert "<b>Sage" not in page
+    assert "v &lt;b&gt;Sage &amp; &quot;Co&quot;&lt;/b&gt; Okafor" in page
+    assert "E-mail &lt;b&gt;Sage &amp; &quot;Co&quot;&lt;/b&gt;</a>" in page
+
+
 def test_staff_who_do_not_play_get_their_work_not_a_students_nag(client, director, staff, season):
     client.force_login(director.user)
     page = client.get(reverse("home")).content.decode()
