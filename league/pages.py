@@ -70,11 +70,13 @@ def layout() -> str:
 
 
 def _add_cells(rows: list[dict]) -> list[dict]:
-    """Give each row its table cells in the columns' order, as (column key, text). Text, not
-    numbers: the template engine localizes every number it prints, which was half the cost of
-    rendering 200 tables each night."""
+    """Give each row its table cells in the columns' order, each its column's key and its text.
+    Text, not numbers: the template engine localizes every number it prints, which was half the
+    cost of rendering 200 tables each night."""
     for row in rows:
-        row["cells"] = [(column.key, str(row[column.key])) for column in TABLE_COLUMNS]
+        row["cells"] = [
+            {"key": column.key, "text": str(row[column.key])} for column in TABLE_COLUMNS
+        ]
     return rows
 
 
@@ -130,7 +132,7 @@ def render_pages(league_ids, now=None) -> int:
     brackets, slots, names = _brackets(ids)
     pages = []
     for league in leagues:
-        rows = rows_by_league.get(league.pk, [])
+        rows = rows_by_league.pop(league.pk, [])  # freed once its pages are rendered
         bracket = brackets.get(league.pk)
         champion_profile = bracket.champion if bracket else None
         updated = max((row["updated_at"] for row in rows), default=None)
