@@ -223,6 +223,35 @@ def test_a_result_that_moves_standings_and_bracket_renders_the_pages_once(
     assert bracket["rounds"][1][0]["player_a"] == "Ada Quill"  # through to the final
 
 
+def test_entries_joining_and_withdrawing_show_on_the_standings_at_once(
+    client, league, pair, season, institution, director, django_capture_on_commit_callbacks
+):
+    """Every entry has a row (DESIGN.md, standings); a withdrawn player's results stay, marked
+    withdrawn. The director's enrolment and withdrawal rewrite the pages in their transaction,
+    also when no match is left to forfeit."""
+    from league.services import entry_enrol, entry_withdraw
+    from tests.test_nightly import play
+
+    ada, bo = pair
+    refresh_leagues([league.pk])
+    cy = eligible(
+        ProfileFactory(institution=institution, user__first_name="Cy", user__last_name="Quill"),
+        season,
+    )
+    entry_enrol(actor=director.user, league=league, player=cy)
+    data = client.get(reverse("league_standings_json", args=[league.slug])).json()
+    assert {row["player"] for row in data["standings"]} == {"Ada Quill", "Bo Quill", "Cy Quill"}
+
+    with django_capture_on_commit_callbacks(execute=True):
+        play(match_between(league, ada, bo), ada, bo)
+    entry_withdraw(
+        actor=director.user, entry=Entry.objects.get(league=league, player=ada), reason="Moved"
+    )
+    page = client.get(reverse("league_standings", args=[league.slug])).content.decode()
+    assert '<th scope="row">Ada Quill</th>' in page
+    assert '<td class="muted">withdrawn</td>' in page
+
+
 # The fields of the league's change form in the admin (league.admin.LeagueAdmin.fieldsets).
 LEAGUE_FORM = [
     "season", "name", "slug", "format", "venue", "public", "capacity", "playoff_size", "lexicon",
