@@ -71,8 +71,8 @@ def layout() -> str:
 
 def _add_cells(rows: list[dict]) -> list[dict]:
     """Give each row its table cells in the columns' order, each its column's key and its text.
-    Text, not numbers: the template engine localizes every number it prints, which was half the
-    cost of rendering 200 tables each night."""
+    Text, not numbers: the template engine localizes every number it prints, which was almost
+    half the cost of rendering 200 tables each night."""
     for row in rows:
         row["cells"] = [
             {"key": column.key, "text": str(row[column.key])} for column in TABLE_COLUMNS
