@@ -4,8 +4,9 @@ rendered once, after both have changed.
 
 The steps store what they compute and render nothing (``standings.rebuild_standings``,
 ``playoffs.brackets_advance``, ``playoffs.build_ready_brackets``); ``pages.render_pages``
-renders. The callers: the result receiver (``receivers.py``), the nightly job (``nightly.py``),
-an edit of a league's forfeit spreads, the demo's seeding.
+renders. The callers: the result receiver and an edit of a league's forfeit spreads
+(``receivers.py``), the nightly job (``nightly.py``), entries joining and withdrawing
+(``services.py``), the demo's seeding.
 """
 
 from dataclasses import dataclass
