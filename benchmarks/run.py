@@ -202,13 +202,13 @@ from django.conf import settings
 from django.contrib.sessions.backends.db import SessionStore
 from accounts.models import PlayerProfile, User
 from league.models import Entry, League
-from league.playoffs import bracket_build
+from league.refresh import refresh_leagues
 league = League.objects.get(slug="league-2")
 players = list(Entry.objects.filter(league=league).values_list("player_id", flat=True)[:64])
 cup, made = League.objects.get_or_create(slug="bench-cup", defaults=dict(season=league.season, name="Bench Cup", format="single_elimination", venue="Games Room", capacity=64))
 if made:
     Entry.objects.bulk_create([Entry(league=cup, player_id=p, seed=i + 1) for i, p in enumerate(players)])
-    bracket_build(league=cup, today=league.season.registration_deadline + timedelta(days=1))
+    refresh_leagues([cup.pk], today=league.season.registration_deadline + timedelta(days=1), build_brackets=True)
 user = User.objects.get(email="student00001@example.edu")
 session = SessionStore()
 session["_auth_user_id"] = str(user.pk)

@@ -119,8 +119,8 @@ def build_demo(
 
 
 def _make_bulk_leagues(institution, season, leagues, matches, rng, say) -> None:
+    from .refresh import refresh_leagues
     from .scale import bulk_leagues
-    from .standings import rebuild_standings
 
     eligible_ids = list(
         PlayerProfile.objects.filter(
@@ -149,7 +149,7 @@ def _make_bulk_leagues(institution, season, leagues, matches, rng, say) -> None:
             cursor.execute("ANALYZE")
     ids = list(League.objects.filter(season=season).values_list("id", flat=True))
     for start in range(0, len(ids), 20):
-        rebuild_standings(ids[start : start + 20])
+        refresh_leagues(ids[start : start + 20])
         say("standings", min(start + 20, len(ids)), len(ids))
 
 

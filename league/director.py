@@ -16,6 +16,7 @@ from accounts.selectors import current_season, overdue_checkouts, pending_studen
 from matches.models import FINAL_STATUSES, ContactIssue, Dispute, Match, Seat
 
 from .models import League
+from .pages import JSON_KEYS
 from .selectors import leagues_for, standings_of
 
 
@@ -85,39 +86,15 @@ def _own_league(request, slug) -> League:
 @login_required
 def export_standings(request: HttpRequest, slug: str) -> HttpResponse:
     league = _own_league(request, slug)
-    header = [
-        "rank",
-        "player",
-        "campus_id",
-        "wins",
-        "losses",
-        "ties",
-        "byes",
-        "forfeits_won",
-        "forfeits_lost",
-        "double_forfeits",
-        "spread",
-        "points_for",
-        "points_against",
-        "games",
-        "withdrawn",
-    ]
+    # standings.json's counts (pages.COLUMNS), with the campus ID and withdrawals for the director.
+    counts = [key for key in JSON_KEYS if key not in ("rank", "player")]
+    header = ["rank", "player", "campus_id", *counts, "withdrawn"]
     rows = [
         [
             r.rank,
             r.player.user.get_full_name(),
             r.player.campus_id,
-            r.wins,
-            r.losses,
-            r.ties,
-            r.byes,
-            r.forfeits_won,
-            r.forfeits_lost,
-            r.double_forfeits,
-            r.spread,
-            r.points_for,
-            r.points_against,
-            r.games,
+            *(getattr(r, key) for key in counts),
             r.withdrawn,
         ]
         for r in standings_of(league)

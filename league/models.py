@@ -210,6 +210,13 @@ class Standing(models.Model):
         return f"{self.rank}. {self.player.user} ({self.league})"
 
 
+# A Standing's stored columns by their database names, in the model's order: the one list the
+# rows `standings.py` computes and COPYs in, and the rows the pages read back, are made of.
+STANDING_COLUMNS = [
+    field.attname for field in Standing._meta.concrete_fields if not field.primary_key
+]
+
+
 class Bracket(models.Model):
     """A league's single-elimination playoff (L11), or a tournament's whole draw."""
 

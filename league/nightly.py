@@ -3,11 +3,11 @@
 1. Unreported matches past their deadline become double forfeits (L8), except those waiting on a
    can't-reach-opponent report (L5).
 2. Reports nobody disputed within the confirmation window become confirmed.
-3. Every league's standings are rebuilt.
-4. Brackets are built for leagues whose regular season is complete (tournaments: once
-   registration has closed) and winners of final bracket matches advance (L11).
-5. One reminder 48 hours before the deadline of a match still unscheduled or unreported.
-6. The digest for directors and front-desk staff, when there is something to say.
+3. In one transaction (``refresh.refresh_leagues``): every league's standings are rebuilt,
+   winners of final bracket matches advance, brackets are built for leagues whose regular season
+   is complete (tournaments: once registration has closed) (L11), and their pages are rendered.
+4. One reminder 48 hours before the deadline of a match still unscheduled or unreported.
+5. The digest for directors and front-desk staff, when there is something to say.
 
 Each step is set-based (its query count grows with leagues, not matches) and idempotent: a second
 run of the same day, or two at once, changes nothing more. E-mail leaves through Celery tasks
@@ -18,7 +18,7 @@ from dataclasses import dataclass, fields
 from datetime import date, datetime, time, timedelta
 
 from django.db import transaction
-from django.db.models import Count, Exists, OuterRef, Q
+from django.db.models import Q
 from django.template.loader import render_to_string
 
 from accounts import roles
@@ -26,7 +26,6 @@ from accounts.models import Institution, User
 from accounts.selectors import current_season, overdue_checkouts, pending_students
 from core.tasks import send_email
 from matches.models import (
-    FINAL_STATUSES,
     OPEN_STATUSES,
     ContactIssue,
     Dispute,
@@ -36,9 +35,8 @@ from matches.models import (
 )
 from matches.services import confirm_stale_reports, forfeit_overdue_matches
 
-from .models import Bracket, DigestLog, League, LeagueFormat
-from .playoffs import bracket_build, brackets_advance
-from .standings import rebuild_standings
+from .models import DigestLog, League
+from .refresh import refresh_leagues
 
 REMINDER_HOURS = 48
 DIGEST_LIST_LIMIT = 25
@@ -87,46 +85,19 @@ def run_for_institution(*, institution: Institution, today: date) -> NightlySumm
     summary.auto_confirmed = len(
         confirm_stale_reports(now, institution=institution, announce=False)
     )
-    leagues = list(
-        League.objects.filter(
-            season__institution=institution,
-            season__ends_on__gte=today - timedelta(days=SEASON_GRACE_DAYS),
-        ).select_related("season__institution")
-    )
-    league_ids = [league.pk for league in leagues]
-    summary.standings_rebuilt = rebuild_standings(league_ids, now=now)
-    summary.brackets_advanced = brackets_advance(league_ids=league_ids, today=today)
-    for league in _leagues_ready_for_bracket(leagues, today):
-        if bracket_build(league=league, today=today):
-            summary.brackets_built += 1
+    league_ids = League.objects.filter(
+        season__institution=institution,
+        season__ends_on__gte=today - timedelta(days=SEASON_GRACE_DAYS),
+    ).values_list("pk", flat=True)
+    refreshed = refresh_leagues(league_ids, now=now, today=today, build_brackets=True)
+    summary.standings_rebuilt = refreshed.standings_rebuilt
+    summary.brackets_advanced = refreshed.brackets_advanced
+    summary.brackets_built = refreshed.brackets_built
     summary.reminders_sent = remind_due_matches(institution=institution, now=now)
     summary.digests_sent = digest_send(
         institution=institution, today=today, now=now, forfeited_ids=forfeited
     )
     return summary
-
-
-def _leagues_ready_for_bracket(leagues: list[League], today: date) -> list[League]:
-    """One query for all of them: no bracket yet and, for a league, every regular match final."""
-    ids = [league.pk for league in leagues]
-    open_regular = Match.objects.filter(league=OuterRef("pk"), round__playoff=False).exclude(
-        status__in=FINAL_STATUSES
-    )
-    candidates = set(
-        League.objects.filter(pk__in=ids)
-        .annotate(
-            has_bracket=Exists(Bracket.objects.filter(league=OuterRef("pk"))),
-            has_open=Exists(open_regular),
-            regular=Count("matches", filter=Q(matches__round__playoff=False)),
-        )
-        .filter(has_bracket=False)
-        .filter(
-            Q(format=LeagueFormat.LEAGUE, has_open=False, regular__gt=0, playoff_size__gte=2)
-            | Q(format=LeagueFormat.SINGLE_ELIMINATION, season__registration_deadline__lt=today)
-        )
-        .values_list("pk", flat=True)
-    )
-    return [league for league in leagues if league.pk in candidates]
 
 
 # --- Reminders ---------------------------------------------------------------------------------------

@@ -1,34 +1,56 @@
 """A league's public pages, rendered when their data changes (see ``LeaguePage``).
 
 ``render_pages`` is called in the transaction of every change the pages show: standings rebuilt
-(``standings.rebuild_standings``), a bracket drawn or advanced (``playoffs``), a league, season
-or player's name edited (``receivers``). The views in ``views.py`` then serve the stored content in one query.
+and brackets drawn or advanced (once, after both: ``refresh.refresh_leagues``), a league,
+season or player's name edited (``receivers``). The views in ``views.py`` then serve the stored
+content in one query.
 """
 
 import hashlib
 import json
+from dataclasses import dataclass
 from functools import cache
-from html import escape
 from pathlib import Path
 
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection
 from django.template.loader import render_to_string
 from django.utils import timezone
-from django.utils.safestring import mark_safe
 
 from .models import Bracket, BracketSlot, League, LeaguePage
 from .selectors import bracket_rounds, standings_rows_of
 
-JSON_FIELDS = [
-    "rank", "player", "wins", "losses", "ties", "byes", "forfeits_won", "forfeits_lost",
-    "double_forfeits", "spread", "points_for", "points_against", "games",
-]  # fmt: skip
 
-ROW = (
-    '<tr><td>{}</td><th scope="row">{}</th><td>{}</td><td>{}</td><td>{}</td><td data-sort="{}">{}</td>'
-    '<td>{}</td><td>{}</td><td>{}</td><td class="muted">{}</td></tr>'
-)
+@dataclass(frozen=True)
+class Column:
+    """A column of the standings as the pages show them."""
+
+    key: str  # the row's key: a ``Standing`` field, the player's name or the table's notes
+    heading: str = ""  # its heading in the HTML table; none: not a column there (see Notes)
+    public: bool = True  # a key of standings.json (DESIGN.md, public contract)
+
+
+# The one list of the standings' columns: the table's headings and cells and standings.json's
+# keys, in this order, are made from it.
+COLUMNS = [
+    Column("rank", "#"),
+    Column("player", "Player"),
+    Column("wins", "W"),
+    Column("losses", "L"),
+    Column("ties", "T"),
+    Column("byes"),  # the next four are counted in Notes
+    Column("forfeits_won"),
+    Column("forfeits_lost"),
+    Column("double_forfeits"),
+    Column("spread", "Spread"),
+    Column("points_for", "For"),
+    Column("points_against", "Against"),
+    Column("games", "Games"),
+    Column("notes", "Notes", public=False),
+]
+JSON_KEYS = [column.key for column in COLUMNS if column.public]
+TABLE_COLUMNS = [column for column in COLUMNS if column.heading]
+
 PAGE_COLUMNS = [
     "standings_html", "standings_json", "bracket_html", "bracket_json", "rendered_at", "layout",
 ]  # fmt: skip
@@ -47,18 +69,15 @@ def layout() -> str:
     return digest.hexdigest()[:12]
 
 
-def _table_body(rows):
-    """The table's rows, every cell escaped. ~100 rows × 10 cells through the template engine was
-    most of the page's time, and Django's ``format_html`` still most of the nightly's rendering of
-    200 leagues (its lazy-aware escape per cell): the standard library's ``escape`` on each cell
-    does the same escaping several times faster."""
-    cells = [
-        "rank", "player", "wins", "losses", "ties", "spread", "spread_display",
-        "points_for", "points_against", "games", "notes",
-    ]  # fmt: skip
-    return mark_safe(  # every cell is escaped just above
-        "\n".join(ROW.format(*(escape(str(r[cell])) for cell in cells)) for r in rows)
-    )
+def _add_cells(rows: list[dict]) -> list[dict]:
+    """Give each row its table cells in the columns' order, each its column's key and its text.
+    Text, not numbers: the template engine localizes every number it prints, which was almost
+    half the cost of rendering 200 tables each night."""
+    for row in rows:
+        row["cells"] = [
+            {"key": column.key, "text": str(row[column.key])} for column in TABLE_COLUMNS
+        ]
+    return rows
 
 
 def _store(pages: list[tuple]) -> None:
@@ -113,7 +132,7 @@ def render_pages(league_ids, now=None) -> int:
     brackets, slots, names = _brackets(ids)
     pages = []
     for league in leagues:
-        rows = rows_by_league.get(league.pk, [])
+        rows = rows_by_league.pop(league.pk, [])  # freed once its pages are rendered
         bracket = brackets.get(league.pk)
         champion_profile = bracket.champion if bracket else None
         updated = max((row["updated_at"] for row in rows), default=None)
@@ -122,8 +141,8 @@ def render_pages(league_ids, now=None) -> int:
                 "league/_standings.html",
                 {
                     "league": league,
-                    "rows": rows,
-                    "table_body": _table_body(rows),
+                    "columns": TABLE_COLUMNS,
+                    "rows": _add_cells(rows),
                     "updated": updated,
                     "champion": champion_profile.user.get_full_name() if champion_profile else "",
                     "has_bracket": bracket is not None,
@@ -133,7 +152,7 @@ def render_pages(league_ids, now=None) -> int:
             {
                 "league": league.slug,
                 "updated": updated.isoformat() if updated else None,
-                "standings": [{key: row[key] for key in JSON_FIELDS} for row in rows],
+                "standings": [{key: row[key] for key in JSON_KEYS} for row in rows],
             }
         )
         rounds = bracket_rounds(bracket, slots.get(bracket.pk, []), names) if bracket else []

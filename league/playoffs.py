@@ -1,11 +1,14 @@
 """Persisting brackets: build one when a league's regular season is complete (or a tournament's
 registration has closed), create each game's match when both players are known, and advance
-winners as results become final. The bracket logic itself is `brackets.py`."""
+winners as results become final. The bracket logic itself is `brackets.py`.
+
+Nothing here renders the league's pages: the caller does, once, after the standings and the
+bracket have both changed (``refresh.refresh_leagues``)."""
 
 from datetime import date, timedelta
 
 from django.db import transaction
-from django.db.models import Max, Prefetch
+from django.db.models import Count, Exists, Max, OuterRef, Prefetch, Q
 from django.utils import timezone
 
 from matches.models import FINAL_STATUSES, Match, MatchStatus, Outcome, Seat
@@ -13,7 +16,6 @@ from matches.services import match_create
 
 from . import brackets
 from .models import Bracket, BracketSlot, Entry, League, LeagueFormat, Round, Standing
-from .pages import render_pages
 
 
 def _seeded_players(league: League) -> list[int]:
@@ -28,15 +30,27 @@ def _seeded_players(league: League) -> list[int]:
     return list(top.values_list("player_id", flat=True)[: league.playoff_size])
 
 
-def ready_for_bracket(league: League, today: date) -> bool:
-    if Bracket.objects.filter(league=league).exists():
-        return False
-    if league.format == LeagueFormat.SINGLE_ELIMINATION:
-        return today > league.season.registration_deadline
-    if league.playoff_size < 2:
-        return False
-    regular = Match.objects.filter(league=league, round__playoff=False)
-    return regular.exists() and not regular.exclude(status__in=FINAL_STATUSES).exists()
+def leagues_ready_for_bracket(league_ids, today: date) -> set[int]:
+    """Which of these leagues have their bracket drawn on `today` (L11), in one query: none drawn
+    yet and, for a league, playoffs of two or more after a regular season that has matches, all
+    of them final; for a tournament, registration closed."""
+    open_regular = Match.objects.filter(league=OuterRef("pk"), round__playoff=False).exclude(
+        status__in=FINAL_STATUSES
+    )
+    return set(
+        League.objects.filter(pk__in=list(league_ids))
+        .annotate(
+            has_bracket=Exists(Bracket.objects.filter(league=OuterRef("pk"))),
+            has_open=Exists(open_regular),
+            regular=Count("matches", filter=Q(matches__round__playoff=False)),
+        )
+        .filter(has_bracket=False)
+        .filter(
+            Q(format=LeagueFormat.LEAGUE, has_open=False, regular__gt=0, playoff_size__gte=2)
+            | Q(format=LeagueFormat.SINGLE_ELIMINATION, season__registration_deadline__lt=today)
+        )
+        .values_list("pk", flat=True)
+    )
 
 
 def _plain(slots: list[BracketSlot]) -> list[list[brackets.Slot]]:
@@ -74,7 +88,6 @@ def _store(bracket: Bracket, rows: list[BracketSlot], rounds, today: date) -> No
         bracket.champion_id = bracket.seeds[final.winner - 1] if final.winner else None
         bracket.finished_at = timezone.now()
         bracket.save(update_fields=["champion", "finished_at"])
-    render_pages([bracket.league_id])
 
 
 def _create_matches(bracket: Bracket, rows: list[BracketSlot], today: date) -> None:
@@ -102,32 +115,40 @@ def _create_matches(bracket: Bracket, rows: list[BracketSlot], today: date) -> N
         row.save(update_fields=["match"])
 
 
-def bracket_build(*, league: League, today: date) -> Bracket | None:
-    """Seed and draw the bracket: 1 v N, 2 v N-1, byes to the top seeds (L11)."""
-    with transaction.atomic():
-        league = (
-            League.objects.select_for_update()
-            .select_related("season__institution")
-            .get(pk=league.pk)
-        )
-        if not ready_for_bracket(league, today):
-            return None
-        seeds = _seeded_players(league)
-        if len(seeds) < 2:
-            return None
-        rounds = brackets.new_bracket(len(seeds))
-        bracket = Bracket.objects.create(
-            league=league, size=brackets.bracket_size(len(seeds)), seeds=seeds
-        )
-        rows = BracketSlot.objects.bulk_create(
-            [
-                BracketSlot(bracket=bracket, round_index=r, position=i)
-                for r, slots in enumerate(rounds)
-                for i, _ in enumerate(slots)
-            ]
-        )
-        _store(bracket, rows, rounds, today)
-        return bracket
+def build_ready_brackets(*, league_ids, today: date) -> int:
+    """Seed and draw the bracket of each of these leagues that is ready for one: 1 v N, 2 v N-1,
+    byes to the top seeds (L11). Returns how many were drawn."""
+    built = 0
+    for league_id in sorted(leagues_ready_for_bracket(league_ids, today)):
+        with transaction.atomic():
+            league = (
+                League.objects.select_for_update(of=("self",))
+                .select_related("season__institution")
+                .get(pk=league_id)
+            )
+            # Asked again under the lock: another run may have drawn it in the meantime.
+            if league_id in leagues_ready_for_bracket([league_id], today) and _draw(league, today):
+                built += 1
+    return built
+
+
+def _draw(league: League, today: date) -> Bracket | None:
+    seeds = _seeded_players(league)
+    if len(seeds) < 2:
+        return None
+    rounds = brackets.new_bracket(len(seeds))
+    bracket = Bracket.objects.create(
+        league=league, size=brackets.bracket_size(len(seeds)), seeds=seeds
+    )
+    rows = BracketSlot.objects.bulk_create(
+        [
+            BracketSlot(bracket=bracket, round_index=r, position=i)
+            for r, slots in enumerate(rounds)
+            for i, _ in enumerate(slots)
+        ]
+    )
+    _store(bracket, rows, rounds, today)
+    return bracket
 
 
 def _winner_seed(bracket: Bracket, match: Match) -> tuple[bool, int | None]:
@@ -140,8 +161,9 @@ def _winner_seed(bracket: Bracket, match: Match) -> tuple[bool, int | None]:
     return False, None
 
 
-def brackets_advance(*, league_ids, today: date) -> int:
-    """Move winners of final bracket matches on; returns how many brackets changed."""
+def brackets_advance(*, league_ids, today: date | None = None) -> int:
+    """Move winners of final bracket matches on; returns how many brackets changed. Matches of
+    the next round are due a round length after `today` (default: the institution's today)."""
     pending = (
         BracketSlot.objects.filter(
             bracket__league_id__in=list(league_ids), decided=False, match__status__in=FINAL_STATUSES
@@ -153,7 +175,7 @@ def brackets_advance(*, league_ids, today: date) -> int:
     for bracket_id in list(pending):
         with transaction.atomic():
             bracket = (
-                Bracket.objects.select_for_update()
+                Bracket.objects.select_for_update(of=("self",))
                 .select_related("league__season__institution")
                 .get(pk=bracket_id)
             )
@@ -174,6 +196,6 @@ def brackets_advance(*, league_ids, today: date) -> int:
                     brackets.record_result(rounds, row.round_index, row.position, winner)
                     moved = True
             if moved:
-                _store(bracket, rows, rounds, today)
+                _store(bracket, rows, rounds, today or bracket.league.season.institution.today())
                 advanced += 1
     return advanced

@@ -2,7 +2,7 @@
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models.signals import post_save
+from django.db.models.signals import post_save, pre_save
 from django.dispatch import receiver
 
 from accounts.models import Institution
@@ -11,22 +11,36 @@ from matches.signals import results_finalised
 
 @receiver(results_finalised)
 def keep_standings_and_brackets_live(sender, league_ids, **kwargs):
-    """A result became final: that league's standings and bracket follow at once."""
-    from .models import League
-    from .playoffs import brackets_advance
-    from .standings import rebuild_standings
+    """A result became final: that league's standings, bracket and pages follow at once."""
+    from .refresh import refresh_leagues
 
-    rebuild_standings(league_ids)
-    for league in League.objects.filter(pk__in=league_ids).select_related("season__institution"):
-        brackets_advance(league_ids=[league.pk], today=league.season.institution.today())
+    refresh_leagues(league_ids)
+
+
+@receiver(pre_save, sender="league.League")
+def note_a_change_to_the_standings_settings(sender, instance, **kwargs):
+    """The forfeit spreads are in every forfeit's spread: compare them with the stored league."""
+    from .standings import LEAGUE_SETTINGS
+
+    stored = None
+    if instance.pk is not None:
+        stored = sender.objects.filter(pk=instance.pk).values(*LEAGUE_SETTINGS).first()
+    instance._standings_settings_changed = stored is not None and any(
+        stored[name] != getattr(instance, name) for name in LEAGUE_SETTINGS
+    )
 
 
 @receiver(post_save, sender="league.League")
 def render_an_edited_leagues_pages(sender, instance, **kwargs):
-    """Its name, season or spreads show on its pages."""
+    """Its name, season or spreads show on its pages; a new spread changes its standings too,
+    rebuilt in the transaction of the edit."""
     from .pages import render_pages
+    from .refresh import refresh_leagues
 
-    transaction.on_commit(lambda: render_pages([instance.pk]))
+    if getattr(instance, "_standings_settings_changed", False):
+        refresh_leagues([instance.pk])
+    else:
+        transaction.on_commit(lambda: render_pages([instance.pk]))
 
 
 @receiver(post_save, sender="accounts.Season")

@@ -17,6 +17,7 @@ from matches.services import NewMatch, matches_create, withdrawal_forfeits
 from .models import Entry, League, LeagueFormat, Round
 from .pairing import round_robin
 from .policies import join_refusal
+from .refresh import refresh_leagues
 
 
 class LeagueError(DomainError):
@@ -57,8 +58,11 @@ def _enter(
         existing.withdrawn_reason = ""
         existing.joined_at = timezone.now()
         existing.save(update_fields=["withdrawn_at", "withdrawn_reason", "joined_at"])
-        return existing
-    return Entry.objects.create(league=league, player=player)
+        entry = existing
+    else:
+        entry = Entry.objects.create(league=league, player=player)
+    refresh_leagues([league.pk])  # every entry has a row in the standings
+    return entry
 
 
 def league_join(*, actor, league: League, today: date | None = None) -> Entry:
@@ -95,12 +99,15 @@ def entry_withdraw(*, actor, entry: Entry, reason: str) -> int:
         entry.withdrawn_at = timezone.now()
         entry.withdrawn_reason = reason
         entry.save(update_fields=["withdrawn_at", "withdrawn_reason"])
-        return withdrawal_forfeits(
+        forfeits = withdrawal_forfeits(
             actor=actor,
             player=entry.player,
             league=league,
             reason=f"{entry.player.user} withdrew: {reason}",
         )
+        # Their row is marked withdrawn (or goes, if they never played), forfeits or none.
+        refresh_leagues([league.pk])
+        return forfeits
 
 
 def rounds_generate(*, actor, league: League, first_play_by: date) -> list[Round]:

@@ -7,13 +7,13 @@ players still level; players level on all four share a rank. A forfeit win is a 
 byes add to spread only, never to points for or against.
 
 `rebuild_standings` is set-based: one aggregate query for all the leagues given, one query for
-their entries, ranking in memory, then one DELETE and one COPY, whatever their size.
+their entries, ranking in memory, then one DELETE and one COPY, whatever their size. It renders
+nothing: ``refresh.refresh_leagues`` renders the pages once the bracket has followed too.
 """
 
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, fields
-from datetime import datetime
+from dataclasses import asdict, make_dataclass
 from decimal import Decimal
 from itertools import groupby
 
@@ -24,10 +24,11 @@ from django.utils import timezone
 
 from matches.models import FINAL_STATUSES, MatchStatus, Outcome, Seat
 
-from .models import Entry, League, Standing
-from .pages import render_pages
+from .models import STANDING_COLUMNS, Entry, League, Standing
 
 PLAYED = [Outcome.WIN, Outcome.LOSS, Outcome.TIE]
+# The league's settings the standings are computed from: editing one rebuilds them (receivers.py).
+LEAGUE_SETTINGS = ("forfeit_spread", "double_forfeit_spread")
 
 
 def _counted(now):
@@ -70,31 +71,9 @@ def _results(league_ids: list[int], now):
     )
 
 
-@dataclass(slots=True)
-class Row:
-    """One standings row while it is computed: the columns of ``Standing``. Building 20,000
-    model instances cost more than the aggregate query behind them."""
-
-    league_id: int
-    player_id: int
-    rank: int
-    win_points: Decimal
-    wins: int
-    losses: int
-    ties: int
-    byes: int
-    forfeits_won: int
-    forfeits_lost: int
-    double_forfeits: int
-    spread: int
-    points_for: int
-    points_against: int
-    games: int
-    withdrawn: bool
-    updated_at: datetime
-
-
-STANDING_COLUMNS = [field.name for field in fields(Row)]
+# One standings row while it is computed: the columns of ``Standing`` as a plain object.
+# Building 20,000 model instances cost more than the aggregate query behind them.
+Row = make_dataclass("Row", STANDING_COLUMNS, slots=True)
 
 
 def _row(league: League, player_id: int, result: dict | None, withdrawn: bool, now) -> Row:
@@ -247,5 +226,4 @@ def rebuild_standings(league_ids: Iterable[int], now=None) -> int:
         standings = [row for league_id in ids for row in _rank(by_league.get(league_id, []), h2h)]
         Standing.objects.filter(league_id__in=ids).delete()
         _copy_in(standings)
-        render_pages(ids, now=now)
         return len(ids)

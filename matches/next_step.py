@@ -18,7 +18,7 @@ class Opponent:
 @dataclass
 class MyMatch:
     """What "My matches" shows of one match, from one player's seat: plain values read by
-    ``selectors.my_matches`` in one query, in this order, no model instances."""
+    ``league.selectors.my_matches`` in one query, in this order, no model instances."""
 
     id: int
     status: str

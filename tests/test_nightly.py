@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from league.models import Bracket, DigestLog, Entry, Standing
 from league.nightly import nightly_moment, run_for_institution, run_nightly
+from league.refresh import refresh_leagues
 from league.standings import rebuild_standings
 from matches.models import AuditEvent, MatchStatus
 from matches.services import (
@@ -256,9 +257,10 @@ def test_the_rebuild_runs_a_constant_number_of_queries(
     for _ in range(games // 2):
         confirmed_game(match_between(league, ada, bo), winner=ada, loser=bo)
         confirmed_game(match_between(league, cy, di), winner=di, loser=cy)
-    # 10 for the table, 4 to render its pages (the leagues, their rows, brackets, the upsert).
-    with django_assert_max_num_queries(14):
-        rebuild_standings([league.pk])
+    # 10 for the table, 1 for brackets to advance, 4 to render its pages (the leagues, their
+    # rows, brackets, the upsert).
+    with django_assert_max_num_queries(15):
+        refresh_leagues([league.pk])
 
 
 # --- Brackets (L11) ------------------------------------------------------------------------------------
@@ -317,6 +319,40 @@ def test_l11_winners_advance_and_the_final_crowns_a_champion(
         confirmed_game(final.match, winner=bo, loser=ada)
     bracket.refresh_from_db()
     assert bracket.champion == bo
+
+
+def test_l11_which_leagues_are_ready_for_their_bracket(table, league, season):
+    """The one definition the nightly job asks for all its leagues at once and the draw asks
+    again for one league under its lock."""
+    from league.models import LeagueFormat
+    from league.playoffs import leagues_ready_for_bracket
+    from tests.factories import LeagueFactory
+
+    ada, bo, cy, di = table
+
+    def league_with(*, played: bool, open_match: bool = False, playoff_size: int = 4):
+        made = LeagueFactory(season=season, playoff_size=playoff_size)
+        if played:
+            confirmed_game(match_between(made, ada, bo), winner=ada, loser=bo)
+        if open_match:
+            match_between(made, cy, di)
+        return made
+
+    complete = league_with(played=True)
+    still_playing = league_with(played=True, open_match=True)
+    no_matches = league_with(played=False)
+    no_playoffs = league_with(played=True, playoff_size=1)
+    drawn = league_with(played=True)
+    Bracket.objects.create(league=drawn, size=2, seeds=[ada.pk, bo.pk])
+    tournament = LeagueFactory(season=season, format=LeagueFormat.SINGLE_ELIMINATION)
+    ids = [complete.pk, still_playing.pk, no_matches.pk, no_playoffs.pk, drawn.pk, tournament.pk]
+
+    deadline = season.registration_deadline
+    assert leagues_ready_for_bracket(ids, deadline) == {complete.pk}  # registration still open
+    assert leagues_ready_for_bracket(ids, deadline + timedelta(days=1)) == {
+        complete.pk,
+        tournament.pk,
+    }
 
 
 def test_l11_no_bracket_while_regular_matches_are_open(
@@ -446,7 +482,7 @@ def test_run_nightly_covers_every_institution(
 def test_standings_json_serves_what_the_pipeline_built(client, table, league):
     ada, bo, _, _ = table
     confirmed_game(match_between(league, ada, bo), winner=ada, loser=bo, scores=(420, 380))
-    rebuild_standings([league.pk])
+    refresh_leagues([league.pk])
     data = client.get(reverse("league_standings_json", args=[league.slug])).json()
     assert data["league"] == league.slug and data["updated"]
     first = data["standings"][0]
@@ -477,9 +513,9 @@ def test_bracket_json_has_the_public_shape_and_byes_have_no_player_b(
     league.save()
     for _ in range(3):
         entrant(league)
-    from league.playoffs import bracket_build
-
-    bracket_build(league=league, today=season.registration_deadline + timedelta(days=1))
+    refresh_leagues(
+        [league.pk], today=season.registration_deadline + timedelta(days=1), build_brackets=True
+    )
     data = client.get(reverse("league_bracket_json", args=[league.slug])).json()
     assert (data["league"], data["size"], data["champion"]) == (league.slug, 4, None)
     bye, game = data["rounds"][0]
@@ -493,7 +529,7 @@ def test_the_standings_page_reads_in_a_constant_number_of_queries(
 ):
     for _ in range(players):
         entrant(league)
-    rebuild_standings([league.pk])
+    refresh_leagues([league.pk])
     with django_assert_max_num_queries(5):
         page = client.get(reverse("league_standings", args=[league.slug]))
     assert page.status_code == 200

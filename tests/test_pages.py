@@ -11,6 +11,7 @@ from django.utils import timezone
 from accounts.models import Checkout, EquipmentItem
 from accounts.services import equipment_check_out
 from league.models import Entry
+from league.refresh import refresh_leagues
 from league.standings import rebuild_standings
 from matches.services import contact_issue_report, proposal_create
 from tests.factories import (
@@ -66,6 +67,17 @@ def test_my_matches_reads_each_state_from_the_players_own_seat(
     assert "Waiting for the director (can&#x27;t reach opponent)" in page
     assert "Propose times to your opponent" in page  # the fixture's match
     assert page.count('class="match-row') == 5
+
+
+def test_my_matches_escapes_what_players_typed(client, match, player, opponent):
+    """The rows come from the template: an opponent's name and e-mail reach the page escaped."""
+    opponent.user.first_name = '<b>Sage & "Co"</b>'
+    opponent.user.save()
+    client.force_login(player.user)
+    page = client.get(reverse("home")).content.decode()
+    assert "<b>Sage" not in page
+    assert "v &lt;b&gt;Sage &amp; &quot;Co&quot;&lt;/b&gt; Okafor" in page
+    assert "E-mail &lt;b&gt;Sage &amp; &quot;Co&quot;&lt;/b&gt;</a>" in page
 
 
 def test_staff_who_do_not_play_get_their_work_not_a_students_nag(client, director, staff, season):
@@ -375,13 +387,14 @@ def test_the_bracket_page_and_json_run_a_constant_number_of_queries(
     client, league, institution, season, entrants, django_assert_max_num_queries
 ):
     from league.models import LeagueFormat
-    from league.playoffs import bracket_build
 
     league.format = LeagueFormat.SINGLE_ELIMINATION
     league.save()
     for _ in range(entrants):
         entrant(league)
-    bracket_build(league=league, today=season.registration_deadline + timedelta(days=1))
+    refresh_leagues(
+        [league.pk], today=season.registration_deadline + timedelta(days=1), build_brackets=True
+    )
     with django_assert_max_num_queries(1):
         page = client.get(reverse("league_bracket", args=[league.slug]))
     with django_assert_max_num_queries(1):
