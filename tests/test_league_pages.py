@@ -253,12 +253,16 @@ def test_l5_a_new_forfeit_spread_in_the_admin_rebuilds_the_standings_it_shows(
     """The standings convention (DESIGN.md): a forfeit win the director awards (L5) is a win with
     +forfeit_spread and the loss -forfeit_spread. Editing the spread changes the table's rows,
     not only the caption that states it."""
-    from matches.services import match_forfeit
+    from matches.services import Ruling, rule
 
     ada, bo = pair
     with django_capture_on_commit_callbacks(execute=True):
-        match_forfeit(
-            actor=director.user, match=match_between(league, ada, bo), winner=1, reason="no show"
+        rule(
+            actor=director.user,
+            match=match_between(league, ada, bo),
+            ruling=Ruling.FORFEIT,
+            winner=1,
+            reason="no show",
         )
     assert _spreads(client, league) == [50, -50]
 
@@ -276,12 +280,15 @@ def test_l8_a_new_double_forfeit_spread_in_the_admin_rebuilds_the_standings_it_s
 ):
     """The standings convention (DESIGN.md): a double forfeit (L8) is a loss for both, each with
     -double_forfeit_spread."""
-    from matches.services import match_double_forfeit
+    from matches.services import Ruling, rule
 
     ada, bo = pair
     with django_capture_on_commit_callbacks(execute=True):
-        match_double_forfeit(
-            actor=director.user, match=match_between(league, ada, bo), reason="nobody reported"
+        rule(
+            actor=director.user,
+            match=match_between(league, ada, bo),
+            ruling=Ruling.DOUBLE_FORFEIT,
+            reason="nobody reported",
         )
     assert _spreads(client, league) == [-50, -50]
 
