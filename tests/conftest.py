@@ -10,6 +10,7 @@ from tests.factories import (
     ProfileFactory,
     SeasonFactory,
     UserFactory,
+    entrant,
     staff_member,
 )
 
@@ -148,3 +149,11 @@ def race_match(transactional_db, match, player, opponent):
     """The `match` fixture committed for real, so that threads on their own database connections
     see it: (match, the player in seat 1, the opponent in seat 2)."""
     return match, player, opponent
+
+
+@pytest.fixture
+def table(league):
+    """Four eligible entrants: Ada, Bo, Cy, Di."""
+    return [
+        entrant(league, first_name=name, last_name="Example") for name in ("Ada", "Bo", "Cy", "Di")
+    ]
