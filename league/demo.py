@@ -110,47 +110,14 @@ def build_demo(
         _make_equipment(institution, desk)
     if matches and leagues > 1:
         _make_league(institution, season, director, 1, rng)
-        _make_bulk_leagues(institution, season, leagues - 1, matches, rng, say)
+        from .scale import bulk_leagues_of_season
+
+        bulk_leagues_of_season(institution, season, leagues - 1, matches, rng, say)
     else:
         for number in range(1, leagues + 1):
             _make_league(institution, season, director, number, rng)
             say("leagues", number, leagues)
     return demo_logins()
-
-
-def _make_bulk_leagues(institution, season, leagues, matches, rng, say) -> None:
-    from .refresh import refresh_leagues
-    from .scale import bulk_leagues
-
-    eligible_ids = list(
-        PlayerProfile.objects.filter(
-            eligibilities__season=season, eligibilities__status=EligibilityStatus.ELIGIBLE
-        )
-        .order_by("campus_id")
-        .values_list("id", flat=True)
-    )
-    bulk_leagues(
-        institution=institution,
-        season=season,
-        players=eligible_ids,
-        leagues=leagues,
-        matches=matches,
-        rng=rng,
-        progress=say,
-    )
-    from django.db import connection
-
-    from .models import League
-
-    if connection.vendor == "postgresql":
-        # Fresh statistics, as autovacuum would give a live database: without them the planner
-        # guesses a bulk-loaded table is tiny and picks plans a hundred times slower.
-        with connection.cursor() as cursor:
-            cursor.execute("ANALYZE")
-    ids = list(League.objects.filter(season=season).values_list("id", flat=True))
-    for start in range(0, len(ids), 20):
-        refresh_leagues(ids[start : start + 20])
-        say("standings", min(start + 20, len(ids)), len(ids))
 
 
 def _user(email: str, first: str, last: str, password_hash: str) -> User:

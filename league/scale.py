@@ -13,15 +13,17 @@ import random
 from collections.abc import Callable
 from datetime import timedelta
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
+from accounts.models import EligibilityStatus, PlayerProfile
 from matches.deadlines import match_deadline
 from matches.models import Dispute, MatchStatus, Outcome, ReportStatus, ResultReport
 from matches.services import NewMatch, matches_create
 
 from .models import Entry, League, Round
 from .pairing import round_robin
+from .refresh import refresh_leagues
 
 LEAGUES_PER_BATCH = 10
 # Share of the past rounds' matches in each state; the rest are confirmed.
@@ -224,3 +226,33 @@ def _report(match, players, scores) -> ResultReport:
     )
     report.opponent_id = players[1]
     return report
+
+
+def bulk_leagues_of_season(institution, season, leagues, matches, rng, say) -> None:
+    """`leagues` leagues of the season's eligible students with `matches` matches in all, then
+    fresh planner statistics and every league's standings and pages."""
+    eligible_ids = list(
+        PlayerProfile.objects.filter(
+            eligibilities__season=season, eligibilities__status=EligibilityStatus.ELIGIBLE
+        )
+        .order_by("campus_id")
+        .values_list("id", flat=True)
+    )
+    bulk_leagues(
+        institution=institution,
+        season=season,
+        players=eligible_ids,
+        leagues=leagues,
+        matches=matches,
+        rng=rng,
+        progress=say,
+    )
+    if connection.vendor == "postgresql":
+        # Fresh statistics, as autovacuum would give a live database: without them the planner
+        # guesses a bulk-loaded table is tiny and picks plans a hundred times slower.
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
+    ids = list(League.objects.filter(season=season).values_list("id", flat=True))
+    for start in range(0, len(ids), 20):
+        refresh_leagues(ids[start : start + 20])
+        say("standings", min(start + 20, len(ids)), len(ids))
