@@ -2,7 +2,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from accounts import roles
@@ -118,7 +117,7 @@ def league_standings(request: HttpRequest, slug: str) -> HttpResponse:
         "league/page.html",
         {
             "title": f"{name} standings",
-            "content": mark_safe(content),  # rendered and escaped by league.pages
+            "content": content,
             "sortable": True,
         },
     )
@@ -139,7 +138,7 @@ def league_bracket(request: HttpRequest, slug: str) -> HttpResponse:
         "league/page.html",
         {
             "title": f"{name} bracket",
-            "content": mark_safe(content),  # rendered and escaped by league.pages
+            "content": content,
         },
     )
 
