@@ -50,6 +50,13 @@ def student_register(*, user: User, institution: Institution, campus_id: str) ->
 ROLE_GROUPS = {"front_desk": roles.FRONT_DESK, "director": roles.DIRECTORS}
 
 
+def _may_change_role(actor: User, role: str, institution) -> bool:
+    """Directors appoint and remove front-desk staff; only site admins appoint directors."""
+    if role == "director":
+        return roles.is_site_admin(actor)
+    return roles.is_director_of(actor, institution)
+
+
 def role_grant(*, actor: User, user: User, role: str) -> None:
     """Give a user the front-desk or director role at their institution. Directors appoint
     front-desk staff; only site admins appoint directors. Admin access follows the director role."""
@@ -58,12 +65,7 @@ def role_grant(*, actor: User, user: User, role: str) -> None:
     institution = roles.institution_of(user)
     if institution is None:
         raise DomainError(f"{user} has no institution profile.")
-    allowed = (
-        roles.is_site_admin(actor)
-        if role == "director"
-        else roles.is_director_of(actor, institution)
-    )
-    if not allowed:
+    if not _may_change_role(actor, role, institution):
         raise NotAllowed("You may not grant that role.")
     with transaction.atomic():
         user.groups.add(Group.objects.get_or_create(name=ROLE_GROUPS[role])[0])
@@ -75,13 +77,7 @@ def role_grant(*, actor: User, user: User, role: str) -> None:
 def role_revoke(*, actor: User, user: User, role: str) -> None:
     if role not in ROLE_GROUPS:
         raise DomainError(f"{role!r} is not a role (front_desk or director).")
-    institution = roles.institution_of(user)
-    allowed = (
-        roles.is_site_admin(actor)
-        if role == "director"
-        else roles.is_director_of(actor, institution)
-    )
-    if not allowed:
+    if not _may_change_role(actor, role, roles.institution_of(user)):
         raise NotAllowed("You may not revoke that role.")
     with transaction.atomic():
         user.groups.remove(*Group.objects.filter(name=ROLE_GROUPS[role]))
