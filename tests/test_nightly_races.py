@@ -61,3 +61,55 @@ def test_two_pipelines_at_once_forfeit_once_and_send_one_digest(race_match, dire
     assert first.digests_sent + second.digests_sent == 1
     assert DigestLog.objects.count() == 1
     assert AuditEvent.objects.filter(action="double_forfeit").count() == 1 + len(others)
+
+
+def test_l5_l8_a_cant_reach_report_racing_the_nights_claim_is_never_forfeited_over(race_match):
+    """A can't-reach report that commits while the night's claim is scanning must still stop the
+    double forfeit: the player was told the director has it (L5). Both orders, many rounds, on
+    two connections; overdue matches that already wait for the director lengthen the scan."""
+    import random
+
+    from matches.models import ContactIssue, Match
+    from matches.services import MatchError, NewMatch, contact_issue_report, matches_create
+
+    match, a, b = race_match
+    league = match.league
+    night_of = match.deadline + timedelta(hours=2)
+    waiting = matches_create(
+        actor=None, new=[NewMatch(round=match.round, players=[a.pk, b.pk])] * 4000
+    )
+    Match.objects.filter(pk__in=[m.pk for m in waiting]).update(deadline=match.deadline)
+    ContactIssue.objects.bulk_create(
+        [ContactIssue(match=m, reported_by=a, attempts="Texted all week.") for m in waiting]
+    )
+    rng = random.Random(13)
+    outcomes = set()
+    for round_number in range(30):
+        target = match_between(league, a, b)
+        Match.objects.filter(pk=target.pk).update(deadline=match.deadline + timedelta(minutes=1))
+        # Even rounds: the report lands while the claim scans; odd rounds: after the night.
+        report_after = rng.uniform(0, 0.03) if round_number % 2 == 0 else rng.uniform(0.3, 0.5)
+        delays = [report_after, 0]
+
+        def report(delay=delays[0], target=target):
+            time.sleep(delay)
+            return contact_issue_report(
+                actor=b.user, match=target, attempts="Called twice, no answer at all."
+            )
+
+        def night(delay=delays[1]):
+            time.sleep(delay)
+            return forfeit_overdue_matches(night_of)
+
+        reported, forfeited = run_together(report, night)
+
+        target.refresh_from_db()
+        open_issue = ContactIssue.objects.filter(match=target, resolved_at__isnull=True).exists()
+        if isinstance(reported, ContactIssue):
+            assert target.status == MatchStatus.UNSCHEDULED, "told the director has it, forfeited"
+            assert open_issue and target.pk not in forfeited
+        else:
+            assert isinstance(reported, MatchError), reported
+            assert target.status == MatchStatus.DOUBLE_FORFEIT and not open_issue
+        outcomes.add(target.status)
+    assert outcomes == {MatchStatus.UNSCHEDULED, MatchStatus.DOUBLE_FORFEIT}  # both orders ran

@@ -42,6 +42,16 @@ def forfeit_overdue_matches(now=None, *, institution=None, announce: bool = True
             institution,
         )
         claimed = list(overdue.values_list("id", "league_id"))
+        # The claim read the can't-reach reports as they stood when its statement began: one
+        # that committed while it scanned is missed, and its row, unlocked by then, is claimed.
+        # Now that the rows are locked no report can reach them, and a new statement sees every
+        # report committed before: read them again and leave those matches to the director (L5).
+        reported_meanwhile = set(
+            ContactIssue.objects.filter(
+                match_id__in=[row[0] for row in claimed], resolved_at__isnull=True
+            ).values_list("match_id", flat=True)
+        )
+        claimed = [row for row in claimed if row[0] not in reported_meanwhile]
         if not claimed:
             return []
         match_ids = [row[0] for row in claimed]
