@@ -87,19 +87,25 @@ def test_l5_l8_a_cant_reach_report_racing_the_nights_claim_is_never_forfeited_ov
     for round_number in range(30):
         target = match_between(league, a, b)
         Match.objects.filter(pk=target.pk).update(deadline=match.deadline + timedelta(minutes=1))
-        # Even rounds: the report lands while the claim scans; odd rounds: after the night.
-        report_after = rng.uniform(0, 0.03) if round_number % 2 == 0 else rng.uniform(0.3, 0.5)
-        delays = [report_after, 0]
+        # Even rounds: the report starts first and lands before or while the claim scans; odd
+        # rounds: the report waits until the night has committed.
+        night_done = threading.Event()
+        report_first = round_number % 2 == 0
+        night_after = rng.uniform(0, 0.03) if report_first else 0
 
-        def report(delay=delays[0], target=target):
-            time.sleep(delay)
+        def report(target=target, report_first=report_first, night_done=night_done):
+            if not report_first:
+                night_done.wait(timeout=30)
             return contact_issue_report(
                 actor=b.user, match=target, attempts="Called twice, no answer at all."
             )
 
-        def night(delay=delays[1]):
+        def night(delay=night_after, night_done=night_done):
             time.sleep(delay)
-            return forfeit_overdue_matches(night_of)
+            try:
+                return forfeit_overdue_matches(night_of)
+            finally:
+                night_done.set()
 
         reported, forfeited = run_together(report, night)
 
