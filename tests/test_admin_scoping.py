@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from accounts import roles
 from accounts.models import EligibilityEvent, EligibilityStatus
-from accounts.selectors import eligibility_of
+from accounts.selectors import eligibility_of, institution_for_email
 from accounts.services import role_grant
 from core.errors import NotAllowed
 from tests.factories import ProfileFactory, SeasonFactory
@@ -296,3 +296,72 @@ def test_no_changelist_filter_offers_another_institutions_names(
         "matches.Dispute",
         "matches.Match",
     } <= set(opened)
+
+
+def _institution_form(institution, **changes) -> dict:
+    fields = [
+        "name",
+        "slug",
+        "email_domains",
+        "campus_id_label",
+        "campus_id_pattern",
+        "campus_id_hint",
+        "timezone",
+        "default_venue",
+        "front_desk_location",
+        "loan_hours",
+    ]
+    return {**{field: getattr(institution, field) for field in fields}, **changes}
+
+
+def test_a_director_cannot_take_another_institutions_email_domain(
+    client, director, institution, other_institution
+):
+    """Adding elsewhere's domain to their own institution would send elsewhere's signups to
+    them: only site admins change the domains."""
+    client.force_login(director.user)
+    url = reverse("admin:accounts_institution_change", args=[institution.pk])
+
+    client.post(
+        url, _institution_form(institution, email_domains="example.edu, elsewhere.example.org")
+    )
+
+    institution.refresh_from_db()
+    assert institution.email_domains == "example.edu"
+    assert institution_for_email("newcomer@elsewhere.example.org") == other_institution
+
+
+@pytest.mark.parametrize(
+    "domains",
+    [
+        "elsewhere.example.org",  # the very same domain
+        "students.elsewhere.example.org",  # a subdomain of it
+        "example.org",  # a parent of it: it would accept elsewhere's addresses too
+        "example.edu\nELSEWHERE.example.org",  # among others, in capitals
+    ],
+)
+def test_no_institutions_email_domain_overlaps_anothers(
+    client, site_admin, institution, other_institution, domains
+):
+    client.force_login(site_admin)
+    url = reverse("admin:accounts_institution_change", args=[institution.pk])
+
+    response = client.post(url, _institution_form(institution, email_domains=domains))
+
+    assert response.status_code == 200
+    assert "already belongs to Elsewhere College" in response.content.decode()
+    institution.refresh_from_db()
+    assert institution.email_domains == "example.edu"
+
+
+def test_a_site_admin_changes_an_institutions_email_domains(client, site_admin, institution):
+    client.force_login(site_admin)
+    url = reverse("admin:accounts_institution_change", args=[institution.pk])
+
+    response = client.post(
+        url, _institution_form(institution, email_domains="example.edu, alumni.example.net")
+    )
+
+    assert response.status_code == 302
+    institution.refresh_from_db()
+    assert institution.domains == ["example.edu", "alumni.example.net"]
