@@ -123,13 +123,16 @@ def ineligibility_forfeits(*, actor, player: PlayerProfile, season) -> int:
         .values("league_id")
     )
     forfeits = 0
-    for league in League.objects.filter(pk__in=still_open).order_by("pk"):
-        forfeits += withdrawal_forfeits(
-            actor=actor,
-            player=player,
-            league=_lock(league),
-            reason=f"{player.user} was ruled ineligible for {season.name} (L10).",
-        )
+    with transaction.atomic():
+        for league in League.objects.filter(pk__in=still_open).order_by("pk"):
+            league = _lock(league)
+            _require_director(actor, league)
+            forfeits += withdrawal_forfeits(
+                actor=actor,
+                player=player,
+                league=league,
+                reason=f"{player.user} was ruled ineligible for {season.name} (L10).",
+            )
     return forfeits
 
 
