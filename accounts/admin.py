@@ -47,6 +47,14 @@ class InstitutionAdmin(InstitutionScopedAdmin):
     list_display = ["name", "slug", "email_domains", "campus_id_label", "timezone"]
     prepopulated_fields = {"slug": ["name"]}
 
+    def get_readonly_fields(self, request, obj=None):
+        fields = list(super().get_readonly_fields(request, obj))
+        if not request.user.is_superuser:
+            # A domain decides whose students sign up where: a director adding another
+            # institution's domain would capture its signups.
+            fields.append("email_domains")
+        return fields
+
 
 class PlayerProfileInline(admin.StackedInline):
     model = PlayerProfile

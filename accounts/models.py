@@ -40,6 +40,11 @@ def validate_regex(value: str) -> None:
         raise ValidationError(f"Not a valid regular expression: {error}.") from None
 
 
+def _within(domain: str, parent: str) -> bool:
+    """`domain` is `parent` or one of its subdomains."""
+    return domain == parent or domain.endswith("." + parent)
+
+
 class Institution(models.Model):
     name = models.CharField(max_length=200)
     slug = models.SlugField(unique=True)
@@ -86,7 +91,26 @@ class Institution(models.Model):
 
     def accepts_email(self, email: str) -> bool:
         domain = email.rsplit("@", 1)[-1].lower()
-        return any(domain == d or domain.endswith("." + d) for d in self.domains)
+        return any(_within(domain, d) for d in self.domains)
+
+    def clean(self):
+        """An address's domain decides the institution a student signs up to, so no two
+        institutions may accept the same address: a domain that equals, contains or sits under
+        another institution's would capture its signups."""
+        super().clean()
+        for domain in self.domains:
+            if "." not in domain:
+                raise ValidationError(
+                    {"email_domains": f"{domain} is not a domain such as example.edu."}
+                )
+        for other in Institution.objects.exclude(pk=self.pk):
+            for domain in self.domains:
+                for theirs in other.domains:
+                    if _within(domain, theirs) or _within(theirs, domain):
+                        same = domain if domain == theirs else f"{domain} overlaps {theirs}, which"
+                        raise ValidationError(
+                            {"email_domains": f"{same} already belongs to {other}."}
+                        )
 
     def clean_campus_id(self, raw: str) -> str:
         """The campus ID as stored (tidied), or a DomainError saying how this institution's IDs

@@ -1,19 +1,41 @@
 """The base class of every admin here: a director sees and changes only their own institution's
-rows, and picks only among them in drop-downs; site admins see everything.
+rows, and picks only among them in drop-downs and filter sidebars; site admins see everything.
 
 Core knows no app's models. Each admin says how its rows reach their institution
 (`institution_path`), each app's admin module adds its models to INSTITUTION_PATHS, and the
 signed-in user tells their own institution (`user.institution`, a property of accounts' User)."""
 
 from django.contrib import admin
+from django.contrib.admin.utils import get_fields_from_path
 
 # How to reach the institution from each model a form may offer in a drop-down. Each app's
 # admin module adds its own models.
 INSTITUTION_PATHS: dict[type, str] = {}
 
 
+def _scope(request, model) -> dict | None:
+    """The filter that keeps `model`'s rows to the signed-in director's institution, or None when
+    nothing needs keeping out (a site admin, or a model no institution owns)."""
+    path = INSTITUTION_PATHS.get(model)
+    if path is None or request.user.is_superuser:
+        return None
+    return {path: getattr(request.user.institution, "pk", None)}
+
+
+class InstitutionScopedRelatedFilter(admin.RelatedFieldListFilter):
+    """A sidebar filter on a relation that lists only the director's institution's rows: Django's
+    own lists every row of the related table, other institutions' seasons and leagues included."""
+
+    def field_choices(self, field, request, model_admin):
+        scope = _scope(request, field.related_model)
+        if scope is None:
+            return super().field_choices(field, request, model_admin)
+        ordering = self.field_admin_ordering(field, request, model_admin)
+        return field.get_choices(include_blank=False, ordering=ordering, limit_choices_to=scope)
+
+
 class InstitutionScopedAdmin(admin.ModelAdmin):
-    """Rows, and the choices in every drop-down, limited to the director's institution."""
+    """Rows, and the choices in every drop-down and filter, limited to the director's institution."""
 
     institution_path = "institution_id"
 
@@ -26,10 +48,18 @@ class InstitutionScopedAdmin(admin.ModelAdmin):
             return queryset.none()
         return queryset.filter(**{self.institution_path: institution.pk})
 
+    def get_list_filter(self, request):
+        """Each filter named by a relation ("season", "report__match__league") becomes the
+        scoped one, so no admin has to remember to ask for it."""
+        return [
+            (item, InstitutionScopedRelatedFilter)
+            if isinstance(item, str) and get_fields_from_path(self.model, item)[-1].is_relation
+            else item
+            for item in super().get_list_filter(request)
+        ]
+
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
-        path = INSTITUTION_PATHS.get(db_field.related_model)
-        if path and not request.user.is_superuser:
-            kwargs["queryset"] = db_field.related_model._default_manager.filter(
-                **{path: getattr(request.user.institution, "pk", None)}
-            )
+        scope = _scope(request, db_field.related_model)
+        if scope is not None:
+            kwargs["queryset"] = db_field.related_model._default_manager.filter(**scope)
         return super().formfield_for_foreignkey(db_field, request, **kwargs)

@@ -42,9 +42,18 @@ def _form_page(model_admin, request, title, form, intro, **extra):
 @admin.register(League)
 class LeagueAdmin(InstitutionScopedAdmin):
     institution_path = "season__institution_id"
-    list_display = ["name", "season", "format", "players", "capacity", "public", "draw_link"]
+    list_display = [
+        "name",
+        "season",
+        "format",
+        "players",
+        "capacity",
+        "public",
+        "draw_link",
+        "left_out_of_bracket",
+    ]
     list_filter = ["season", "format"]
-    list_select_related = ["season__institution"]
+    list_select_related = ["season__institution", "bracket"]
     prepopulated_fields = {"slug": ["name"]}
     fieldsets = (
         (
@@ -98,6 +107,13 @@ class LeagueAdmin(InstitutionScopedAdmin):
     @admin.display(description="Players", ordering="active_players")
     def players(self, league):
         return league.active_players
+
+    @admin.display(description="Left out of the bracket")
+    def left_out_of_bracket(self, league):
+        """The nightly job draws brackets; this is where the director reads why a player the
+        gate refused (L10) was not seeded."""
+        bracket = getattr(league, "bracket", None)
+        return " ".join(item["why"] for item in bracket.left_out) if bracket else ""
 
     @admin.display(description="")
     def draw_link(self, league):

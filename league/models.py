@@ -223,6 +223,12 @@ class Bracket(models.Model):
     league = models.OneToOneField(League, on_delete=models.CASCADE, related_name="bracket")
     size = models.PositiveSmallIntegerField()
     seeds = models.JSONField(help_text="Player profile ids in seed order: seeds[0] is seed 1.")
+    left_out = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Who would have been seeded but was not eligible at the draw (L10), and why: "
+        '[{"player": profile id, "why": "…"}].',
+    )
     champion = models.ForeignKey(
         PlayerProfile,
         null=True,

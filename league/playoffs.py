@@ -11,23 +11,41 @@ from django.db import transaction
 from django.db.models import Count, Exists, Max, OuterRef, Prefetch, Q
 from django.utils import timezone
 
+from accounts.errors import NotEligible
+from accounts.models import PlayerProfile
+from accounts.services import require_eligible
 from matches.models import FINAL_STATUSES, Match, MatchStatus, Outcome, Seat
-from matches.services import match_create
+from matches.services import match_create, withdrawal_forfeits
 
 from . import brackets
 from .models import Bracket, BracketSlot, Entry, League, LeagueFormat, Round, Standing
 
 
-def _seeded_players(league: League) -> list[int]:
+def _seeded_players(league: League) -> tuple[list[int], list[dict]]:
+    """The seeds in order, and who was passed over because the gate refused them (L10): a
+    tournament's active entrants in the director's order; a league's best `playoff_size` in the
+    standings, the next eligible player taking the place of one who is not."""
     if league.format == LeagueFormat.SINGLE_ELIMINATION:
-        entries = Entry.objects.filter(league=league, withdrawn_at__isnull=True).order_by(
+        candidates = Entry.objects.filter(league=league, withdrawn_at__isnull=True).order_by(
             "seed", "joined_at", "id"
         )
-        return list(entries.values_list("player_id", flat=True))
-    top = Standing.objects.filter(league=league, withdrawn=False).order_by(
-        "rank", "player__user__last_name"
-    )
-    return list(top.values_list("player_id", flat=True)[: league.playoff_size])
+        places = None
+    else:
+        candidates = Standing.objects.filter(league=league, withdrawn=False).order_by(
+            "rank", "player__user__last_name"
+        )
+        places = league.playoff_size
+    seeds, left_out = [], []
+    for candidate in candidates.select_related("player__user"):
+        if places is not None and len(seeds) == places:
+            break
+        try:
+            require_eligible(profile=candidate.player, season=league.season)
+        except NotEligible as refusal:
+            left_out.append({"player": candidate.player_id, "why": refusal.message})
+        else:
+            seeds.append(candidate.player_id)
+    return seeds, left_out
 
 
 def leagues_ready_for_bracket(league_ids, today: date) -> set[int]:
@@ -98,7 +116,11 @@ def _create_matches(bracket: Bracket, rows: list[BracketSlot], today: date) -> N
         Round.objects.filter(league=league, playoff=False).aggregate(n=Max("number"))["n"] or 0
     )
     play_by = today + timedelta(days=league.round_length_days)
+    players = PlayerProfile.objects.select_related("user").in_bulk(
+        [bracket.seeds[seed - 1] for row in rows for seed in (row.seed_a, row.seed_b)]
+    )
     for row in rows:
+        pair = [bracket.seeds[row.seed_a - 1], bracket.seeds[row.seed_b - 1]]
         round_, _ = Round.objects.get_or_create(
             league=league,
             number=regular_rounds + row.round_index + 1,
@@ -108,11 +130,29 @@ def _create_matches(bracket: Bracket, rows: list[BracketSlot], today: date) -> N
         match = match_create(
             actor=None,
             round=round_,
-            players=[bracket.seeds[row.seed_a - 1], bracket.seeds[row.seed_b - 1]],
+            players=pair,
             reason="Bracket drawn (L11)",
         )
         row.match = match
         row.save(update_fields=["match"])
+        _settle_if_ineligible(league, [players[pk] for pk in pair])
+
+
+def _settle_if_ineligible(league: League, players: list[PlayerProfile]) -> None:
+    """L10 at a bracket game's creation: a player ruled ineligible since the draw, waiting for
+    this game, could not play it, and it would end a double forfeit that knocks their opponent
+    out too. It goes to the opponent by forfeit, as the ruling does with games already drawn."""
+    for player in players:
+        try:
+            require_eligible(profile=player, season=league.season)
+        except NotEligible:
+            withdrawal_forfeits(
+                actor=None,
+                player=player,
+                league=league,
+                reason=f"{player.user} is not eligible to play in {league.season.name} (L10).",
+            )
+            return
 
 
 def build_ready_brackets(*, league_ids, today: date) -> int:
@@ -133,12 +173,12 @@ def build_ready_brackets(*, league_ids, today: date) -> int:
 
 
 def _draw(league: League, today: date) -> Bracket | None:
-    seeds = _seeded_players(league)
+    seeds, left_out = _seeded_players(league)
     if len(seeds) < 2:
         return None
     rounds = brackets.new_bracket(len(seeds))
     bracket = Bracket.objects.create(
-        league=league, size=brackets.bracket_size(len(seeds)), seeds=seeds
+        league=league, size=brackets.bracket_size(len(seeds)), seeds=seeds, left_out=left_out
     )
     rows = BracketSlot.objects.bulk_create(
         [

@@ -6,6 +6,7 @@ from django.db.models.signals import post_save, pre_save
 from django.dispatch import receiver
 
 from accounts.models import Institution
+from accounts.signals import ruled_ineligible
 from matches.signals import results_finalised
 
 
@@ -15,6 +16,14 @@ def keep_standings_and_brackets_live(sender, league_ids, **kwargs):
     from .refresh import refresh_leagues
 
     refresh_leagues(league_ids)
+
+
+@receiver(ruled_ineligible)
+def settle_the_matches_of_an_ineligible_player(sender, profile, season, actor, reason, **kwargs):
+    """L10: a player ruled ineligible mid-season forfeits what they have left to play."""
+    from .services import ineligibility_forfeits
+
+    ineligibility_forfeits(actor=actor, player=profile, season=season)
 
 
 @receiver(pre_save, sender="league.League")

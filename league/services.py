@@ -12,6 +12,7 @@ from accounts.models import PlayerProfile
 from accounts.selectors import eligibility_of
 from accounts.services import require_eligible
 from core.errors import DomainError, NotAllowed
+from matches.models import FINAL_STATUSES, Match
 from matches.services import NewMatch, matches_create, withdrawal_forfeits
 
 from .models import Entry, League, LeagueFormat, Round
@@ -108,6 +109,31 @@ def entry_withdraw(*, actor, entry: Entry, reason: str) -> int:
         # Their row is marked withdrawn (or goes, if they never played), forfeits or none.
         refresh_leagues([league.pk])
         return forfeits
+
+
+def ineligibility_forfeits(*, actor, player: PlayerProfile, season) -> int:
+    """A player ruled ineligible for `season` (L10) cannot play on: each of their matches still
+    open in the season's leagues becomes a forfeit to the opponent, as a withdrawal's does. Their
+    entries stay, so a lifted ruling lets them play what is still to come. Called in the
+    ruling's transaction (`receivers.settle_the_matches_of_an_ineligible_player`); the
+    eligibility reason stays in the eligibility history, since both players see the match's."""
+    still_open = (
+        Match.objects.filter(league__season=season, seats__player=player)
+        .exclude(status__in=FINAL_STATUSES)
+        .values("league_id")
+    )
+    forfeits = 0
+    with transaction.atomic():
+        for league in League.objects.filter(pk__in=still_open).order_by("pk"):
+            league = _lock(league)
+            _require_director(actor, league)
+            forfeits += withdrawal_forfeits(
+                actor=actor,
+                player=player,
+                league=league,
+                reason=f"{player.user} was ruled ineligible for {season.name} (L10).",
+            )
+    return forfeits
 
 
 def rounds_generate(*, actor, league: League, first_play_by: date) -> list[Round]:

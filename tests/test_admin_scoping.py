@@ -8,10 +8,10 @@ from django.urls import reverse
 
 from accounts import roles
 from accounts.models import EligibilityEvent, EligibilityStatus
-from accounts.selectors import eligibility_of
+from accounts.selectors import eligibility_of, institution_for_email
 from accounts.services import role_grant
 from core.errors import NotAllowed
-from tests.factories import SeasonFactory
+from tests.factories import ProfileFactory, SeasonFactory
 
 
 def test_role_groups_exist_with_their_permissions(db):
@@ -248,3 +248,120 @@ def test_l10_the_dashboards_pending_queue_lists_who_is_pending_with_a_ruling_lin
     assert opponent.campus_id not in page  # already ruled eligible
     assert elsewhere.campus_id not in page  # another institution's student
     assert f"{reverse('admin:accounts_eligibility_add')}?profile={player.pk}" in page
+
+
+def test_no_changelist_filter_offers_another_institutions_names(
+    client, director, season, other_institution, outsider
+):
+    """Every registered changelist a director may open, walked with another institution's
+    private league, season and name in the database: the filter sidebars must not list them."""
+    from django.contrib import admin
+
+    from tests.factories import LeagueFactory, match_between
+
+    elsewhere_season = SeasonFactory(institution=other_institution, name="Elsewhere Hidden Term")
+    elsewhere_league = LeagueFactory(
+        season=elsewhere_season, name="Elsewhere Secret League", public=False
+    )
+    match_between(elsewhere_league, outsider, ProfileFactory(institution=other_institution))
+    LeagueFactory(season=season, name="Our Own League")  # so each filter has something to show
+    client.force_login(director.user)
+    client.raise_request_exception = False  # a model the director may not see answers 403
+
+    opened, leaks = [], {}
+    for model in admin.site._registry:
+        opts = model._meta
+        response = client.get(reverse(f"admin:{opts.app_label}_{opts.model_name}_changelist"))
+        assert response.status_code != 500, f"{opts.label}'s changelist fails"
+        if response.status_code != 200:
+            continue  # not the director's to see (a 403)
+        opened.append(opts.label)
+        page = response.content.decode()
+        names = [other_institution.name, elsewhere_season.name, elsewhere_league.name]
+        if shown := [name for name in names if name in page]:
+            leaks[opts.label] = shown
+
+    assert leaks == {}
+
+    # The ten changelists that once listed them are among those walked.
+    assert {
+        "accounts.Season",
+        "accounts.RosterEntry",
+        "accounts.IdCheck",
+        "accounts.Eligibility",
+        "accounts.EligibilityEvent",
+        "league.League",
+        "league.Entry",
+        "league.Round",
+        "matches.Dispute",
+        "matches.Match",
+    } <= set(opened)
+
+
+def _institution_form(institution, **changes) -> dict:
+    fields = [
+        "name",
+        "slug",
+        "email_domains",
+        "campus_id_label",
+        "campus_id_pattern",
+        "campus_id_hint",
+        "timezone",
+        "default_venue",
+        "front_desk_location",
+        "loan_hours",
+    ]
+    return {**{field: getattr(institution, field) for field in fields}, **changes}
+
+
+def test_a_director_cannot_take_another_institutions_email_domain(
+    client, director, institution, other_institution
+):
+    """Adding elsewhere's domain to their own institution would send elsewhere's signups to
+    them: only site admins change the domains."""
+    client.force_login(director.user)
+    url = reverse("admin:accounts_institution_change", args=[institution.pk])
+
+    client.post(
+        url, _institution_form(institution, email_domains="example.edu, elsewhere.example.org")
+    )
+
+    institution.refresh_from_db()
+    assert institution.email_domains == "example.edu"
+    assert institution_for_email("newcomer@elsewhere.example.org") == other_institution
+
+
+@pytest.mark.parametrize(
+    "domains",
+    [
+        "elsewhere.example.org",  # the very same domain
+        "students.elsewhere.example.org",  # a subdomain of it
+        "example.org",  # a parent of it: it would accept elsewhere's addresses too
+        "example.edu\nELSEWHERE.example.org",  # among others, in capitals
+    ],
+)
+def test_no_institutions_email_domain_overlaps_anothers(
+    client, site_admin, institution, other_institution, domains
+):
+    client.force_login(site_admin)
+    url = reverse("admin:accounts_institution_change", args=[institution.pk])
+
+    response = client.post(url, _institution_form(institution, email_domains=domains))
+
+    assert response.status_code == 200
+    assert "already belongs to Elsewhere College" in response.content.decode()
+    institution.refresh_from_db()
+    assert institution.email_domains == "example.edu"
+
+
+def test_a_site_admin_changes_an_institutions_email_domains(client, site_admin, institution):
+    client.force_login(site_admin)
+    url = reverse("admin:accounts_institution_change", args=[institution.pk])
+
+    response = client.post(
+        url, _institution_form(institution, email_domains="example.edu, alumni.example.net")
+    )
+
+    assert response.status_code == 302
+    institution.refresh_from_db()
+    assert institution.domains == ["example.edu", "alumni.example.net"]

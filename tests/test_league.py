@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from accounts.errors import NotEligible
 from accounts.models import Eligibility
+from accounts.services import eligibility_rule
 from core.errors import DomainError, NotAllowed
 from league.models import Entry, Round
 from league.services import LeagueError, entry_enrol, entry_withdraw, league_join, rounds_generate
@@ -255,3 +256,61 @@ def test_g5_every_challenge_rule_a_league_offers_is_one_the_engine_applies():
         assert (
             resolve_challenge(rule, play_is_acceptable=False, tiles_in_bag=10).play_stands is False
         )
+
+
+def test_l10_a_player_ruled_ineligible_mid_season_forfeits_their_remaining_matches(
+    league, match, player, opponent, director, season
+):
+    """As a withdrawal does: the unplayed and the reported-but-unconfirmed match go to the
+    opponent, a final result stays, and a league of another season is not touched."""
+    from tests.factories import LeagueFactory, SeasonFactory, confirmed_game
+
+    Entry.objects.create(league=league, player=player)
+    reported = match_between(league, player, opponent)
+    submitted_report(reported, by=player, first_score=400, second_score=300)
+    played = match_between(league, player, opponent)
+    confirmed_game(played, winner=player, loser=opponent)
+    next_term = SeasonFactory(institution=season.institution, name="Spring 2027")
+    eligible(player, next_term)
+    eligible(opponent, next_term)
+    later = match_between(LeagueFactory(season=next_term), player, opponent)
+
+    eligibility_rule(
+        actor=director.user, profile=player, season=season, status="ineligible", reason="Suspended"
+    )
+
+    for m in (match, reported):
+        m.refresh_from_db()
+        assert m.status == MatchStatus.FORFEIT
+        assert {s.player_id: s.outcome for s in m.seats.all()} == {
+            player.pk: "forfeit_loss",
+            opponent.pk: "forfeit_win",
+        }
+        event = AuditEvent.objects.get(match=m, action="forfeit")
+        assert event.actor == director.user
+        assert event.reason == f"{player.user} was ruled ineligible for Fall 2026 (L10)."
+    played.refresh_from_db()
+    later.refresh_from_db()
+    assert played.status == MatchStatus.CONFIRMED
+    assert later.status == MatchStatus.UNSCHEDULED
+    assert Entry.objects.get(league=league, player=player).active  # not withdrawn: it may be lifted
+
+
+def test_l10_an_ineligibility_ruling_and_its_forfeits_stand_or_fall_together(
+    league, match, player, director, season, monkeypatch
+):
+    """The forfeits are settled in the ruling's transaction: if they fail, nothing is ruled."""
+    from league import services as league_services
+
+    def broken(**kwargs):
+        raise RuntimeError("the forfeits failed")
+
+    monkeypatch.setattr(league_services, "withdrawal_forfeits", broken)
+    with pytest.raises(RuntimeError):
+        eligibility_rule(
+            actor=director.user, profile=player, season=season, status="ineligible", reason="X"
+        )
+
+    assert Eligibility.objects.get(profile=player, season=season).status == "eligible"
+    match.refresh_from_db()
+    assert match.status == MatchStatus.UNSCHEDULED

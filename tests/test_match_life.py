@@ -9,6 +9,7 @@ from django.core import mail
 from django.utils import timezone
 
 from accounts.errors import NotEligible
+from accounts.services import eligibility_rule
 from core.errors import NotAllowed
 from matches.models import (
     AuditEvent,
@@ -32,7 +33,6 @@ from tests.factories import (
     eligible_student,
     match_between,
     open_dispute,
-    ruled_ineligible,
     submitted_report,
 )
 
@@ -109,7 +109,10 @@ def test_a_time_outside_the_season_is_refused(match, player, season):
 
 
 def test_l10_an_ineligible_entrant_cannot_be_scheduled(match, player, opponent, director, season):
-    ruled_ineligible(opponent, season, director=director, reason="Left campus")
+    # Ruled back to pending: a ruling of ineligible would settle the match as a forfeit at once.
+    eligibility_rule(
+        actor=director.user, profile=opponent, season=season, status="pending", reason="Re-check"
+    )
     with pytest.raises(NotEligible):
         proposal_create(actor=player.user, match=match, times=[soon(24)])
 
@@ -298,3 +301,31 @@ def test_reports_past_the_confirmation_window_are_confirmed_set_based(
 def test_a_report_still_in_its_window_is_not_auto_confirmed(match, player):
     submitted_report(match, by=player)
     assert confirm_stale_reports(now=timezone.now() + timedelta(hours=47)) == []
+
+
+def test_l10_a_player_no_longer_eligible_cannot_report_a_win(
+    match, player, opponent, director, season
+):
+    """Reporting asks what proposing and accepting ask: every seat eligible. The director ruled
+    the winner back to pending (a ruling of ineligible would have forfeited the match)."""
+    eligibility_rule(
+        actor=director.user, profile=player, season=season, status="pending", reason="Re-check ID"
+    )
+
+    with pytest.raises(NotEligible, match="not yet eligible"):
+        submitted_report(match, by=player, first_score=420, second_score=300)
+    match.refresh_from_db()
+    assert match.status == MatchStatus.UNSCHEDULED
+    assert not ResultReport.objects.filter(match=match).exists()
+
+
+def test_l10_a_winner_cannot_report_over_an_opponent_no_longer_eligible(
+    match, player, opponent, director, season
+):
+    eligibility_rule(
+        actor=director.user, profile=opponent, season=season, status="pending", reason="Re-check"
+    )
+
+    with pytest.raises(NotEligible):
+        submitted_report(match, by=player, first_score=420, second_score=300)
+    assert not ResultReport.objects.filter(match=match).exists()

@@ -12,6 +12,7 @@ from league.models import Bracket, Entry, Standing
 from league.nightly import run_for_institution
 from league.refresh import refresh_leagues
 from league.standings import rebuild_standings
+from matches.models import MatchStatus
 from matches.services import (
     Ruling,
     rule,
@@ -309,3 +310,90 @@ def test_a_private_leagues_json_is_not_public(client, league):
     league.public = False
     league.save()
     assert client.get(reverse("league_standings_json", args=[league.slug])).status_code == 404
+
+
+def test_l10_a_tournament_bracket_leaves_out_a_player_ruled_ineligible_and_says_why(
+    client, table, league, institution, season, director, django_capture_on_commit_callbacks
+):
+    from league.models import LeagueFormat
+    from tests.factories import ruled_ineligible
+
+    ada, bo, cy, di = table
+    league.format = LeagueFormat.SINGLE_ELIMINATION
+    league.save()
+    for seed, profile in enumerate([ada, bo, cy, di], start=1):
+        Entry.objects.filter(league=league, player=profile).update(seed=seed)
+    ruled_ineligible(bo, season, director=director, reason="Suspended")
+
+    night(
+        institution,
+        season.registration_deadline + timedelta(days=1),
+        django_capture_on_commit_callbacks,
+    )
+
+    bracket = Bracket.objects.get(league=league)
+    assert bracket.seeds == [ada.pk, cy.pk, di.pk]  # Ada's bye; Cy v Di
+    game = bracket.slots.get(round_index=0, match__isnull=False).match
+    assert {seat.player_id for seat in game.seats.all()} == {cy.pk, di.pk}
+    client.force_login(director.user)
+    page = client.get(reverse("admin:league_league_changelist")).content.decode()
+    assert "Bo Example is not eligible to play in Fall 2026: Suspended." in page
+
+
+def test_l10_a_playoff_takes_the_next_eligible_player_in_the_standings(
+    table, league, institution, season, director, django_capture_on_commit_callbacks
+):
+    from tests.factories import ruled_ineligible
+
+    ada, bo, cy, di = table
+    league.playoff_size = 2
+    league.save()
+    confirmed_game(match_between(league, ada, bo), winner=ada, loser=bo, scores=(450, 300))
+    confirmed_game(match_between(league, cy, di), winner=cy, loser=di, scores=(420, 400))
+    ruled_ineligible(ada, season, director=director, reason="Not enrolled")
+
+    night(institution, timezone.localdate(), django_capture_on_commit_callbacks)
+
+    bracket = Bracket.objects.get(league=league)
+    assert bracket.seeds == [cy.pk, di.pk]  # Ada led the table; Bo, losing by more, is fourth
+    assert bracket.left_out == [
+        {"player": ada.pk, "why": "Ada Example is not eligible to play in Fall 2026: Not enrolled."}
+    ]
+
+
+def test_l10_a_bracket_game_against_a_player_ruled_ineligible_goes_to_the_opponent(
+    table, league, institution, season, director, django_capture_on_commit_callbacks
+):
+    """Ada won her semi-final and waits for the final; ruled ineligible meanwhile, she has no
+    open match to forfeit. The final is drawn when the other semi-final ends, and goes at once to
+    her opponent by forfeit instead of waiting to become a double forfeit."""
+    from league.models import LeagueFormat
+    from tests.factories import ruled_ineligible
+
+    ada, bo, cy, di = table
+    league.format = LeagueFormat.SINGLE_ELIMINATION
+    league.save()
+    for seed, profile in enumerate([ada, bo, cy, di], start=1):
+        Entry.objects.filter(league=league, player=profile).update(seed=seed)
+    night(
+        institution,
+        season.registration_deadline + timedelta(days=1),
+        django_capture_on_commit_callbacks,
+    )
+    bracket = Bracket.objects.get(league=league)
+    ada_v_di, bo_v_cy = (
+        slot.match for slot in bracket.slots.filter(round_index=0).order_by("position")
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        confirmed_game(ada_v_di, winner=ada, loser=di)
+    ruled_ineligible(ada, season, director=director, reason="Suspended")
+
+    with django_capture_on_commit_callbacks(execute=True):
+        confirmed_game(bo_v_cy, winner=bo, loser=cy)
+
+    final = bracket.slots.get(round_index=1).match
+    assert final.status == MatchStatus.FORFEIT
+    assert final.seats.get(player=bo).outcome == "forfeit_win"
+    assert "Suspended" not in final.audit_events.get(action="forfeit").reason  # players see it
+    bracket.refresh_from_db()
+    assert bracket.champion == bo

@@ -19,12 +19,15 @@ from ..models import (
     User,
 )
 from ..selectors import eligibility_of
+from ..signals import ruled_ineligible
 
 MESSAGE_REASON_REQUIRED = "A reason is required."
 
 
 def require_eligible(*, profile: PlayerProfile, season: Season) -> None:
-    """The one gate later code calls before a student joins a league or is scheduled (L10)."""
+    """The one gate on every way into a game of a campus league (L10): joining, enrolment, the
+    round-robin and bracket draws, scheduling and reporting. (Events, not built yet, will admit
+    guests without a campus ID.)"""
     if profile.institution_id != season.institution_id:
         raise NotEligible(f"{profile.user} is not a student of {season.institution}.")
     eligibility = eligibility_of(profile, season)
@@ -113,7 +116,7 @@ def eligibility_rule(
     if not reason:
         raise DomainError(MESSAGE_REASON_REQUIRED)
     with transaction.atomic():
-        return set_eligibility(
+        eligibility = set_eligibility(
             profile=profile,
             season=season,
             status=status,
@@ -122,3 +125,9 @@ def eligibility_rule(
             actor=actor,
             overrule_director=True,
         )
+        if status == EligibilityStatus.INELIGIBLE:
+            # Their matches still open this season are settled in this same transaction.
+            ruled_ineligible.send(
+                sender=Eligibility, profile=profile, season=season, actor=actor, reason=reason
+            )
+        return eligibility

@@ -6,6 +6,8 @@ from datetime import timedelta
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from accounts.services import require_eligible
+
 from ..game_records import RecordError, SeatName, compare_with_report, read_record, stored_moves
 from ..models import (
     Dispute,
@@ -81,6 +83,12 @@ def report_submit(
         seats = seats_of(match)
         seat = player_seat(actor, seats)
         require_allowed(Action.REPORT, match, seat, now)
+        # L10: a result counts only for a game of two eligible students, as proposing and
+        # accepting ask. The opponent too: a result over someone not eligible is not a game the
+        # league recognises. An eligible winner loses nothing by it: ruling a player ineligible
+        # settles their open matches as forfeits to their opponents at once.
+        for each in seats:
+            require_eligible(profile=each.player, season=match.league.season)
         record_text, record_note = "", ""
         if record is not None:
             comparison = _compare_record(record, match, seats, seat, [first_score, second_score])

@@ -1,0 +1,7 @@
+from django.dispatch import Signal
+
+# Sent inside the transaction of the director's ruling that a student is ineligible for a season
+# (L10), with `profile`, `season`, `actor` and `reason`. `league` connects to it to settle the
+# student's remaining matches; `accounts` imports neither `matches` nor `league`. A receiver that
+# fails undoes the ruling.
+ruled_ineligible = Signal()
