@@ -18,6 +18,7 @@ venv: $(STAMP)
 # The demo: SQLite, Celery tasks in-process, e-mail printed to the console.
 run: $(STAMP)
 	$(DEMO_ENV) $(PY) manage.py migrate --noinput
+	$(DEMO_ENV) $(PY) manage.py createcachetable
 	$(DEMO_ENV) $(PY) manage.py seed_demo
 	$(DEMO_ENV) $(PY) manage.py runserver 127.0.0.1:8000
 

@@ -6,9 +6,11 @@ SECRET_KEY and ALLOWED_HOSTS.
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
 from .env import email_settings, env_bool, env_int, env_list
@@ -42,6 +44,7 @@ INSTALLED_APPS = [
     "allauth",
     "allauth.account",
     "django_celery_beat",
+    "post_office",
     "core",
     "accounts",
     "matches",
@@ -151,18 +154,35 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 globals().update(email_settings(os.environ.get("EMAIL_URL", "console://")))
 
-# --- Celery: REDIS_URL is broker and result store. Without it (the demo) tasks run in-process.
+# The outbox (django-post-office): mail is written in the transaction of the change it reports
+# and sent by core.tasks.send_queued_mail, which beat starts every few seconds (below).
+POST_OFFICE = {
+    # Never from the request: a dead broker must not fail it (the beat schedule sends instead).
+    "CELERY_ENABLED": False,
+    # A refused or failed delivery is tried again every 10 minutes, 12 times (two hours), then
+    # kept as failed; the admin's "Requeue" sends it again.
+    "MAX_RETRIES": 12,
+    "RETRY_INTERVAL": timedelta(minutes=10),
+    "SENDING_ORDER": ["-priority", "id"],  # oldest first
+    "LOG_LEVEL": 1,  # a log row for each failure only, not for every message sent
+}
+
+# --- Celery: REDIS_URL is the broker. Without it (the demo) tasks run in-process.
 REDIS_URL = os.environ.get("REDIS_URL", "")
 CELERY_BROKER_URL = REDIS_URL or "memory://"
-# The cache holds allauth's rate limits, so every web worker must share it.
+# allauth's rate limits (login, signup, password reset) live in the cache: in the database, which
+# every web worker shares and every request needs anyway, so a Redis outage cannot fail a login.
+# `createcachetable` makes the table (compose runs it after migrate; so does `make run`).
 CACHES = {
-    "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
-        if REDIS_URL
-        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
-    )
+    "default": {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "django_cache",
+    }
 }
 CELERY_RESULT_BACKEND = REDIS_URL or None
+# Nothing reads a task's result (a caller that wants one asks with ignore_result=False): without
+# this Redis kept one key per e-mail task, thousands of them.
+CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
 # Several deployments (or test runs) may share one Redis: each names its own queue.
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "celery")
@@ -175,6 +195,22 @@ CELERY_TASK_SOFT_TIME_LIMIT = 9 * 60
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+# Beat copies these into its database schedule at start (the nightly runs are added per
+# institution by league/schedules.py).
+CELERY_BEAT_SCHEDULE = {
+    # Every 10 seconds: send what the outbox holds. A tick nobody took within 10 seconds (the
+    # worker down) is dropped, not piled up: the next one sends the same mail.
+    "send-queued-mail": {
+        "task": "core.tasks.send_queued_mail",
+        "schedule": 10.0,
+        "options": {"expires": 10},
+    },
+    # 04:30 UTC daily: forget mail older than 90 days, sent or not.
+    "cleanup-mail": {
+        "task": "core.tasks.cleanup_mail",
+        "schedule": crontab(hour=4, minute=30),
+    },
+}
 CELERY_TIMEZONE = "UTC"
 
 # --- Security: on by default whenever DEBUG is off (README lists the knobs).

@@ -10,13 +10,14 @@
 5. The digest for directors and front-desk staff, when there is something to say.
 
 Each step is set-based (its query count grows with leagues, not matches) and idempotent: a second
-run of the same day, or two at once, changes nothing more. E-mail leaves through Celery tasks
-enqueued after the step's transaction commits.
+run of the same day, or two at once, changes nothing more. E-mail is written to the outbox in the
+transaction of the step that claims it (core/tasks.py), so a broker outage cannot lose it.
 """
 
 from dataclasses import dataclass, fields
 from datetime import date, datetime, time, timedelta
 
+from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.db.models import Q
 from django.template.loader import render_to_string
@@ -24,7 +25,7 @@ from django.template.loader import render_to_string
 from accounts import roles
 from accounts.models import Institution, User
 from accounts.selectors import current_season, overdue_checkouts, pending_students
-from core.tasks import send_email
+from core.tasks import queue_emails
 from matches.models import (
     OPEN_STATUSES,
     ContactIssue,
@@ -124,7 +125,7 @@ def remind_due_matches(*, institution: Institution, now: datetime) -> int:
             return 0
         Match.objects.filter(id__in=due, reminder_sent_at__isnull=True).update(reminder_sent_at=now)
         players = Seat.objects.filter(match_id__in=due, player__email_reminders=True).count()
-        send_reminders.delay_on_commit(due)
+        send_reminders(due)  # called, not queued: into the outbox with the claim
     return players
 
 
@@ -225,8 +226,10 @@ def digest_send(
         subject = f"[Scrabble league] {institution.name}: what needs you today ({today:%b %-d})"
         text = render_to_string("email/digest.txt", context)
         html = render_to_string("email/digest.html", context)
+        messages = []
         for user in recipients:
-            send_email.delay_on_commit(
-                subject, text, settings.DEFAULT_FROM_EMAIL, [user.email], html
-            )
+            message = EmailMultiAlternatives(subject=subject, body=text, to=[user.email])
+            message.attach_alternative(html, "text/html")
+            messages.append(message)
+        queue_emails(messages)
     return len(recipients)

@@ -3,15 +3,18 @@
 from celery import shared_task
 from django.db.models import Prefetch
 
+from core.tasks import queue_emails
+
 from .deadlines import deadline_text
 from .models import Match, Seat
-from .notifications import REMINDERS, notify
+from .notifications import messages
 
 
 @shared_task
 def notify_double_forfeits(match_ids: list[int]) -> int:
-    """Tell both players of each match the nightly job recorded as a double forfeit (L8). Each
-    e-mail is its own task, so one failed delivery is retried alone."""
+    """Tell both players of each match the nightly job recorded as a double forfeit (L8). The
+    nightly calls it inside its forfeit transaction, so the notices reach the outbox with the
+    forfeits; a failed delivery is retried alone from there."""
     matches = (
         Match.objects.filter(id__in=match_ids)
         .select_related("league", "round")
@@ -21,10 +24,10 @@ def notify_double_forfeits(match_ids: list[int]) -> int:
             )
         )
     )
-    sent = 0
+    rendered = []
     for match in matches:
         players = [seat.player.user for seat in match.seats.all()]
-        notify(
+        rendered += messages(
             recipients=players,
             subject=f"Double forfeit: {match.league}, round {match.round.number}",
             lines=[
@@ -34,8 +37,8 @@ def notify_double_forfeits(match_ids: list[int]) -> int:
             match=match,
             preference=None,  # a result everyone must hear about
         )
-        sent += len(players)
-    return sent
+    queue_emails(rendered)  # one insert for the night's notices
+    return len(rendered)
 
 
 @shared_task
@@ -50,14 +53,13 @@ def send_reminders(match_ids: list[int]) -> int:
             )
         )
     )
-    sent = 0
+    rendered = []
     for match in matches:
         names = [str(seat.player.user) for seat in match.seats.all()]
         deadline = deadline_text(match.deadline, match.league.season.institution.tz)
         recipients = [seat.player.user for seat in match.seats.all() if seat.player.email_reminders]
-        # notify() checks the reminder preference again; this count is what the summary reports.
         todo = "schedule and play" if match.status == "unscheduled" else "play and report"
-        notify(
+        rendered += messages(
             recipients=recipients,
             subject=f"Reminder: your match is due {deadline}",
             lines=[
@@ -65,7 +67,7 @@ def send_reminders(match_ids: list[int]) -> int:
                 f"Remember to {todo} it: an unreported match becomes a double forfeit (L8).",
             ],
             match=match,
-            preference=REMINDERS,
+            preference=None,  # the seats' preference is read above, with the seats
         )
-        sent += len(recipients)
-    return sent
+    queue_emails(rendered)  # one insert for the night's reminders
+    return len(rendered)

@@ -1,12 +1,14 @@
-"""Real parts: a Celery worker process on the real Redis runs the nightly pipeline against the
-test database, and the digest it queues leaves through Django's SMTP backend to a real SMTP
-server on loopback (aiosmtpd), where this test reads it back."""
+"""Real parts: a Celery worker and beat, as docker-compose runs them, on a real Redis and the test
+database. The worker runs the nightly pipeline; the mail it writes to the outbox is sent on beat's
+next tick through Django's SMTP backend to a real SMTP server on loopback (aiosmtpd), where this
+test reads it back. And the same with the broker stopped and started again (issue #13)."""
 
 import os
 import subprocess
 import sys
 import time
 import uuid
+from contextlib import contextmanager
 from datetime import timedelta
 from email import message_from_bytes, policy
 from pathlib import Path
@@ -15,11 +17,16 @@ import pytest
 import redis
 from aiosmtpd.controller import Controller
 from django.conf import settings
+from django.core.management import call_command
 from django.db import connection
+from django.test import Client
+from django.urls import reverse
+from post_office.models import STATUS, Email
 
 from config.celery import app
 from league.tasks import run_nightly_for_institution
-from matches.models import MatchStatus
+from matches.models import MatchStatus, ResultReport
+from tests.factories import match_between
 from tests.test_email_smtp import Inbox, free_port
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,81 +41,185 @@ def smtp_inbox():
     controller.stop()
 
 
-@pytest.fixture
-def worker(smtp_inbox):
-    """A real `celery worker` on its own queue, so nothing else sharing this Redis can take its tasks."""
-    queue = f"test-{uuid.uuid4().hex[:10]}"
-    env = {
+def celery_env(broker_url: str, queue: str, smtp_port: int) -> dict:
+    return {
         **{k: v for k, v in os.environ.items() if k not in {"DJANGO_SETTINGS_MODULE", "DEBUG"}},
         "DJANGO_SETTINGS_MODULE": "config.settings",
         "SECRET_KEY": "worker-test-secret-key-0000000000000000000000000000",
         "ALLOWED_HOSTS": "localhost",
         "DATABASE_URL": "postgres://{USER}@{HOST}:{PORT}/{NAME}".format(**connection.settings_dict),
         "CONN_MAX_AGE": "0",
-        "REDIS_URL": settings.CELERY_BROKER_URL,
+        "REDIS_URL": broker_url,
         "CELERY_QUEUE": queue,
-        "EMAIL_URL": f"smtp://127.0.0.1:{smtp_inbox[1]}",
+        "EMAIL_URL": f"smtp://127.0.0.1:{smtp_port}",
     }
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "--pool",
-            "solo",
-            "-Q",
-            queue,
-            "--without-heartbeat",
-            "--without-mingle",
-            "--without-gossip",
-            "--loglevel",
-            "WARNING",
-        ],
+
+
+def celery(*args, env) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", *args, "--loglevel", "WARNING"],
         cwd=ROOT,
         env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
-    previous = app.conf.task_always_eager
-    app.conf.task_always_eager = False
+
+
+def stop(process: subprocess.Popen) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+@contextmanager
+def deployment(broker_url: str, smtp_port: int):
+    """A real `celery worker` and `celery beat`, as docker-compose runs them, on a queue of their
+    own so that nothing else sharing this Redis can take their tasks. Yields the queue."""
+    queue = f"test-{uuid.uuid4().hex[:10]}"
+    env = celery_env(broker_url, queue, smtp_port)
+    worker = celery(
+        "worker",
+        "--pool",
+        "solo",
+        "-Q",
+        queue,
+        "--without-heartbeat",
+        "--without-mingle",
+        "--without-gossip",
+        env=env,
+    )
+    beat = celery("beat", env=env)
+    previous = app.conf.task_always_eager, app.conf.broker_url
+    app.conf.task_always_eager, app.conf.broker_url = False, broker_url
+    app._pool = None
     try:
         yield queue
     finally:
-        app.conf.task_always_eager = previous
-        process.terminate()
+        app.conf.task_always_eager, app.conf.broker_url = previous
+        app._pool = None
+        stop(beat)
+        stop(worker)
         try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-        redis.Redis.from_url(settings.CELERY_BROKER_URL).delete(queue)
+            redis.Redis.from_url(broker_url).delete(queue)
+        except redis.ConnectionError:
+            pass
+
+
+def wait_for(condition, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.2)
+    return condition()
 
 
 def test_l8_a_real_worker_runs_the_night_and_the_digest_arrives_over_smtp(
-    transactional_db, worker, smtp_inbox, match, institution, director
+    transactional_db, smtp_inbox, match, institution, director
 ):
     day = match.deadline.astimezone(institution.tz).date() + timedelta(days=1)
+    inbox, port = smtp_inbox
 
-    result = run_nightly_for_institution.apply_async(
-        args=[institution.pk, day.isoformat()], queue=worker
-    )
-    line = result.get(timeout=90)
+    with deployment(settings.CELERY_BROKER_URL, port) as queue:
+        result = run_nightly_for_institution.apply_async(
+            args=[institution.pk, day.isoformat()], queue=queue
+        )
+        # Beat's next tick (every 10 s) sends what the night wrote to the outbox.
+        arrived = wait_for(
+            lambda: any(director.user.email in e.rcpt_tos for e in inbox.messages), 90
+        )
 
-    assert line.startswith("forfeits=1 ") and "digests_sent=1" in line
+    assert arrived, [e.rcpt_tos for e in inbox.messages]
     match.refresh_from_db()
     assert match.status == MatchStatus.DOUBLE_FORFEIT
-    inbox, _ = smtp_inbox
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and not any(
-        director.user.email in e.rcpt_tos for e in inbox.messages
-    ):
-        time.sleep(0.2)
     digests = [e for e in inbox.messages if director.user.email in e.rcpt_tos]
     assert len(digests) == 1, [e.rcpt_tos for e in inbox.messages]
     message = message_from_bytes(digests[0].content, policy=policy.default)
     assert "Example State University: what needs you today" in message["Subject"]
     assert "DOUBLE FORFEITS RECORDED TONIGHT (1)" in message.get_body(("plain",)).get_content()
     assert "<h2" in message.get_body(("html",)).get_content()
+    # Nobody reads a task's result, so none is stored (Redis held thousands of them).
+    assert not redis.Redis.from_url(settings.CELERY_BROKER_URL).exists(
+        f"celery-task-meta-{result.id}"
+    )
+
+
+@pytest.fixture
+def private_redis(tmp_path):
+    """A Redis server of this test's own, which it can stop and start again."""
+    port = free_port()
+    command = ["redis-server", "--bind", "127.0.0.1", "--port", str(port), "--save", ""]
+    command += ["--appendonly", "no", "--dir", str(tmp_path)]
+    server = {"process": None}
+
+    def start():
+        server["process"] = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+        client = redis.Redis(port=port)
+        assert wait_for(lambda: _answers(client), 10), "redis-server did not start"
+
+    def down():
+        stop(server["process"])
+
+    start()
+    yield f"redis://127.0.0.1:{port}/0", down, start
+    down()
+
+
+def _answers(client) -> bool:
+    try:
+        return client.ping()
+    except redis.ConnectionError:
+        return False
+
+
+def test_l6_l8_with_the_broker_down_requests_and_the_night_succeed_and_the_mail_arrives_once_it_is_back(
+    transactional_db,
+    smtp_inbox,
+    private_redis,
+    match,
+    league,
+    player,
+    opponent,
+    institution,
+    director,
+):
+    """The fault test of issue #13, with real processes: Redis stops under a running worker and
+    beat; a report, its confirmation and the night all succeed; Redis starts again and every
+    message arrives, once. Prints how long after the broker came back the last one arrived."""
+    broker_url, broker_down, broker_up = private_redis
+    inbox, port = smtp_inbox
+    late = match_between(league, player, opponent, play_by=match.deadline.date())
+    day = late.deadline.astimezone(institution.tz).date() + timedelta(days=1)
+    client = Client()
+
+    with deployment(broker_url, port):
+        time.sleep(3)  # the worker and beat connect
+        broker_down()
+        client.force_login(player.user)
+        reported = client.post(
+            reverse("match_report", args=[match.pk]),
+            {"my_score": 400, "opponent_score": 350, "ended_by": "went_out"},
+        )
+        client.force_login(opponent.user)
+        report = ResultReport.objects.get(match=match)
+        confirmed = client.post(reverse("match_confirm", args=[match.pk, report.pk]))
+        call_command("run_nightly", "--today", day.isoformat(), stdout=None)
+        waiting = Email.objects.filter(status=STATUS.queued).count()
+        time.sleep(5)  # the outage goes on; nothing can be sent
+        lost_nothing_yet = not inbox.messages
+        broker_up()
+        back = time.monotonic()
+        arrived = wait_for(lambda: len(inbox.messages) >= waiting, 120)
+        delay = time.monotonic() - back
+
+    assert (reported.status_code, confirmed.status_code) == (302, 302)
+    assert waiting >= 4 and lost_nothing_yet  # confirm-please, confirmed, two forfeits, digest
+    assert arrived, f"{len(inbox.messages)} of {waiting} arrived"
+    assert len(inbox.messages) == waiting  # each once
+    assert not Email.objects.exclude(status=STATUS.sent).exists()
+    told = {address for e in inbox.messages for address in e.rcpt_tos}
+    assert {player.user.email, opponent.user.email, director.user.email} <= told
+    print(f"\nmail delay after the broker came back: {delay:.1f} s for {waiting} messages")

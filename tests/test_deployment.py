@@ -141,6 +141,7 @@ def test_the_sqlite_demo_of_make_run_serves_its_pages(tmp_path):
     env = {"DEBUG": "true", "DATABASE_URL": f"sqlite:///{tmp_path / 'demo.sqlite3'}"}
     for step in (
         ["migrate", "--noinput"],
+        ["createcachetable"],
         ["seed_demo"],
         ["run_nightly"],
         ["shell", "-c", DEMO_PAGES],

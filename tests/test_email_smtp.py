@@ -1,5 +1,5 @@
-"""Real e-mail: the signup verification message leaves through a Celery task and Django's SMTP
-backend and arrives at a real SMTP server on loopback (aiosmtpd)."""
+"""Real e-mail: the signup verification message is written to the outbox, sent from there through
+Django's SMTP backend and arrives at a real SMTP server on loopback (aiosmtpd)."""
 
 import socket
 from email import message_from_bytes, policy
@@ -7,6 +7,7 @@ from email import message_from_bytes, policy
 import pytest
 from aiosmtpd.controller import Controller
 from django.urls import reverse
+from post_office.models import STATUS, Email
 
 
 class Inbox:
@@ -29,13 +30,18 @@ def smtp_server(settings):
     inbox = Inbox()
     controller = Controller(inbox, hostname="127.0.0.1", port=free_port())
     controller.start()
-    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-    settings.EMAIL_HOST = "127.0.0.1"
-    settings.EMAIL_PORT = controller.port
-    settings.EMAIL_USE_TLS = settings.EMAIL_USE_SSL = False
-    settings.EMAIL_HOST_USER = settings.EMAIL_HOST_PASSWORD = ""
+    smtp_settings(settings, controller.port)
     yield inbox
     controller.stop()
+
+
+def smtp_settings(settings, port: int) -> None:
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST = "127.0.0.1"
+    settings.EMAIL_PORT = port
+    settings.EMAIL_USE_TLS = settings.EMAIL_USE_SSL = False
+    settings.EMAIL_HOST_USER = settings.EMAIL_HOST_PASSWORD = ""
+    settings.EMAIL_TIMEOUT = 5
 
 
 def test_the_verification_email_is_delivered_over_smtp(
@@ -60,3 +66,4 @@ def test_the_verification_email_is_delivered_over_smtp(
     message = message_from_bytes(envelope.content, policy=policy.default)
     assert message["Subject"].startswith("[Scrabble league]")
     assert "/accounts/confirm-email/" in message.get_body(("plain",)).get_content()
+    assert Email.objects.get().status == STATUS.sent  # the outbox row it left from

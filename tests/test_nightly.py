@@ -298,20 +298,6 @@ def test_a_failure_mid_rebuild_leaves_every_league_untouched(table, league, seas
     assert list(Standing.objects.order_by("id").values_list("id", "wins")) == before
 
 
-def test_a_failed_email_is_retried_on_its_own(settings):
-    from core.tasks import send_email
-    from tests.test_email_smtp import free_port
-
-    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-    settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", free_port()  # nothing listens there
-    settings.EMAIL_TIMEOUT = 2
-    from celery.exceptions import Retry
-
-    with pytest.raises(Retry) as retry:
-        send_email.apply(args=["Subject", "Body", "league@example.edu", ["someone@example.edu"]])
-    assert isinstance(retry.value.exc, ConnectionRefusedError)  # scheduled again, on its own
-
-
 @pytest.mark.django_db
 def test_postgresql_connections_run_without_jit():
     """Compiling the standings aggregate took PostgreSQL longer than running it (config.settings)."""
@@ -320,11 +306,3 @@ def test_postgresql_connections_run_without_jit():
     with connection.cursor() as cursor:
         cursor.execute("SHOW jit")
         assert cursor.fetchone() == ("off",)
-
-
-def test_the_email_task_keeps_the_name_queued_messages_carry():
-    """A message queued before a deploy names its task; a worker that no longer knows that name
-    drops the message, and the e-mail with it."""
-    from core.tasks import send_email
-
-    assert send_email.name == "accounts.tasks.send_email"

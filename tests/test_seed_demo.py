@@ -101,3 +101,19 @@ def test_the_scale_path_bulk_makes_leagues_in_every_state_for_the_night(db, caps
 def test_negative_sizes_are_refused(db):
     with pytest.raises(CommandError, match="--matches cannot be negative"):
         call_command("seed_demo", "--matches", "-1")
+
+
+def test_the_demo_mails_nobody_even_through_a_worker(transactional_db, capsys):
+    """Its addresses are made up. A worker in another process sends what the outbox holds, and
+    no setting of this process reaches it: the demo's messages are written already expired."""
+    from django.core import mail
+    from post_office.models import Email
+
+    from core.tasks import send_queued_mail
+
+    seed(capsys)  # committed for real, as a worker would see it
+    send_queued_mail.run()
+
+    assert Email.objects.filter(expires_at__isnull=False).count() > 5  # proposals, reports, ...
+    assert not Email.objects.filter(expires_at__isnull=True).exists()
+    assert not mail.outbox

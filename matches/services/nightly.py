@@ -83,7 +83,9 @@ def forfeit_overdue_matches(now=None, *, institution=None, announce: bool = True
             announce_final(row[1] for row in claimed)
         from ..tasks import notify_double_forfeits
 
-        notify_double_forfeits.delay_on_commit(match_ids)
+        # Called, not queued: the notices go into the outbox in this transaction, once each,
+        # for exactly the matches it forfeited.
+        notify_double_forfeits(match_ids)
     return match_ids
 
 
