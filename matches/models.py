@@ -84,6 +84,9 @@ class Match(models.Model):
         help_text="Another dictionary or board both players agreed to (L4).",
     )
     reminder_sent_at = models.DateTimeField(null=True, blank=True)
+    # Set in the transaction that queues the double-forfeit notice (L8), so a redelivered task
+    # skips the matches whose players were already told.
+    forfeit_notice_sent_at = models.DateTimeField(null=True, blank=True)
     finalised_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
 
