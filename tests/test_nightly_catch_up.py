@@ -254,3 +254,45 @@ def test_the_dashboard_says_when_the_nightly_last_ran_and_warns_after_36_hours(
     NightlyRun.objects.update(finished_at=timezone.now() - timedelta(hours=37))
     page = client.get(reverse("director_dashboard")).content.decode()
     assert 'role="alert"' in page and "last ran 1" in page  # "1 day, 13 hours ago"
+
+
+def test_e1_the_demo_reaches_its_playoff_bracket_once_its_dispute_and_cant_reach_report_are_ruled(
+    db, capsys, django_capture_on_commit_callbacks
+):
+    """The demo's term ends and the server is down for two months: the first run after it
+    settles the season and draws the playoff."""
+    from accounts.models import Season, User
+    from matches.models import ContactIssue, Dispute
+
+    call_command("seed_demo")
+    director = User.objects.get(email="director@example.edu")
+    dispute = Dispute.objects.select_related("report__match").get(resolved_at__isnull=True)
+    rule(
+        actor=director,
+        match=dispute.report.match,
+        dispute=dispute,
+        ruling=Ruling.UPHOLD,
+        reason="The score sheet agrees with the report.",
+    )
+    issue = ContactIssue.objects.select_related("match").get(resolved_at__isnull=True)
+    rule(
+        actor=director,
+        match=issue.match,
+        contact_issue=issue,
+        ruling=Ruling.FORFEIT,
+        winner=1,
+        reason="The opponent never answered.",
+    )
+    season = Season.objects.get()
+    capsys.readouterr()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        call_command("run_nightly", "--today", f"{season.ends_on + timedelta(days=61)}")
+
+    line = capsys.readouterr().out
+    assert "brackets_built=1 " in line
+    bracket = Bracket.objects.get(league__slug="tuesday-night")
+    assert len(bracket.seeds) == 4
+    assert not Match.objects.filter(league=bracket.league, round__playoff=False).exclude(
+        status__in=["confirmed", "resolved", "forfeit", "double_forfeit", "bye"]
+    )
