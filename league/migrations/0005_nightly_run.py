@@ -9,7 +9,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('accounts', '0003_equipment_and_preferences'),
-        ('league', '0003_league_page'),
+        ('league', '0004_bracket_left_out'),
     ]
 
     operations = [
