@@ -193,6 +193,16 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_TASK_TIME_LIMIT = 10 * 60
 CELERY_TASK_SOFT_TIME_LIMIT = 9 * 60
 CELERY_TASK_ACKS_LATE = True
+# A task whose pool child died (killed, out of memory) goes back to the queue instead of being
+# acknowledged and lost: every task here is idempotent, so running it again is safe.
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# A task taken by a worker that then died is handed out again after this many seconds (Redis has
+# no other way to know). Kombu's default is an hour, after the nightly's morning; it must still
+# outlast the longest task (the 10-minute time limit) and the longest countdown a retry schedules
+# (send_email backs off up to 30 minutes), or Redis hands the waiting task to a second worker.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 35 * 60),
+}
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 # Beat copies these into its database schedule at start (the nightly runs are added per

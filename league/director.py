@@ -16,6 +16,7 @@ from accounts.selectors import current_season, overdue_checkouts, pending_studen
 from matches.models import FINAL_STATUSES, ContactIssue, Dispute, Match, Seat
 
 from .models import League
+from .nightly import last_run, nightly_overdue
 from .pages import JSON_KEYS
 from .selectors import leagues_for, standings_of
 
@@ -53,12 +54,15 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         ),
         ("Overdue equipment", overdue_checkouts(institution, now).count(), reverse("front_desk")),
     ]
+    nightly = last_run(institution)
     return render(
         request,
         "league/dashboard.html",
         {
             "institution": institution,
             "season": season,
+            "nightly": nightly,
+            "nightly_overdue": nightly_overdue(nightly, now),
             "queues": queues,
             "leagues": list(leagues_for(institution)),
         },

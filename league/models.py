@@ -294,6 +294,39 @@ class DigestLog(models.Model):
         return f"Digest {self.institution.slug} {self.day}"
 
 
+class NightlyRun(models.Model):
+    """One night of the nightly pipeline for one institution: the day it acted as, the days it
+    covered (more than one when nights were missed), when it started and finished and what this
+    run did. The day is unique: a rerun of the same night reuses its row.
+
+    It answers when the nightly last ran (the dashboard, the digest), which nights were missed
+    (`covers_from` up to the day before `day`), and what a night did, which the digest reads
+    back from the audit trail between the moments of `covers_from` and `day`."""
+
+    institution = models.ForeignKey(Institution, on_delete=models.CASCADE, related_name="+")
+    day = models.DateField()
+    covers_from = models.DateField(
+        help_text="The first night this run covers: the day after the last finished run."
+    )
+    started_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    summary = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["-day"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["institution", "day"], name="one_nightly_run_per_institution_and_day"
+            ),
+            models.CheckConstraint(
+                condition=Q(covers_from__lte=models.F("day")), name="nightly_run_covers_up_to_day"
+            ),
+        ]
+
+    def __str__(self):
+        return f"Nightly {self.institution.slug} {self.day}"
+
+
 class LeaguePage(models.Model):
     """A league's public pages as they are served: the standings and bracket pages' content and
     their JSON, rendered in the transaction that changes what they show (``league.pages``).

@@ -3,11 +3,20 @@
 1. Unreported matches past their deadline become double forfeits (L8), except those waiting on a
    can't-reach-opponent report (L5).
 2. Reports nobody disputed within the confirmation window become confirmed.
-3. In one transaction (``refresh.refresh_leagues``): every league's standings are rebuilt,
-   winners of final bracket matches advance, brackets are built for leagues whose regular season
-   is complete (tournaments: once registration has closed) (L11), and their pages are rendered.
+3. In one transaction (``refresh.refresh_leagues``): the standings of every league touched since
+   the last run (tonight's forfeits and confirmations, anyone's transitions such as rulings) and
+   of every league whose season is recent are rebuilt, winners of final bracket matches advance,
+   brackets are built for leagues whose regular season is complete (tournaments: once
+   registration has closed) (L11), and their pages are rendered.
 4. One reminder 48 hours before the deadline of a match still unscheduled or unreported.
 5. The digest for directors and front-desk staff, when there is something to say.
+
+Each run is recorded (``NightlyRun``). A run after missed nights acts once for the whole gap:
+steps 1 and 2 take every match and report due since, each final at its own deadline or window,
+and the digest says which nights were missed. What the digest lists is read back from the
+database (the audit trail of the nights it covers), so a run cut short and run again still
+reports the whole night. A day earlier than one already run is refused: it would undo or redo
+what that later night did.
 
 Each step is set-based (its query count grows with leagues, not matches) and idempotent: a second
 run of the same day, or two at once, changes nothing more. E-mail is written to the outbox in the
@@ -21,13 +30,16 @@ from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.db.models import Q
 from django.template.loader import render_to_string
+from django.utils import timezone
 
 from accounts import roles
 from accounts.models import Institution, User
 from accounts.selectors import current_season, overdue_checkouts, pending_students
+from core.errors import DomainError
 from core.tasks import queue_emails
 from matches.models import (
     OPEN_STATUSES,
+    AuditEvent,
     ContactIssue,
     Dispute,
     Match,
@@ -36,13 +48,21 @@ from matches.models import (
 )
 from matches.services import confirm_stale_reports, forfeit_overdue_matches
 
-from .models import DigestLog, League
+from .models import DigestLog, League, NightlyRun
 from .refresh import refresh_leagues
 
 REMINDER_HOURS = 48
 DIGEST_LIST_LIMIT = 25
 # Leagues whose season ended longer ago than this are left alone.
 SEASON_GRACE_DAYS = 60
+# Longer than this without a finished run and the dashboard and the digest warn.
+OVERDUE_AFTER = timedelta(hours=36)
+# The audit actions of the pipeline's own transitions (steps 1 and 2).
+NIGHTLY_ACTIONS = ("double_forfeit", "auto_confirmed")
+
+
+class NightlyRefused(DomainError):
+    """A run for a day before a night that already ran."""
 
 
 @dataclass
@@ -79,26 +99,96 @@ def run_nightly(
 
 
 def run_for_institution(*, institution: Institution, today: date) -> NightlySummary:
+    run = night_begin(institution=institution, today=today)
     now = nightly_moment(institution, today)
     summary = NightlySummary()
-    forfeited = forfeit_overdue_matches(now, institution=institution, announce=False)
-    summary.forfeits = len(forfeited)
+    summary.forfeits = len(forfeit_overdue_matches(now, institution=institution, announce=False))
     summary.auto_confirmed = len(
         confirm_stale_reports(now, institution=institution, announce=False)
     )
-    league_ids = League.objects.filter(
+    recent = League.objects.filter(
         season__institution=institution,
         season__ends_on__gte=today - timedelta(days=SEASON_GRACE_DAYS),
     ).values_list("pk", flat=True)
+    league_ids = set(recent) | touched_leagues(institution=institution, run=run, now=now)
     refreshed = refresh_leagues(league_ids, now=now, today=today, build_brackets=True)
     summary.standings_rebuilt = refreshed.standings_rebuilt
     summary.brackets_advanced = refreshed.brackets_advanced
     summary.brackets_built = refreshed.brackets_built
     summary.reminders_sent = remind_due_matches(institution=institution, now=now)
-    summary.digests_sent = digest_send(
-        institution=institution, today=today, now=now, forfeited_ids=forfeited
-    )
+    summary.digests_sent = digest_send(institution=institution, run=run, now=now)
+    run.finished_at = timezone.now()
+    run.summary = summary.line()
+    run.save(update_fields=["finished_at", "summary"])
     return summary
+
+
+# --- The record of runs ------------------------------------------------------------------------------
+
+
+def night_begin(*, institution: Institution, today: date) -> NightlyRun:
+    """The record of this night's run, made or found again (a rerun of the same night), covering
+    every night since the last finished run. Refuses a day before a night that already ran."""
+    if refusal := night_refusal(institution=institution, today=today):
+        raise NightlyRefused(refusal)
+    previous = last_run(institution, before=today)
+    run, _ = NightlyRun.objects.get_or_create(
+        institution=institution,
+        day=today,
+        defaults={"covers_from": previous.day + timedelta(days=1) if previous else today},
+    )
+    return run
+
+
+def night_refusal(*, institution: Institution, today: date) -> str | None:
+    """Why a run as of `today` may not happen, or None: a later night already ran."""
+    later = NightlyRun.objects.filter(institution=institution, day__gt=today).order_by("-day")
+    if later := later.first():
+        return (
+            f"{institution.slug}: the nightly already ran as of {later.day:%Y-%m-%d}; "
+            f"a run as of {today:%Y-%m-%d} would undo or redo what it did."
+        )
+    return None
+
+
+def last_run(institution: Institution, *, before: date | None = None) -> NightlyRun | None:
+    """The latest finished run (before a day): a run cut short is covered by the next one."""
+    runs = NightlyRun.objects.filter(institution=institution, finished_at__isnull=False)
+    if before is not None:
+        runs = runs.filter(day__lt=before)
+    return runs.order_by("-day").first()
+
+
+def nightly_overdue(run: NightlyRun | None, now: datetime) -> bool:
+    return run is None or now - run.finished_at > OVERDUE_AFTER
+
+
+def _tonight(institution: Institution, run: NightlyRun, now: datetime) -> Q:
+    """The audit events of the pipeline's own transitions in the nights this run covers: every
+    run stamps them with its night's moment, so those of a run cut short count as well."""
+    return Q(
+        actor__isnull=True,
+        action__in=NIGHTLY_ACTIONS,
+        created_at__gte=nightly_moment(institution, run.covers_from),
+        created_at__lte=now,
+    )
+
+
+def touched_leagues(*, institution: Institution, run: NightlyRun, now: datetime) -> set[int]:
+    """Leagues whose tables tonight must rebuild whatever their season's age: those of tonight's
+    forfeits and confirmations, and those where anyone (a director ruling, a player confirming)
+    changed a match since the last finished run began."""
+    tonight = _tonight(institution, run, now)
+    people = Q(actor__isnull=False)
+    previous = last_run(institution, before=run.day)
+    if previous:
+        people &= Q(created_at__gte=previous.started_at)
+    return set(
+        AuditEvent.objects.filter(tonight | people, match__league__season__institution=institution)
+        .order_by()
+        .values_list("match__league_id", flat=True)
+        .distinct()
+    )
 
 
 # --- Reminders ---------------------------------------------------------------------------------------
@@ -132,15 +222,21 @@ def remind_due_matches(*, institution: Institution, now: datetime) -> int:
 # --- The digest --------------------------------------------------------------------------------------
 
 
-def digest_content(
-    *, institution: Institution, today: date, now: datetime, forfeited_ids: list[int]
-) -> dict:
-    """What needs a human this morning; every list is capped, every count is exact."""
+def digest_content(*, institution: Institution, run: NightlyRun, now: datetime) -> dict:
+    """What needs a human this morning, read from the database: the forfeits of every night the
+    run covers, and what waits now. Every list is capped, every count is exact."""
+    today = run.day
     in_institution = Q(league__season__institution=institution)
+    forfeited = AuditEvent.objects.filter(
+        _tonight(institution, run, now),
+        action="double_forfeit",
+        match__league__season__institution=institution,
+    ).values("match_id")
     forfeits = (
-        Match.objects.filter(id__in=forfeited_ids)
+        Match.objects.filter(id__in=forfeited)
         .select_related("league", "round")
         .prefetch_related("seats__player__user")
+        .order_by("deadline", "id")
     )
     disputes = (
         Dispute.objects.filter(
@@ -180,12 +276,15 @@ def digest_content(
         "unscheduled": (unscheduled.count(), list(unscheduled[:DIGEST_LIST_LIMIT])),
         "overdue_equipment": (overdue.count(), list(overdue[:DIGEST_LIST_LIMIT])),
     }
+    missed = [run.covers_from + timedelta(days=n) for n in range((today - run.covers_from).days)]
     return {
         "institution": institution,
         "today": today,
         "season": season,
         "sections": sections,
-        "empty": all(count == 0 for count, _ in sections.values()),
+        "missed_nights": missed,
+        "last_run": last_run(institution, before=today),
+        "empty": not missed and all(count == 0 for count, _ in sections.values()),
     }
 
 
@@ -202,13 +301,10 @@ def digest_recipients(institution: Institution):
     )
 
 
-def digest_send(
-    *, institution: Institution, today: date, now: datetime, forfeited_ids: list[int]
-) -> int:
+def digest_send(*, institution: Institution, run: NightlyRun, now: datetime) -> int:
     """Claim the day's digest and queue one e-mail per recipient; nothing to say, no e-mail."""
-    content = digest_content(
-        institution=institution, today=today, now=now, forfeited_ids=forfeited_ids
-    )
+    today = run.day
+    content = digest_content(institution=institution, run=run, now=now)
     if content["empty"]:
         return 0
     recipients = list(digest_recipients(institution))

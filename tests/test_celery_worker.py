@@ -12,13 +12,14 @@ from contextlib import contextmanager
 from datetime import timedelta
 from email import message_from_bytes, policy
 from pathlib import Path
+from signal import SIGKILL
 
 import pytest
 import redis
 from aiosmtpd.controller import Controller
 from django.conf import settings
 from django.core.management import call_command
-from django.db import connection
+from django.db import connection, transaction
 from django.test import Client
 from django.urls import reverse
 from post_office.models import STATUS, Email
@@ -223,3 +224,84 @@ def test_l6_l8_with_the_broker_down_requests_and_the_night_succeed_and_the_mail_
     told = {address for e in inbox.messages for address in e.rcpt_tos}
     assert {player.user.email, opponent.user.email, director.user.email} <= told
     print(f"\nmail delay after the broker came back: {delay:.1f} s for {waiting} messages")
+
+
+# --- A worker lost mid-night (L8) ------------------------------------------------------------------
+
+
+def _someone_waits_on_a_lock() -> bool:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity"
+            " WHERE wait_event_type = 'Lock' AND datname = current_database()"
+        )
+        return cursor.fetchone()[0] > 0
+
+
+def _pool_child(pid: int) -> int:
+    path = Path(f"/proc/{pid}/task/{pid}/children")
+    assert wait_for(lambda: path.read_text().split(), 30), "the pool's child did not start"
+    return int(path.read_text().split()[0])
+
+
+@pytest.mark.parametrize("killed", ["worker", "pool child"])
+def test_l8_a_worker_killed_mid_night_then_restarted_sends_the_nights_digest_and_no_notice_twice(
+    killed, transactional_db, smtp_inbox, match, league, institution, director
+):
+    """The worker dies after the night's forfeits committed and before its digest; the task goes
+    back to the queue (a lost worker's after the visibility timeout, a lost pool child's at once),
+    and the rerun's digest still lists the night's three forfeits. Each player's notice is in the
+    outbox once (written with the forfeits), and so is the digest."""
+    from league.models import DigestLog, NightlyRun
+    from matches.models import Match
+    from tests.factories import new_match
+
+    _, port = smtp_inbox
+    matches = [match] + [new_match(league) for _ in range(2)]  # all due with `match`
+    players = sorted(seat.player.user.email for m in matches for seat in m.seats.all())
+    day = match.deadline.astimezone(institution.tz).date()
+    pool = "solo" if killed == "worker" else "prefork"
+    queue = f"test-{uuid.uuid4().hex[:10]}"
+    # Seconds, for the test (35 minutes by default): Redis hands a lost worker's task out again.
+    env = {**celery_env(settings.CELERY_BROKER_URL, queue, port), "CELERY_VISIBILITY_TIMEOUT": "2"}
+    worker_args = ["worker", "--pool", pool, "--concurrency", "1", "-Q", queue]
+    worker_args += ["--without-heartbeat", "--without-mingle", "--without-gossip"]
+    process = celery(*worker_args, env=env)
+    previous = app.conf.task_always_eager
+    app.conf.task_always_eager = False
+    try:
+        with transaction.atomic():
+            # The day's digest claimed and not committed: the worker's own claim waits behind
+            # it, after the night's forfeits committed and before its digest.
+            DigestLog.objects.create(institution=institution, day=day)
+            run_nightly_for_institution.apply_async(
+                args=[institution.pk, day.isoformat()], queue=queue
+            )
+            assert wait_for(
+                lambda: (
+                    Match.objects.filter(status=MatchStatus.DOUBLE_FORFEIT).count() == 3
+                    and _someone_waits_on_a_lock()
+                ),
+                60,
+            ), "the worker did not reach the digest"
+            os.kill(process.pid if killed == "worker" else _pool_child(process.pid), SIGKILL)
+            transaction.set_rollback(True)
+        if killed == "worker":
+            process.wait(timeout=10)
+            time.sleep(2.5)  # past the visibility timeout
+            process = celery(*worker_args, env=env)
+        finished = NightlyRun.objects.filter(
+            institution=institution, day=day, finished_at__isnull=False
+        )
+        assert wait_for(finished.exists, 90), "the task did not come back"
+    finally:
+        app.conf.task_always_eager = previous
+        stop(process)
+        redis.Redis.from_url(settings.CELERY_BROKER_URL).delete(queue)
+
+    outbox = list(Email.objects.all())
+    notices = sorted(e.to[0] for e in outbox if "Double forfeit:" in e.subject)
+    assert notices == players  # each told once
+    digests = [e for e in outbox if director.user.email in e.to]
+    assert len(digests) == 1
+    assert "DOUBLE FORFEITS RECORDED TONIGHT (3)" in digests[0].message

@@ -55,8 +55,10 @@ def forfeit_overdue_matches(now=None, *, institution=None, announce: bool = True
         if not claimed:
             return []
         match_ids = [row[0] for row in claimed]
+        # Final at its own deadline, not at the night that noticed: a run after missed nights
+        # records what each night would have.
         Match.objects.filter(id__in=match_ids, status__in=OPEN_STATUSES).update(
-            status=MatchStatus.DOUBLE_FORFEIT, finalised_at=now
+            status=MatchStatus.DOUBLE_FORFEIT, finalised_at=F("deadline")
         )
         Seat.objects.filter(match_id__in=match_ids).update(
             score=None, pre_adjustment_score=None, outcome=Outcome.DOUBLE_FORFEIT
@@ -111,8 +113,9 @@ def confirm_stale_reports(now=None, *, institution=None, announce: bool = True) 
         if not claimed:
             return []
         match_ids = [row[0] for row in claimed]
+        # Confirmed when its window closed, whichever night noticed (missed nights included).
         ResultReport.objects.filter(match_id__in=match_ids, status=ReportStatus.PENDING).update(
-            status=ReportStatus.CONFIRMED, confirmed_at=now
+            status=ReportStatus.CONFIRMED, confirmed_at=F("confirm_by")
         )
         live = ResultReport.objects.filter(
             match_id=OuterRef("match_id"), status=ReportStatus.CONFIRMED
@@ -140,7 +143,12 @@ def confirm_stale_reports(now=None, *, institution=None, announce: bool = True) 
                 outcome=Subquery(outcome),
             )
         Match.objects.filter(id__in=match_ids).update(
-            status=MatchStatus.CONFIRMED, finalised_at=now
+            status=MatchStatus.CONFIRMED,
+            finalised_at=Subquery(
+                ResultReport.objects.filter(match_id=OuterRef("pk"), status=ReportStatus.CONFIRMED)
+                .order_by()
+                .values("confirmed_at")[:1]
+            ),
         )
         AuditEvent.objects.bulk_create(
             [

@@ -3,7 +3,7 @@ from datetime import date
 from django.core.management.base import BaseCommand, CommandError
 
 from accounts.models import Institution
-from league.nightly import NightlySummary, run_for_institution
+from league.nightly import NightlyRefused, NightlySummary, night_refusal, run_for_institution
 
 
 class Command(BaseCommand):
@@ -31,9 +31,18 @@ class Command(BaseCommand):
             institutions = institutions.filter(slug=institution)
             if not institutions.exists():
                 raise CommandError(f"No institution with slug {institution!r}.")
+        # Asked of every institution first, so a refused day changes nothing anywhere.
+        refusals = [
+            night_refusal(institution=each, today=day or each.today()) for each in institutions
+        ]
+        if refusals := [refusal for refusal in refusals if refusal]:
+            raise CommandError("\n".join(refusals))
         total = NightlySummary()
         for each in institutions:
-            summary = run_for_institution(institution=each, today=day or each.today())
+            try:
+                summary = run_for_institution(institution=each, today=day or each.today())
+            except NightlyRefused as refused:  # a later night started meanwhile
+                raise CommandError(str(refused)) from None
             self.stderr.write(f"{each.slug}: {summary.line()}")
             total += summary
         self.stdout.write(total.line())
