@@ -100,7 +100,6 @@ def parse_roster(text: str, campus_id_pattern: str, campus_id_hint: str = "") ->
 
     parsed = ParsedRoster()
     first_seen: dict[str, int] = {}
-    pattern = re.compile(campus_id_pattern)
     while True:
         try:
             cells = next(reader)
@@ -120,7 +119,7 @@ def parse_roster(text: str, campus_id_pattern: str, campus_id_hint: str = "") ->
         if not campus_id:
             parsed.rejected.append((line, "the campus ID is empty"))
             continue
-        if not campus_id_fits(campus_id, pattern):
+        if not campus_id_fits(campus_id, campus_id_pattern):
             shape = f" ({campus_id_hint})" if campus_id_hint else ""
             parsed.rejected.append(
                 (line, f"campus ID {campus_id!r} is not in the institution's format{shape}")

@@ -27,6 +27,35 @@ def test_l10_a_campus_id_is_tidied_of_the_spaces_around_it_and_nothing_else(raw,
     assert normalize_campus_id(raw) == tidied
 
 
+def test_l10_a_campus_id_in_full_width_digits_is_normalised_to_ascii():
+    """NFKC: what a phone's Asian keyboard types is the ID on the card."""
+    assert normalize_campus_id("３４５６７８９") == "3456789"
+    assert normalize_campus_id("\u3000ＡＢ１２\u3000") == "AB12"
+
+
+@pytest.mark.parametrize(
+    "campus_id",
+    ["٣٤٥٦٧٨٩", "۳۴۵۶۷۸۹", "१२३४५६७", "123456\u0667"],  # Arabic-Indic, Persian, Devanagari, mixed
+)
+def test_l10_only_ascii_fits_a_campus_id_pattern(campus_id):
+    assert not campus_id_fits(normalize_campus_id(campus_id), r"\d{7}")
+    assert not campus_id_fits(normalize_campus_id(campus_id), r"\w+")
+    assert not campus_id_fits(normalize_campus_id(campus_id), r".{7}")
+
+
+def test_l10_a_campus_id_longer_than_the_column_never_fits():
+    assert campus_id_fits("A" * 40, r"\w+")
+    assert not campus_id_fits("A" * 41, r"\w+")
+
+
+def test_l10_the_roster_reads_full_width_digits_and_refuses_other_scripts():
+    parsed = parse_roster("campus_id\n３４５６７８９\n٣٤٥٦٧٨٩\n", r"\d{7}", "seven digits")
+    assert [row.campus_id for row in parsed.rows] == ["3456789"]
+    assert parsed.rejected == [
+        (3, "campus ID '٣٤٥٦٧٨٩' is not in the institution's format (seven digits)")
+    ]
+
+
 def test_l10_the_whole_campus_id_must_fit_the_pattern():
     assert campus_id_fits("1234567", r"\d{7}")
     assert not campus_id_fits("12345678", r"\d{7}")
@@ -47,6 +76,15 @@ def test_l10_registration_refuses_a_campus_id_not_in_the_institutions_format(ins
             user=UserFactory(email="wren@example.edu"), institution=institution, campus_id="12AB"
         )
     assert not PlayerProfile.objects.exists()
+
+
+def test_l10_the_front_desk_finds_a_student_typed_in_full_width_digits(
+    client, staff, player, season
+):
+    client.force_login(staff.user)
+    full_width = player.campus_id.translate({ord(d): 0xFF10 + int(d) for d in "0123456789"})
+    page = client.get(reverse("front_desk"), {"campus_id": full_width})
+    assert page.context["student"] == player
 
 
 def test_l10_the_front_desk_finds_a_student_by_a_padded_scan(client, staff, player, season):
