@@ -1,4 +1,5 @@
 from allauth.account.adapter import DefaultAccountAdapter
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 
 from core.tasks import queue_email
@@ -11,6 +12,11 @@ class AccountAdapter(DefaultAccountAdapter):
 
     def clean_email(self, email):
         email = super().clean_email(email)
+        # allauth would cut a longer address to the column's length and store that: a second
+        # signup with the same long address then collides with the cut one.
+        longest = get_user_model()._meta.get_field("email").max_length
+        if len(email) > longest:
+            raise ValidationError(f"An e-mail address can be at most {longest} characters long.")
         if institution_for_email(email) is None:
             domain = email.rsplit("@", 1)[-1]
             raise ValidationError(

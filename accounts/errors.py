@@ -13,3 +13,13 @@ class RosterFileError(DomainError):
     def __init__(self, message: str, line: int | None = None):
         super().__init__(f"Line {line}: {message}" if line else message)
         self.line = line
+
+
+class CampusIdTaken(DomainError):
+    """Another student of the institution already registered this campus ID (L10)."""
+
+    def __init__(self, label: str):
+        super().__init__(
+            f"This {label} is already registered. If it is yours, log in or reset your "
+            "password; if not, ask the front desk."
+        )

@@ -5,6 +5,7 @@ from django.db import transaction
 from core.errors import DomainError
 
 from .campus_ids import normalize_campus_id
+from .errors import CampusIdTaken
 from .models import EquipmentItem, Institution, PlayerProfile, Season
 from .selectors import institution_for_email
 from .services import student_register
@@ -47,11 +48,7 @@ class CampusSignupForm(SignupForm):
             if PlayerProfile.objects.filter(
                 institution=self.institution, campus_id=campus_id
             ).exists():
-                self.add_error(
-                    "campus_id",
-                    f"This {self.institution.campus_id_label} is already registered. If it is "
-                    "yours, log in or reset your password; if not, ask the front desk.",
-                )
+                self.add_error("campus_id", CampusIdTaken(self.institution.campus_id_label).message)
             cleaned["campus_id"] = campus_id
         return cleaned
 

@@ -1,3 +1,4 @@
+from allauth.account.views import SignupView
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -10,6 +11,7 @@ from core.errors import DomainError
 
 from . import roles
 from .campus_ids import normalize_campus_id
+from .errors import CampusIdTaken
 from .forms import CampusIdLookupForm, IdCheckForm, LendForm, PreferencesForm
 from .models import Checkout, PlayerProfile
 from .selectors import (
@@ -26,6 +28,21 @@ from .services import (
     id_check_record,
     preferences_update,
 )
+
+
+class CampusSignupView(SignupView):
+    """allauth's signup page, where a campus ID taken by a signup that finished between this
+    form's check and its save is the form's message, as when it was taken earlier."""
+
+    def form_valid(self, form):
+        try:
+            return super().form_valid(form)
+        except CampusIdTaken as error:
+            form.add_error("campus_id", error.message)
+            return self.form_invalid(form)
+
+
+signup = CampusSignupView.as_view()
 
 
 def _own_profile(user) -> PlayerProfile | None:

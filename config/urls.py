@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from accounts import views as accounts_views
 from league import director as league_director
 from league import views as league_views
 
@@ -10,6 +11,8 @@ admin.site.index_title = "Your institution"
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    # Before allauth's own: the signup that turns a campus ID taken at the last moment into a message.
+    path("accounts/signup/", accounts_views.signup, name="account_signup"),
     path("accounts/", include("allauth.urls")),
     path("leagues/", include("league.urls")),
     path("director/", league_director.dashboard, name="director_dashboard"),

@@ -157,3 +157,95 @@ def test_the_signup_form_labels_every_field(client, institution):
     page = client.get(SIGNUP).content.decode()
     for label in ["First name", "Last name", "Email", "Campus ID", "Password"]:
         assert f">{label}" in page
+
+
+def test_an_email_over_254_characters_is_refused_and_nothing_is_stored(sign_up):
+    """allauth cut such an address to 254 characters and stored that; the same signup again
+    then collided with the cut address (a 500)."""
+    email = "m" * 250 + "@example.edu"
+
+    first, again = sign_up(email=email), sign_up(email=email, campus_id="7654321")
+
+    for response in (first, again):
+        assert response.status_code == 200
+        assert "at most 254 characters" in response.content.decode()
+    assert not User.objects.exists()
+    assert not EmailAddress.objects.exists()
+
+
+def test_l10_full_width_digits_are_the_same_campus_id(sign_up, player):
+    """A phone's full-width digits (NFKC) are the ID on the card: already registered here."""
+    player.campus_id = "3456789"
+    player.save()
+
+    response = sign_up(campus_id="３４５６７８９")
+
+    assert "is already registered" in response.content.decode()
+    assert not User.objects.filter(email="marlow@example.edu").exists()
+
+
+def test_l10_a_campus_id_in_digits_of_another_script_is_refused(sign_up):
+    response = sign_up(campus_id="٣٤٥٦٧٨٩")  # Arabic-Indic digits pass a Unicode \d{7}
+
+    assert "Student ID must be seven digits." in response.content.decode()
+    assert not User.objects.exists()
+
+
+def test_l10_a_campus_id_taken_between_the_check_and_the_save_is_the_forms_message(
+    sign_up, institution, monkeypatch
+):
+    """Another signup with the same campus ID finishes after this form checked it and before
+    this one saves: the database's constraint decides, and the page says so (not a 500)."""
+    from accounts.forms import CampusSignupForm
+    from tests.factories import ProfileFactory
+
+    checked = CampusSignupForm.clean
+
+    def clean_then_the_other_signup_finishes(form):
+        cleaned = checked(form)
+        ProfileFactory(institution=institution, campus_id="1234567")
+        return cleaned
+
+    monkeypatch.setattr(CampusSignupForm, "clean", clean_then_the_other_signup_finishes)
+
+    response = sign_up()
+
+    assert response.status_code == 200
+    assert "This Student ID is already registered." in response.content.decode()
+    assert not User.objects.filter(email="marlow@example.edu").exists()
+    assert PlayerProfile.objects.filter(campus_id="1234567").count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_l10_ten_simultaneous_signups_with_one_campus_id_make_one_account_and_no_500():
+    import threading
+
+    from django.db import connection
+    from django.test import Client
+
+    from accounts import roles
+    from tests.factories import InstitutionFactory
+
+    roles.sync_groups()
+    InstitutionFactory(slug="example-state", email_domains="example.edu")
+    start = threading.Barrier(10)
+    statuses = []
+
+    def sign_up(n):
+        try:
+            client = Client(raise_request_exception=False)
+            start.wait()
+            response = client.post(SIGNUP, signup_data(email=f"racer{n}@example.edu"))
+            statuses.append(response.status_code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=sign_up, args=(n,)) for n in range(10)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert sorted(statuses) == [200] * 9 + [302]
+    assert PlayerProfile.objects.filter(campus_id="1234567").count() == 1
+    assert User.objects.count() == 1

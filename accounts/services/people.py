@@ -4,11 +4,12 @@ person's e-mail preferences and calendar link."""
 import uuid
 
 from django.contrib.auth.models import Group
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from core.errors import DomainError, NotAllowed
 
 from .. import roles
+from ..errors import CampusIdTaken
 from ..models import (
     EligibilitySource,
     EligibilityStatus,
@@ -22,12 +23,21 @@ from .eligibility import set_eligibility
 
 def student_register(*, user: User, institution: Institution, campus_id: str) -> PlayerProfile:
     """A newly signed-up student: their profile, the student role, and eligibility from any
-    roster already imported for a season that has not ended."""
+    roster already imported for a season that has not ended. A campus ID already registered at
+    the institution raises CampusIdTaken, also when another signup took it a moment ago (the
+    signup form checked before, but two forms can pass that check at once: the database's
+    unique constraint decides)."""
     campus_id = institution.clean_campus_id(campus_id)
     with transaction.atomic():
-        profile = PlayerProfile.objects.create(
-            user=user, institution=institution, campus_id=campus_id
-        )
+        try:
+            with transaction.atomic():
+                profile = PlayerProfile.objects.create(
+                    user=user, institution=institution, campus_id=campus_id
+                )
+        except IntegrityError:
+            if PlayerProfile.objects.filter(institution=institution, campus_id=campus_id).exists():
+                raise CampusIdTaken(institution.campus_id_label) from None
+            raise
         user.groups.add(Group.objects.get_or_create(name=roles.STUDENTS)[0])
         on_rosters = Season.objects.filter(
             institution=institution,
