@@ -56,6 +56,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # Before CsrfViewMiddleware, which reads the body (core/middleware.py).
+    "core.middleware.RequestBodyLimitMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -146,6 +148,14 @@ STORAGES = {
         )
     },
 }
+
+# --- Request bodies: a larger one is refused (413) from its Content-Length, before it is read.
+# A game record is at most 64 KB and every other form is small; the roster upload in the admin
+# takes ROSTER_UPLOAD_MAX_BYTES: 8 MB is about 130,000 students and imported in about 15 s on
+# this 2-core machine (1.8 s a megabyte), inside gunicorn's worker timeout (docker-compose.yml).
+# A larger roster is imported with `manage.py import_roster`, which reads up to 50 MB.
+REQUEST_BODY_MAX_BYTES = env_int("REQUEST_BODY_MAX_BYTES", 1024 * 1024)
+ROSTER_UPLOAD_MAX_BYTES = env_int("ROSTER_UPLOAD_MAX_BYTES", 8 * 1024 * 1024)
 
 # --- E-mail: EMAIL_URL (console:// by default; smtp://, smtp+tls://, smtp+ssl://).
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Scrabble league <league@example.edu>")

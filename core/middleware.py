@@ -1,0 +1,48 @@
+"""Refusing an oversized request body before anything reads it."""
+
+from collections.abc import Callable
+
+from django.conf import settings
+from django.shortcuts import render
+
+
+def request_body_limit(max_bytes: Callable[[], int]):
+    """Let one view take a larger body than REQUEST_BODY_MAX_BYTES (the roster upload). The
+    limit is asked for on each request, so that it follows the settings."""
+
+    def decorate(view):
+        view.request_body_max_bytes = max_bytes
+        return view
+
+    return decorate
+
+
+class RequestBodyLimitMiddleware:
+    """A 413 page for a request whose declared length is over the view's limit, answered from
+    the Content-Length header alone: Django's upload handlers would otherwise write a 200 MB
+    multipart body to a temporary file before any form could refuse it (its own
+    DATA_UPLOAD_MAX_MEMORY_SIZE counts only the fields that are not files). It must come before
+    CsrfViewMiddleware, whose process_view reads the body; a body without Content-Length
+    (chunked) is never read by Django at all."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_view(self, request, view_func, view_args, view_kwargs):
+        limit_of = getattr(view_func, "request_body_max_bytes", None)
+        limit = limit_of() if limit_of else settings.REQUEST_BODY_MAX_BYTES
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0  # Django reads such a body as empty too
+        if length <= limit:
+            return None
+        return render(
+            request,
+            "413.html",
+            {"limit_mb": limit / (1024 * 1024), "length_mb": length / (1024 * 1024)},
+            status=413,
+        )

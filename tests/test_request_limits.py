@@ -1,0 +1,53 @@
+"""Hostile requests get a clear answer and change nothing: a request body over the limit is
+refused from its declared length before anything reads it (core/middleware.py)."""
+
+import pytest
+from django.http.multipartparser import MultiPartParser
+from django.urls import reverse
+
+from accounts.models import User
+
+
+@pytest.fixture
+def never_parsed(monkeypatch):
+    def parse(*args, **kwargs):
+        raise AssertionError("the body was parsed (and an upload written to disk)")
+
+    monkeypatch.setattr(MultiPartParser, "parse", parse)
+
+
+def post_declaring(client, url, megabytes):
+    return client.generic(
+        "POST",
+        url,
+        b"--x\r\n",
+        content_type="multipart/form-data; boundary=x",
+        CONTENT_LENGTH=str(megabytes * 1024 * 1024),
+    )
+
+
+def test_a_200_mb_upload_is_refused_with_413_before_it_is_read(client, never_parsed, db):
+    response = post_declaring(client, reverse("account_signup"), 200)
+
+    assert response.status_code == 413
+    page = response.content.decode()
+    assert "That upload is too large" in page
+    assert "It is 200 MB; this page takes at most 1 MB." in page
+    assert not User.objects.exists()
+
+
+def test_a_match_page_refuses_a_body_over_the_limit(client, player, never_parsed):
+    client.force_login(player.user)
+    response = post_declaring(client, "/matches/1/", 2)
+    assert response.status_code == 413
+
+
+def test_a_body_within_the_limit_is_read_as_usual(client, db):
+    response = client.post(reverse("account_signup"), {"email": "x"})
+    assert response.status_code == 200
+    assert "form" in response.context
+
+
+def test_the_limit_follows_the_setting(client, settings, never_parsed, db):
+    settings.REQUEST_BODY_MAX_BYTES = 3 * 1024 * 1024
+    assert post_declaring(client, reverse("account_signup"), 4).status_code == 413
