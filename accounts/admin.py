@@ -2,6 +2,7 @@
 institution's rows (site admins see all), and writes go through the services."""
 
 from django import forms
+from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.core.exceptions import PermissionDenied
@@ -12,6 +13,7 @@ from django.utils.html import format_html
 
 from core.admin import INSTITUTION_PATHS, InstitutionScopedAdmin
 from core.errors import DomainError
+from core.middleware import request_body_limit
 
 from . import roles
 from .errors import RosterFileError
@@ -192,6 +194,17 @@ class RosterUploadForm(forms.Form):
     )
     strict = forms.BooleanField(required=False, label="Refuse the whole file if any row is bad")
 
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        limit = settings.ROSTER_UPLOAD_MAX_BYTES
+        if upload.size > limit:
+            raise forms.ValidationError(
+                f"The file is {upload.size / 2**20:.1f} MB; the upload takes at most "
+                f"{limit / 2**20:.1f} MB. Import a larger roster on the server with "
+                "python manage.py import_roster."
+            )
+        return upload
+
 
 @admin.register(Season)
 class SeasonAdmin(InstitutionScopedAdmin):
@@ -229,6 +242,8 @@ class SeasonAdmin(InstitutionScopedAdmin):
             return None
         return redirect("admin:accounts_season_import_roster", season_id=queryset.get().pk)
 
+    # The file and the form's other fields (a few hundred bytes); the form then checks the file.
+    @request_body_limit(lambda: settings.ROSTER_UPLOAD_MAX_BYTES + 64 * 1024)
     def import_roster_view(self, request, season_id):
         season = get_object_or_404(self.get_queryset(request), pk=season_id)
         if not request.user.has_perm("accounts.add_rosterentry"):

@@ -6,6 +6,7 @@ ignored. A problem with the file as a whole raises RosterFileError naming the li
 with one row rejects that row with its line number and reason.
 """
 
+import codecs
 import csv
 import io
 import re
@@ -28,6 +29,11 @@ HEADER_ALIASES = {
     "email_address": "email",
 }
 MAX_BYTES = 50 * 1024 * 1024
+# Codecs Python knows that are no file's character set: they read Python string escapes or
+# internationalised domain names, or refuse everything ("undefined").
+NOT_FILE_ENCODINGS = {"undefined", "punycode", "idna", "unicode-escape", "raw-unicode-escape"}
+# RosterEntry.email's length (an EmailField, as RFC 5321 allows): longer would fail the insert.
+EMAIL_MAX_LENGTH = 254
 
 
 @dataclass(frozen=True)
@@ -53,19 +59,30 @@ def _normalise_header(name: str) -> str:
 def decode_roster(data: bytes, encoding: str = "utf-8") -> str:
     if len(data) > MAX_BYTES:
         raise RosterFileError(f"The file is larger than {MAX_BYTES // (1024 * 1024)} MB.")
-    if encoding.replace("-", "").lower() in {"utf8", "utf8sig"}:
-        encoding = "utf-8-sig"  # Excel's "CSV UTF-8" starts with a byte-order mark.
     try:
-        return data.decode(encoding)
+        codec = codecs.lookup(encoding).name
+    except (LookupError, ValueError):  # ValueError: a name with a NUL in it
+        raise RosterFileError(f"{encoding!r} is not an encoding Python knows.") from None
+    if codec in NOT_FILE_ENCODINGS:
+        raise RosterFileError(
+            f"{encoding!r} is not an encoding files are saved in: use utf-8, or the one the "
+            "registrar names (for example latin-1)."
+        )
+    if codec == "utf-8":
+        codec = "utf-8-sig"  # Excel's "CSV UTF-8" starts with a byte-order mark.
+    try:
+        return data.decode(codec)
     except UnicodeDecodeError as error:
         line = data[: error.start].count(b"\n") + 1
         raise RosterFileError(
-            f"this is not {encoding.removesuffix('-sig').upper()} text (byte {error.object[error.start]:#04x}). "
+            f"this is not {encoding.removesuffix('-sig').upper()} text (byte {data[error.start]:#04x}). "
             "Save the roster as CSV UTF-8, or name its encoding (for example latin-1).",
             line=line,
         ) from None
-    except LookupError:
-        raise RosterFileError(f"{encoding!r} is not an encoding Python knows.") from None
+    except LookupError:  # a codec that is not for text, such as rot13 or base64
+        raise RosterFileError(f"{encoding!r} is not a text encoding.") from None
+    except (UnicodeError, ValueError) as error:  # whatever else a codec may raise
+        raise RosterFileError(f"the file cannot be read as {encoding} ({error}).") from None
 
 
 def parse_roster(text: str, campus_id_pattern: str, campus_id_hint: str = "") -> ParsedRoster:
@@ -133,6 +150,11 @@ def parse_roster(text: str, campus_id_pattern: str, campus_id_hint: str = "") ->
         first_seen[campus_id] = line
         values = {name: cells[index].strip() for name, index in optional.items()}
         email = values.get("email", "")
+        if len(email) > EMAIL_MAX_LENGTH:
+            parsed.rejected.append(
+                (line, f"the e-mail address is longer than {EMAIL_MAX_LENGTH} characters")
+            )
+            continue
         if email and not re.fullmatch(r"[^@\s]+@[^@\s]+\.[^@\s]+", email):
             parsed.rejected.append((line, f"e-mail {email!r} is not an e-mail address"))
             continue

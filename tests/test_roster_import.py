@@ -78,6 +78,28 @@ def test_a_file_that_is_not_utf8_is_refused_naming_the_line():
     assert "Müller" in decode_roster(data, "latin-1")
 
 
+@pytest.mark.parametrize("encoding", ["undefined", "punycode", "idna", "unicode_escape"])
+def test_an_encoding_no_file_is_saved_in_is_refused_with_a_message(encoding):
+    with pytest.raises(RosterFileError, match="is not an encoding files are saved in"):
+        decode_roster(b"campus_id\n1234567\n", encoding)
+
+
+@pytest.mark.parametrize(
+    ("encoding", "message"),
+    [("rot13", "is not a text encoding"), ("utf\x00", "is not an encoding Python knows")],
+)
+def test_a_codec_that_is_not_a_text_encoding_is_refused_with_a_message(encoding, message):
+    with pytest.raises(RosterFileError, match=message):
+        decode_roster(b"campus_id\n1234567\n", encoding)
+
+
+def test_an_email_longer_than_254_characters_rejects_only_its_row():
+    long_email = "a" * 250 + "@example.edu"
+    parsed = parse(f"campus_id,email\n1234567,{long_email}\n7654321,ok@example.edu\n")
+    assert [row.campus_id for row in parsed.rows] == ["7654321"]
+    assert parsed.rejected == [(2, "the e-mail address is longer than 254 characters")]
+
+
 def test_excels_byte_order_mark_is_not_part_of_the_header():
     text = decode_roster("\ufeffcampus_id\n1234567\n".encode())
     assert parse(text).rows[0].campus_id == "1234567"
@@ -251,3 +273,77 @@ def test_another_institutions_director_cannot_reach_the_upload(client, season, o
     client.force_login(other_director.user)
     response = client.get(reverse("admin:accounts_season_import_roster", args=[season.pk]))
     assert response.status_code == 404
+
+
+@pytest.mark.parametrize("encoding", ["undefined", "punycode"])
+def test_an_upload_in_an_unreadable_encoding_is_a_message_not_a_500(
+    client, season, director, encoding
+):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    client.force_login(director.user)
+    url = reverse("admin:accounts_season_import_roster", args=[season.pk])
+    upload = SimpleUploadedFile("r.csv", b"campus_id\n1234567\n")
+    response = client.post(url, {"file": upload, "encoding": encoding})
+
+    assert response.status_code == 200
+    assert "is not an encoding files are saved in" in response.content.decode()
+    assert not RosterEntry.objects.exists()
+
+
+def test_an_upload_with_an_email_over_254_characters_imports_the_other_rows(
+    client, season, director
+):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    client.force_login(director.user)
+    url = reverse("admin:accounts_season_import_roster", args=[season.pk])
+    data = f"campus_id,email\n1234567,{'a' * 250}@example.edu\n7654321,ok@example.edu\n"
+    upload = SimpleUploadedFile("r.csv", data.encode())
+    response = client.post(url, {"file": upload, "encoding": "utf-8"})
+
+    assert response.status_code == 200
+    assert "longer than 254 characters" in response.content.decode()
+    assert list(RosterEntry.objects.values_list("campus_id", flat=True)) == ["7654321"]
+
+
+def test_a_roster_over_the_upload_limit_is_refused_naming_the_command(
+    client, season, director, settings
+):
+    """The admin imports inside the web request: a 32 MB roster (about a minute here) would
+    outlast the worker's timeout. The upload takes ROSTER_UPLOAD_MAX_BYTES, the command more."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    settings.ROSTER_UPLOAD_MAX_BYTES = 1000
+    client.force_login(director.user)
+    url = reverse("admin:accounts_season_import_roster", args=[season.pk])
+    rows = "".join(f"{1000000 + n}\n" for n in range(200))  # 1,600 bytes
+    upload = SimpleUploadedFile("r.csv", f"campus_id\n{rows}".encode())
+    response = client.post(url, {"file": upload, "encoding": "utf-8"})
+
+    assert response.status_code == 200
+    assert "the upload takes at most" in response.content.decode()
+    assert "manage.py import_roster" in response.content.decode()
+    assert not RosterEntry.objects.exists()
+
+
+def test_a_32_mb_roster_upload_is_refused_before_it_is_read(client, season, director, monkeypatch):
+    from django.http.multipartparser import MultiPartParser
+
+    def never(*args, **kwargs):
+        raise AssertionError("the body was parsed (and the file written to disk)")
+
+    monkeypatch.setattr(MultiPartParser, "parse", never)
+    client.force_login(director.user)
+    url = reverse("admin:accounts_season_import_roster", args=[season.pk])
+    response = client.generic(
+        "POST",
+        url,
+        b"--x\r\n",
+        content_type="multipart/form-data; boundary=x",
+        CONTENT_LENGTH=str(32 * 1024 * 1024),
+    )
+
+    assert response.status_code == 413
+    assert "takes at most 8 MB" in response.content.decode()
+    assert not RosterEntry.objects.exists()
