@@ -330,16 +330,6 @@ class EligibilityAdmin(InstitutionScopedAdmin):
     def get_readonly_fields(self, request, obj=None):
         return ["profile", "season"] if obj else []
 
-    def get_changeform_initial_data(self, request):
-        """The pending queue links here with ?profile=<pk>. A value that is no pk is left out:
-        the autocomplete widget would look it up as given, a ValueError (a 500)."""
-        initial = super().get_changeform_initial_data(request)
-        try:
-            int(initial.get("profile", 0))
-        except (TypeError, ValueError):
-            del initial["profile"]
-        return initial
-
     def save_model(self, request, obj, form, change):
         try:
             ruled = eligibility_rule(

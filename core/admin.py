@@ -7,6 +7,7 @@ signed-in user tells their own institution (`user.institution`, a property of ac
 
 from django.contrib import admin
 from django.contrib.admin.utils import get_fields_from_path
+from django.core.exceptions import ValidationError
 
 # How to reach the institution from each model a form may offer in a drop-down. Each app's
 # admin module adds its own models.
@@ -63,3 +64,16 @@ class InstitutionScopedAdmin(admin.ModelAdmin):
         if scope is not None:
             kwargs["queryset"] = db_field.related_model._default_manager.filter(**scope)
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def get_changeform_initial_data(self, request):
+        """An add form's initial values come from the query string (the pending queue links the
+        eligibility ruling with ?profile=<pk>). One for an autocomplete field that is no id is
+        left out: its widget would look it up as given, a ValueError (a 500)."""
+        initial = super().get_changeform_initial_data(request)
+        for name in self.get_autocomplete_fields(request):
+            if name in initial:
+                try:
+                    self.model._meta.get_field(name).target_field.to_python(initial[name])
+                except ValidationError:
+                    del initial[name]
+        return initial

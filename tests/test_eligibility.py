@@ -1,7 +1,6 @@
 """Eligibility per season (L10): roster, picture-ID check, director's ruling, and the one gate."""
 
 import pytest
-from django.urls import reverse
 
 from accounts.errors import NotEligible
 from accounts.models import EligibilityEvent, EligibilitySource, EligibilityStatus
@@ -145,21 +144,3 @@ def test_the_current_season_is_the_running_one_else_the_next(institution, season
     )
     assert current_season(institution, today=season.ends_on + timedelta(days=1)) == nxt
     assert current_season(institution, today=later + timedelta(days=61)) is None
-
-
-@pytest.mark.parametrize("profile", ["abc", "1.5", "%00"])
-def test_the_ruling_form_ignores_a_profile_in_the_link_that_is_no_id(
-    client, director, season, profile
-):
-    client.force_login(director.user)
-    response = client.get(reverse("admin:accounts_eligibility_add") + f"?profile={profile}")
-    assert response.status_code == 200
-    assert response.context["adminform"].form.initial.get("profile") is None
-
-
-def test_the_ruling_form_starts_with_the_profile_the_pending_queue_links(
-    client, director, season, player
-):
-    client.force_login(director.user)
-    response = client.get(reverse("admin:accounts_eligibility_add") + f"?profile={player.pk}")
-    assert response.context["adminform"].form.initial["profile"] == str(player.pk)

@@ -1,5 +1,6 @@
-"""Hostile requests get a clear answer and change nothing: a request body over the limit is
-refused from its declared length before anything reads it (core/middleware.py)."""
+"""Hostile requests get a clear answer and change nothing, never a 500: a request body over the
+limit is refused from its declared length before anything reads it (core/middleware.py); an
+admin link with a made-up id opens the form without it (core/admin.py)."""
 
 import pytest
 from django.http.multipartparser import MultiPartParser
@@ -51,3 +52,25 @@ def test_a_body_within_the_limit_is_read_as_usual(client, db):
 def test_the_limit_follows_the_setting(client, settings, never_parsed, db):
     settings.REQUEST_BODY_MAX_BYTES = 3 * 1024 * 1024
     assert post_declaring(client, reverse("account_signup"), 4).status_code == 413
+
+
+@pytest.mark.parametrize("value", ["abc", "1.5", "%00"])
+@pytest.mark.parametrize(
+    ("add", "field"),
+    [("admin:accounts_eligibility_add", "profile"), ("admin:league_entry_add", "player")],
+)
+def test_an_admin_add_link_with_a_made_up_id_opens_the_form_without_it(
+    client, director, season, add, field, value
+):
+    client.force_login(director.user)
+    response = client.get(reverse(add) + f"?{field}={value}")
+    assert response.status_code == 200
+    assert field not in response.context["adminform"].form.initial
+
+
+def test_the_eligibility_ruling_starts_with_the_profile_the_pending_queue_links(
+    client, director, season, player
+):
+    client.force_login(director.user)
+    response = client.get(reverse("admin:accounts_eligibility_add") + f"?profile={player.pk}")
+    assert response.context["adminform"].form.initial["profile"] == str(player.pk)
