@@ -3,8 +3,9 @@ standings, results and the roster. The admin panel stays the director's home for
 
 import csv
 
+from allauth.account.models import EmailAddress
 from django.contrib.auth.decorators import login_required
-from django.db.models import Prefetch
+from django.db.models import Exists, OuterRef, Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -69,12 +70,26 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     )
 
 
+# What makes Excel, LibreOffice and Google Sheets read a text cell as a formula.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(value):
+    """A text cell a spreadsheet would run as a formula (a player named =HYPERLINK(...)) gets a
+    leading apostrophe, which the spreadsheet shows as text; numbers, a spread of -50 among them,
+    stay numbers."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def _csv(filename: str, header: list[str], rows) -> HttpResponse:
+    """Every CSV export goes through here, so every cell is made safe to open in a spreadsheet."""
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     writer = csv.writer(response)
     writer.writerow(header)
-    writer.writerows(rows)
+    writer.writerows([spreadsheet_safe(cell) for cell in row] for row in rows)
     return response
 
 
@@ -154,7 +169,8 @@ def export_results(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 def export_roster(request: HttpRequest) -> HttpResponse:
-    """Every student with a campus ID and their eligibility for the current season."""
+    """Every student with a campus ID and a verified e-mail address, and their eligibility for
+    the current season. An unverified signup may be anyone typing someone else's address."""
     institution = _director_institution(request)
     season = current_season(institution)
     from accounts.models import PlayerProfile
@@ -166,6 +182,7 @@ def export_roster(request: HttpRequest) -> HttpResponse:
         )
     profiles = (
         PlayerProfile.objects.filter(institution=institution, user__groups__name=roles.STUDENTS)
+        .filter(Exists(EmailAddress.objects.filter(user_id=OuterRef("user_id"), verified=True)))
         .exclude(campus_id="")
         .select_related("user")
         .order_by("user__last_name", "user__first_name")
