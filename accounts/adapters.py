@@ -1,6 +1,6 @@
 from allauth.account.adapter import DefaultAccountAdapter
 from django.contrib.auth import get_user_model
-from django.core.exceptions import ValidationError
+from django.core.exceptions import ImproperlyConfigured, ValidationError
 
 from core.tasks import queue_email
 
@@ -26,3 +26,12 @@ class AccountAdapter(DefaultAccountAdapter):
 
     def send_mail(self, template_prefix, email, context):
         queue_email(self.render_mail(template_prefix, email, context))
+
+    def get_client_ip(self, request):
+        """The client's address for the rate limits (settings: TRUSTED_PROXY_COUNT). A request
+        whose X-Forwarded-For has fewer entries than the proxies we trust did not come through
+        them all: allauth raises ImproperlyConfigured (a 500); its own address is the client."""
+        try:
+            return super().get_client_ip(request)
+        except ImproperlyConfigured:
+            return request.META["REMOTE_ADDR"]

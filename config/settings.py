@@ -52,6 +52,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # /health/ for the container's healthcheck, before the HTTPS redirect and the host check.
+    "core.middleware.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -122,6 +124,19 @@ ACCOUNT_SESSION_REMEMBER = None
 LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
+
+# allauth's rate limits (ten failed logins a minute, twenty signups) count per client address.
+# Behind a reverse proxy every request comes from the proxy's address, so one campus would share
+# one count and ten bad passwords from anyone would lock everyone out. TRUSTED_PROXY_COUNT is how
+# many proxies of ours stand in front and append to X-Forwarded-For (1 behind one nginx or Caddy;
+# docker-compose.yml sets 1); the client is read from that header's last untrusted entry. 0 (the
+# default, nothing in front) ignores the header, which anyone can write. A proxy that puts the
+# client in a header of its own instead (Cloudflare's CF-Connecting-IP) is named by
+# TRUSTED_CLIENT_IP_HEADER.
+ALLAUTH_TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
+if ALLAUTH_TRUSTED_PROXY_COUNT < 0:
+    raise ImproperlyConfigured("TRUSTED_PROXY_COUNT must be 0 or more.")
+ALLAUTH_TRUSTED_CLIENT_IP_HEADER = os.environ.get("TRUSTED_CLIENT_IP_HEADER") or None
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

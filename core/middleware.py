@@ -1,8 +1,10 @@
-"""Refusing an oversized request body before anything reads it."""
+"""Refusing an oversized request body before anything reads it; the health check."""
 
 from collections.abc import Callable
 
 from django.conf import settings
+from django.db import DatabaseError, connection
+from django.http import HttpResponse
 from django.shortcuts import render
 
 
@@ -46,3 +48,24 @@ class RequestBodyLimitMiddleware:
             {"limit_mb": limit / (1024 * 1024), "length_mb": length / (1024 * 1024)},
             status=413,
         )
+
+
+class HealthCheckMiddleware:
+    """GET /health/ answers 200 when the database answers and 503 when it does not, for the
+    container's healthcheck. That check calls over plain HTTP from inside the container, with
+    127.0.0.1 as the host: the HTTPS redirect (a redirect to https on a plain-HTTP port) and
+    ALLOWED_HOSTS (a 400), both right for real requests, made it fail always. So this comes first
+    in MIDDLEWARE and answers before either is asked."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if request.path_info != "/health/":
+            return self.get_response(request)
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT 1")
+        except DatabaseError:
+            return HttpResponse("database unavailable\n", status=503, content_type="text/plain")
+        return HttpResponse("ok\n", content_type="text/plain")

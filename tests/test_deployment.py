@@ -1,9 +1,12 @@
 """The settings module and the compose deployment: a missing secret stops the start, production
 values pass Django's deployment checks, and docker-compose.yml is valid Compose."""
 
+import json
 import os
+import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -151,3 +154,104 @@ def test_the_sqlite_demo_of_make_run_serves_its_pages(tmp_path):
     lines = [line for line in result.stdout.splitlines() if line.startswith("page ")]
     assert len(lines) > 5
     assert all(line.endswith(" 200") for line in lines), lines
+
+
+SHOW_CLIENT_SETTINGS = (
+    "from django.conf import settings; "
+    "print(settings.ALLAUTH_TRUSTED_PROXY_COUNT, settings.ALLAUTH_TRUSTED_CLIENT_IP_HEADER)"
+)
+
+
+def test_the_trusted_proxy_count_and_client_header_come_from_the_environment():
+    """allauth's rate limits count per client: behind the proxy they need to know how many
+    proxies of ours append to X-Forwarded-For, or one campus shares one count."""
+    env = {**PRODUCTION, "TRUSTED_PROXY_COUNT": "1"}
+    assert manage("shell", "-v", "0", "-c", SHOW_CLIENT_SETTINGS, env=env).stdout.split() == [
+        "1",
+        "None",
+    ]
+    env = {**PRODUCTION, "TRUSTED_CLIENT_IP_HEADER": "CF-Connecting-IP"}
+    assert manage("shell", "-v", "0", "-c", SHOW_CLIENT_SETTINGS, env=env).stdout.split() == [
+        "0",
+        "CF-Connecting-IP",
+    ]
+    refused = manage("check", env={**PRODUCTION, "TRUSTED_PROXY_COUNT": "-1"})
+    assert refused.returncode != 0
+    assert "TRUSTED_PROXY_COUNT must be 0 or more" in refused.stderr
+
+
+def compose_service(name: str) -> dict:
+    """A service as Compose resolves it with the defaults of the file (what the test settings put
+    into this process's environment left out)."""
+    clean = {k: v for k, v in os.environ.items() if k not in TEST_ONLY}
+    env = {**clean, "SECRET_KEY": "compose-validation-only"}
+    result = subprocess.run(
+        [compose_binary(), "-f", ROOT / "docker-compose.yml", "config", "--format", "json"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    return json.loads(result.stdout)["services"][name]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_the_web_healthcheck_passes_against_gunicorn_with_the_compose_defaults():
+    """The healthcheck calls over plain HTTP from inside the container; with the compose file's
+    SECURE_SSL_REDIRECT (on) and a real ALLOWED_HOSTS it must still see the app healthy."""
+    web = compose_service("web")
+    assert web["environment"]["SECURE_SSL_REDIRECT"] == "true"
+    kind, *command = web["healthcheck"]["test"]
+    assert kind == "CMD" and command[0] == "python"
+    port = free_port()
+    command = [sys.executable] + [
+        arg.replace("127.0.0.1:8000", f"127.0.0.1:{port}") for arg in command[1:]
+    ]
+    clean = {k: v for k, v in os.environ.items() if k not in {*PRODUCTION, *TEST_ONLY}}
+    env = {**clean, "DJANGO_SETTINGS_MODULE": "config.settings", **PRODUCTION}
+    server = subprocess.Popen(
+        [Path(sys.executable).parent / "gunicorn", "config.wsgi:application"]
+        + ["--bind", f"127.0.0.1:{port}", "--workers", "1"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            assert time.monotonic() < deadline, "gunicorn did not start"
+            time.sleep(0.2)
+        check = subprocess.run(command, env=env, capture_output=True, text=True, timeout=30)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    assert check.returncode == 0, check.stderr[-1000:]
+
+
+def test_health_answers_503_when_the_database_does_not(client, monkeypatch):
+    from django.db import OperationalError, connection
+
+    def unreachable():
+        raise OperationalError("could not connect to server")
+
+    monkeypatch.setattr(connection, "cursor", unreachable)
+    response = client.get("/health/", HTTP_HOST="127.0.0.1:8000")
+    assert response.status_code == 503
+
+
+def test_the_app_and_the_mail_inbox_are_published_to_this_host_only():
+    """The TLS proxy on the host reaches the app; nobody else skips it (or reads the inbox, which
+    holds every password-reset link)."""
+    for name in ("web", "mail"):
+        assert {port["host_ip"] for port in compose_service(name)["ports"]} == {"127.0.0.1"}

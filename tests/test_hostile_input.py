@@ -74,3 +74,46 @@ def test_the_eligibility_ruling_starts_with_the_profile_the_pending_queue_links(
     client.force_login(director.user)
     response = client.get(reverse("admin:accounts_eligibility_add") + f"?profile={player.pk}")
     assert response.context["adminform"].form.initial["profile"] == str(player.pk)
+
+
+# --- Rate limits behind the reverse proxy (settings: TRUSTED_PROXY_COUNT) ----------------------
+
+PROXY = "10.0.0.2"
+
+
+def log_in(client, email, password, *, client_address):
+    return client.post(
+        reverse("account_login"),
+        {"login": email, "password": password},
+        REMOTE_ADDR=PROXY,
+        HTTP_X_FORWARDED_FOR=client_address,
+    )
+
+
+def test_ten_bad_passwords_from_one_student_do_not_lock_out_the_campus_behind_the_proxy(
+    client, settings, player
+):
+    from tests.factories import PASSWORD
+
+    settings.ALLAUTH_TRUSTED_PROXY_COUNT = 1
+    for n in range(11):
+        log_in(client, f"guess{n}@example.edu", "wrong", client_address="198.51.100.7")
+    # That student's own address is locked out, even with the right password...
+    locked_out = log_in(client, player.user.email, PASSWORD, client_address="198.51.100.7")
+    assert "Too many failed login attempts" in locked_out.content.decode()
+    # ...and another student's, behind the same proxy, is not.
+
+    response = log_in(client, player.user.email, PASSWORD, client_address="198.51.100.8")
+
+    assert response.status_code == 302
+    assert client.session["_auth_user_id"] == str(player.user.pk)
+
+
+def test_a_forwarded_for_shorter_than_the_trusted_proxies_counts_as_the_sender(
+    client, settings, player
+):
+    """Sent past the proxies, straight to the app: its own address is the client, not a 500."""
+    settings.ALLAUTH_TRUSTED_PROXY_COUNT = 2
+    response = log_in(client, player.user.email, "wrong", client_address="198.51.100.7")
+    assert response.status_code == 200
+    assert "not correct" in response.content.decode()
