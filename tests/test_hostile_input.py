@@ -117,3 +117,18 @@ def test_a_forwarded_for_shorter_than_the_trusted_proxies_counts_as_the_sender(
     response = log_in(client, player.user.email, "wrong", client_address="198.51.100.7")
     assert response.status_code == 200
     assert "not correct" in response.content.decode()
+
+
+# --- Content Security Policy (django-csp; tests/browser check the pages under it) ---------------
+
+
+@pytest.mark.parametrize("url", ["/", "/accounts/login/", "/admin/login/"])
+def test_every_page_carries_a_policy_without_inline_script_or_style(client, db, url):
+    policy = client.get(url)["Content-Security-Policy"]
+    directives = dict(part.strip().split(" ", 1) for part in policy.split(";"))
+    assert directives["default-src"] == "'self'"
+    assert directives["script-src"] == "'self'"
+    assert directives["style-src"] == "'self'"
+    assert directives["frame-ancestors"] == "'none'"
+    assert directives["object-src"] == "'none'"
+    assert "unsafe" not in policy

@@ -1,0 +1,26 @@
+"""Every page a browser journey opens must work under the Content Security Policy: a violation
+(an inline script or style, something from another origin) fails the test that met it."""
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def no_content_security_policy_violations(browser, monkeypatch):
+    violations = []
+    new_context = browser.new_context
+
+    def watched_context(*args, **kwargs):
+        context = new_context(*args, **kwargs)
+        context.on(
+            "console",
+            lambda message: (
+                violations.append(f"{message.location.get('url')}: {message.text}")
+                if "Content Security Policy" in message.text
+                else None
+            ),
+        )
+        return context
+
+    monkeypatch.setattr(browser, "new_context", watched_context)
+    yield violations
+    assert not violations, "\n".join(violations)
