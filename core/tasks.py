@@ -67,18 +67,33 @@ def _outbox_row(message, expires_at) -> Email:
     )
 
 
-def queue_emails(messages: Iterable) -> None:
-    """Write rendered Django EmailMessages to the outbox, in the current transaction."""
+def queue_emails(messages: Iterable) -> list[int]:
+    """Write rendered Django EmailMessages to the outbox, in the current transaction; returns
+    their outbox ids."""
     expires_at = timezone.now() if _undelivered.get() else None
     rows = [_outbox_row(message, expires_at) for message in messages]
     if not rows:
-        return
+        return []
     Email.objects.bulk_create(rows)
     if current_app.conf.task_always_eager:
         # No broker and so no beat (the demo, the tests): these messages are sent in-process
         # once this transaction commits.
         ids = [row.pk for row in rows]
         transaction.on_commit(lambda: send_now(ids))
+    return [row.pk for row in rows]
+
+
+def requeue_failed(ids: Iterable[int]) -> int:
+    """Queue again those of these outbox messages whose retries were spent (status failed):
+    they go out on the next tick. Returns how many."""
+    failed = list(Email.objects.filter(pk__in=list(ids), status=STATUS.failed))
+    Email.objects.filter(pk__in=[e.pk for e in failed]).update(
+        status=STATUS.queued, scheduled_time=None, number_of_retries=0
+    )
+    if failed and current_app.conf.task_always_eager:
+        retry = [e.pk for e in failed]
+        transaction.on_commit(lambda: send_now(retry))
+    return len(failed)
 
 
 def queue_email(message) -> None:

@@ -276,12 +276,14 @@ class BracketSlot(models.Model):
 
 class DigestLog(models.Model):
     """The morning digest went out for this institution and day: claimed before sending, so a
-    second run of the night sends nothing."""
+    second run of the night sends nothing new; it only queues again what was never delivered."""
 
     institution = models.ForeignKey(Institution, on_delete=models.CASCADE, related_name="+")
     day = models.DateField()
     recipients = models.PositiveSmallIntegerField(default=0)
     created_at = models.DateTimeField(default=timezone.now)
+    # Its messages in the outbox: a rerun of the night queues again those never delivered.
+    email_ids = models.JSONField(default=list, blank=True)
 
     class Meta:
         constraints = [

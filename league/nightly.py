@@ -36,7 +36,7 @@ from accounts import roles
 from accounts.models import Institution, User
 from accounts.selectors import current_season, overdue_checkouts, pending_students
 from core.errors import DomainError
-from core.tasks import queue_emails
+from core.tasks import queue_emails, requeue_failed
 from matches.models import (
     OPEN_STATUSES,
     AuditEvent,
@@ -311,11 +311,13 @@ def digest_send(*, institution: Institution, run: NightlyRun, now: datetime) -> 
     if not recipients:
         return 0
     with transaction.atomic():
-        _, claimed = DigestLog.objects.get_or_create(
+        log, claimed = DigestLog.objects.select_for_update().get_or_create(
             institution=institution, day=today, defaults={"recipients": len(recipients)}
         )
         if not claimed:
-            return 0  # this day's digest already went out
+            # This day's digest went out already; what was never delivered (its retries spent)
+            # goes out again.
+            return requeue_failed(log.email_ids)
         from django.conf import settings
 
         context = {**content, "site_url": settings.SITE_URL}
@@ -327,5 +329,6 @@ def digest_send(*, institution: Institution, run: NightlyRun, now: datetime) -> 
             message = EmailMultiAlternatives(subject=subject, body=text, to=[user.email])
             message.attach_alternative(html, "text/html")
             messages.append(message)
-        queue_emails(messages)
+        log.email_ids = queue_emails(messages)
+        log.save(update_fields=["email_ids"])
     return len(recipients)

@@ -181,3 +181,29 @@ def test_no_task_result_is_kept(settings):
     """Redis kept one result key per e-mail task, and nothing ever read them."""
     assert settings.CELERY_TASK_IGNORE_RESULT is True
     assert send_queued_mail.ignore_result and send_email.ignore_result
+
+
+def test_a_digest_never_delivered_goes_out_again_when_the_night_runs_again(
+    match, director, institution, django_capture_on_commit_callbacks
+):
+    """The day's digest is claimed once (a rerun sends no second one), but a digest whose
+    delivery failed for good (its retries spent) is queued again by the next run of that night."""
+    from league.models import DigestLog
+    from league.nightly import run_for_institution
+
+    day = match.deadline.astimezone(institution.tz).date()
+    with django_capture_on_commit_callbacks(execute=True):
+        first = run_for_institution(institution=institution, today=day)
+    digest = DigestLog.objects.get(institution=institution, day=day)
+    assert first.digests_sent == 1 and len(digest.email_ids) == 1
+    with django_capture_on_commit_callbacks(execute=True):
+        assert run_for_institution(institution=institution, today=day).digests_sent == 0
+
+    Email.objects.filter(pk__in=digest.email_ids).update(status=STATUS.failed)
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        again = run_for_institution(institution=institution, today=day)
+
+    assert again.digests_sent == 1
+    assert [m.to for m in mail.outbox] == [[director.user.email]]
+    assert Email.objects.get(pk=digest.email_ids[0]).status == STATUS.sent
