@@ -21,7 +21,7 @@ for match_id in map(int, sys.argv[1:]):
     match = Match.objects.get(pk=match_id)
     winner = Seat.objects.select_related("player__user").get(match=match, order=1).player.user
     try:
-        report_submit(actor=winner, match=match, first_score=420, second_score=380)
+        report_submit(actor=winner, match=match, scores=[420, 380])
         accepted.append(match_id)
     except DomainError as error:
         refused.append([match_id, error.message])

@@ -259,14 +259,13 @@ def _play_out(league, rounds, director, rng) -> None:
                 )
                 continue
             report = services.report_submit(
-                actor=first.user, match=match, first_score=win, second_score=lose, now=before
+                actor=first.user, match=match, scores=[win, lose], now=before
             )
             if index == 2:
                 dispute = services.report_dispute(
                     actor=second.user,
                     report=report,
-                    first_score=win - 20,
-                    second_score=lose + 5,
+                    scores=[win - 20, lose + 5],
                     turn=11,
                     note="Turn 11 was a 22-point play, not 42.",
                     now=before,
@@ -277,8 +276,7 @@ def _play_out(league, rounds, director, rng) -> None:
                     dispute=dispute,
                     ruling=services.Ruling.AMEND,
                     reason="Score sheets compared: turn 11 was 22.",
-                    first_score=win - 20,
-                    second_score=lose,
+                    scores=[win - 20, lose],
                     now=before + timedelta(hours=3),
                 )
             elif index == 1 and round_.number == 1:
@@ -286,7 +284,7 @@ def _play_out(league, rounds, director, rng) -> None:
                     actor=director,
                     match=match,
                     ruling=services.Ruling.FORFEIT,
-                    winner=1,
+                    forfeiting=[2],
                     reason="Opponent did not show",
                     now=before,
                 )
@@ -305,21 +303,17 @@ def _play_out(league, rounds, director, rng) -> None:
         first, second = players(match)
         win, lose = scores()
         if index == 0:
-            services.report_submit(
-                actor=first.user, match=match, first_score=win, second_score=lose, now=now
-            )
+            services.report_submit(actor=first.user, match=match, scores=[win, lose], now=now)
         elif index == 1:
             report = services.report_submit(
-                actor=first.user, match=match, first_score=win, second_score=lose, now=now
+                actor=first.user, match=match, scores=[win, lose], now=now
             )
             services.report_dispute(
                 actor=second.user,
                 report=report,
-                first_score=lose + 30,
-                second_score=win,
+                scores=[lose + 30, win],
                 turn=7,
-                first_score_at_turn=180,
-                second_score_at_turn=201,
+                scores_at_turn=[180, 201],
                 note="Bingo on turn 7 was not counted.",
                 now=now,
             )

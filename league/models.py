@@ -21,6 +21,15 @@ from matches.scrabble import endgame
 class LeagueFormat(models.TextChoices):
     LEAGUE = "league", "League (round robin, then playoffs)"
     SINGLE_ELIMINATION = "single_elimination", "Single-elimination tournament"
+    CLUB = "club", "Club nights (tables of four and three, E4)"
+
+
+# Formats whose tables have a scorekeeper who reports every seat's score (G9); in the others
+# the winner reports (L7).
+SCOREKEEPER_FORMATS = (LeagueFormat.CLUB,)
+# Formats whose tables the director closes (the night's unreported tables become double
+# forfeits then); the nightly's L8 never forfeits them.
+DIRECTOR_CLOSES = (LeagueFormat.CLUB,)
 
 
 class Lexicon(models.TextChoices):
@@ -41,6 +50,7 @@ class EndOfGameRule(models.TextChoices):
         endgame.NORTH_AMERICAN,
         "North American: +2 × opponent's tiles, no deduction",
     )
+    OUT_BONUS = "out_bonus", "Out bonus: going out earns the others' tiles, nobody loses their own"
     NONE = endgame.NO_ADJUSTMENT, "None: no adjustment for unplayed tiles"
 
 
@@ -122,6 +132,16 @@ class League(models.Model):
     def institution(self):
         return self.season.institution
 
+    @property
+    def scorekeeper_reports(self) -> bool:
+        return self.format in SCOREKEEPER_FORMATS
+
+    @property
+    def ranks_per_game(self) -> bool:
+        """Where attendance varies (club nights) the table ranks by win percentage, then
+        spread per game (G9)."""
+        return self.format == LeagueFormat.CLUB
+
     def registration_open(self, today=None) -> bool:
         today = today or self.season.institution.today()
         return today <= self.season.registration_deadline and today <= self.season.ends_on
@@ -194,7 +214,13 @@ class Standing(models.Model):
     spread = models.IntegerField(default=0)
     points_for = models.PositiveIntegerField(default=0)
     points_against = models.PositiveIntegerField(default=0)
-    games = models.PositiveSmallIntegerField(default=0)
+    games = models.PositiveSmallIntegerField(
+        default=0, help_text="Games counted: a game of N seats counts N-1 (G9)."
+    )
+    matches = models.PositiveSmallIntegerField(default=0, help_text="Games sat (byes aside).")
+    win_pct = models.DecimalField(
+        max_digits=4, decimal_places=3, default=0, help_text="Win points per game counted."
+    )
     withdrawn = models.BooleanField(default=False)
     updated_at = models.DateTimeField(default=timezone.now)
 

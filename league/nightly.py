@@ -48,7 +48,7 @@ from matches.models import (
 )
 from matches.services import confirm_stale_reports, forfeit_overdue_matches
 
-from .models import DigestLog, League, NightlyRun
+from .models import DIRECTOR_CLOSES, DigestLog, League, NightlyRun
 from .refresh import refresh_leagues
 
 REMINDER_HOURS = 48
@@ -102,7 +102,11 @@ def run_for_institution(*, institution: Institution, today: date) -> NightlySumm
     run = night_begin(institution=institution, today=today)
     now = nightly_moment(institution, today)
     summary = NightlySummary()
-    summary.forfeits = len(forfeit_overdue_matches(now, institution=institution, announce=False))
+    summary.forfeits = len(
+        forfeit_overdue_matches(
+            now, institution=institution, announce=False, spare_formats=DIRECTOR_CLOSES
+        )
+    )
     summary.auto_confirmed = len(
         confirm_stale_reports(now, institution=institution, announce=False)
     )

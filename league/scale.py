@@ -18,7 +18,14 @@ from django.utils import timezone
 
 from accounts.models import EligibilityStatus, PlayerProfile
 from matches.deadlines import match_deadline
-from matches.models import Dispute, MatchStatus, Outcome, ReportStatus, ResultReport
+from matches.models import (
+    Dispute,
+    MatchStatus,
+    Outcome,
+    ReportScore,
+    ReportStatus,
+    ResultReport,
+)
 from matches.services import NewMatch, matches_create
 
 from .models import Entry, League, Round
@@ -118,13 +125,15 @@ def _batch(institution, season, players, numbers, size, rounds_count, rng, first
         if result is not None
     ]
     ResultReport.objects.bulk_create(reports, batch_size=5000)
+    ReportScore.objects.bulk_create(
+        [line for r in reports for line in _report_lines(r)], batch_size=5000
+    )
     Dispute.objects.bulk_create(
         [
             Dispute(
                 report=r,
                 raised_by_id=r.opponent_id,
-                first_score=r.second_score,
-                second_score=r.first_score,
+                scores=list(reversed(r.scores_given)),
                 turn=rng.randint(3, 20),
                 note="Score sheets disagree.",
                 created_at=r.submitted_at + timedelta(hours=5),
@@ -218,14 +227,29 @@ def _report(match, players, scores) -> ResultReport:
         match=match,
         submitted_by_id=players[0],
         status=report_status,
-        first_score=win,
-        second_score=lose,
         submitted_at=submitted,
         confirm_by=confirm_by,
         confirmed_at=confirm_by if report_status == ReportStatus.CONFIRMED else None,
     )
     report.opponent_id = players[1]
+    report.scores_given = (win, lose)
     return report
+
+
+def _report_lines(report) -> list[ReportScore]:
+    """The generated report's line per seat: the first seat won and wrote it."""
+    win, lose = report.scores_given
+    return [
+        ReportScore(
+            report=report,
+            order=order,
+            score=score,
+            place=order,
+            outcome=outcome,
+            confirmed_at=report.submitted_at if order == 1 else report.confirmed_at,
+        )
+        for order, score, outcome in ((1, win, Outcome.WIN), (2, lose, Outcome.LOSS))
+    ]
 
 
 def bulk_leagues_of_season(institution, season, leagues, matches, rng, say) -> None:

@@ -173,7 +173,16 @@ SELECT m.id, m.status, m.deadline, m.scheduled_at, league.name, round.number, se
     live.status, live.submitted_by_id,
     EXISTS (SELECT 1 FROM matches_contactissue issue
         WHERE issue.match_id = m.id AND issue.resolved_at IS NULL),
-    person.first_name, person.last_name, person.email
+    CASE WHEN league.format IN ({scorekeeper_formats}) THEN
+        (SELECT keeper.player_id FROM matches_seat keeper
+            WHERE keeper.match_id = m.id AND keeper."order" = m.scorekeeper) END,
+    (EXISTS (SELECT 1 FROM matches_reportscore line
+        WHERE line.report_id = live.id AND line."order" = seat."order"
+            AND line.confirmed_at IS NOT NULL)
+     OR EXISTS (SELECT 1 FROM matches_dispute dispute
+        WHERE dispute.report_id = live.id AND dispute.raised_by_id = seat.player_id)),
+    seat.place, seat.score,
+    person.first_name, person.last_name, person.email, other.place, other.score
 FROM matches_seat seat
 JOIN matches_match m ON m.id = seat.match_id
 JOIN league_league league ON league.id = m.league_id
@@ -206,17 +215,22 @@ def my_matches(profile, *, seasons) -> list:
     season_ids = [season.pk for season in seasons]
     if not season_ids:
         return []
-    sql = MY_MATCHES_SQL.format(seasons=", ".join(["%s"] * len(season_ids)))
+    from .models import SCOREKEEPER_FORMATS
+
+    sql = MY_MATCHES_SQL.format(
+        seasons=", ".join(["%s"] * len(season_ids)),
+        scorekeeper_formats=", ".join(f"'{value}'" for value in SCOREKEEPER_FORMATS),
+    )
     with connection.cursor() as cursor:
         cursor.execute(sql, [profile.pk, *season_ids])
         rows = cursor.fetchall()
     matches: dict[int, MyMatch] = {}
-    for *fields, first, last, email in rows:
+    for *fields, first, last, email, place, score in rows:
         match = matches.get(fields[0])
         if match is None:
             fields[2], fields[3] = _moment(fields[2]), _moment(fields[3])
-            fields[-1] = bool(fields[-1])  # SQLite's EXISTS is 0 or 1
+            fields[10], fields[12] = bool(fields[10]), bool(fields[12])  # SQLite's EXISTS: 0/1
             match = matches[fields[0]] = MyMatch(*fields)
         if email is not None:
-            match.opponents.append(Opponent(f"{first} {last}".strip(), first, email))
+            match.opponents.append(Opponent(f"{first} {last}".strip(), first, email, place, score))
     return list(matches.values())

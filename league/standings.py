@@ -13,16 +13,14 @@ nothing: ``refresh.refresh_leagues`` renders the pages once the bracket has foll
 
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import asdict, make_dataclass
+from dataclasses import field, make_dataclass
 from decimal import Decimal
 from itertools import groupby
 
 from django.db import connection, transaction
-from django.db.models import Count, IntegerField, OuterRef, Q, Subquery, Sum, Value
-from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from matches.models import FINAL_STATUSES, MatchStatus, Outcome, Seat
+from matches.models import FINAL_STATUSES, Outcome
 
 from .models import STANDING_COLUMNS, Entry, League, Standing
 
@@ -30,50 +28,63 @@ PLAYED = [Outcome.WIN, Outcome.LOSS, Outcome.TIE]
 # The league's settings the standings are computed from: editing one rebuilds them (receivers.py).
 LEAGUE_SETTINGS = ("forfeit_spread", "double_forfeit_spread")
 
+# Every seat of a counted match beside every other seat of it (G9: a game of N seats counts as
+# N-1 games between its seats), summed per league and player. A bye has no other seat: the LEFT
+# JOIN keeps it as one row. Pairs are judged from the stored places (G2) and outcomes: a seat
+# that forfeits loses to each seat that does not; two forfeiting seats, or a double forfeit,
+# count a double forfeit between them. Plain SQL for PostgreSQL and the SQLite demo alike: the
+# ORM cannot join a table to itself on a column other than a foreign key.
+PAIRS_SQL = """
+SELECT m.league_id, s.player_id,
+    SUM(CASE WHEN {played} AND o.place > s.place THEN 1 ELSE 0 END) AS won,
+    SUM(CASE WHEN {played} AND o.place < s.place THEN 1 ELSE 0 END) AS lost,
+    SUM(CASE WHEN {played} AND o.place = s.place THEN 1 ELSE 0 END) AS tied,
+    SUM(CASE WHEN s.outcome = 'bye' THEN 1 ELSE 0 END) AS byes,
+    SUM(CASE WHEN s.outcome = 'forfeit_win' AND o.outcome = 'forfeit_loss' THEN 1 ELSE 0 END)
+        AS forfeits_won,
+    SUM(CASE WHEN s.outcome = 'forfeit_loss' AND o.outcome = 'forfeit_win' THEN 1 ELSE 0 END)
+        AS forfeits_lost,
+    SUM(CASE WHEN (s.outcome = 'double_forfeit' AND o.outcome = 'double_forfeit')
+        OR (s.outcome = 'forfeit_loss' AND o.outcome = 'forfeit_loss') THEN 1 ELSE 0 END)
+        AS double_forfeits,
+    COALESCE(SUM(CASE WHEN {played} THEN s.score ELSE 0 END), 0) AS points_for,
+    COALESCE(SUM(CASE WHEN {played} THEN o.score ELSE 0 END), 0) AS points_against,
+    COUNT(DISTINCT CASE WHEN s.outcome <> 'bye' THEN s.match_id END) AS matches
+FROM matches_seat s
+JOIN matches_match m ON m.id = s.match_id
+JOIN league_round r ON r.id = m.round_id
+LEFT JOIN matches_seat o ON o.match_id = s.match_id AND o.id <> s.id
+WHERE m.league_id IN ({leagues}) AND r.playoff = %s AND m.status IN ({final})
+    AND NOT (m.status = 'bye' AND m.deadline > %s)
+GROUP BY m.league_id, s.player_id
+""".format(
+    played="s.outcome IN ('win', 'loss', 'tie') AND o.outcome IN ('win', 'loss', 'tie')",
+    leagues="{leagues}",
+    final=", ".join(f"'{status}'" for status in FINAL_STATUSES),
+)
+RESULT_KEYS = [
+    "won", "lost", "tied", "byes", "forfeits_won", "forfeits_lost", "double_forfeits",
+    "points_for", "points_against", "matches",
+]  # fmt: skip
 
-def _counted(now):
-    """Final regular-season results; a bye counts once its round's deadline has passed."""
-    return Q(match__round__playoff=False, match__status__in=FINAL_STATUSES) & ~Q(
-        match__status=MatchStatus.BYE, match__deadline__gt=now
-    )
 
-
-def _results(league_ids: list[int], now):
-    """Per league and player: counts of each outcome and points for and against."""
-    # No ordering: Seat's default (by the match's round) joined two tables per seat.
-    opponent_score = Subquery(
-        Seat.objects.filter(match_id=OuterRef("match_id"))
-        .exclude(pk=OuterRef("pk"))
-        .order_by()
-        .values("score")[:1],
-        output_field=IntegerField(),
-    )
-
-    def count(outcome):
-        return Count("id", filter=Q(outcome=outcome))
-
-    return (
-        Seat.objects.filter(_counted(now), match__league_id__in=league_ids)
-        .annotate(opponent_score=opponent_score)
-        .values("match__league_id", "player_id")
-        .annotate(
-            won=count(Outcome.WIN),
-            lost=count(Outcome.LOSS),
-            tied=count(Outcome.TIE),
-            byes=count(Outcome.BYE),
-            forfeits_won=count(Outcome.FORFEIT_WIN),
-            forfeits_lost=count(Outcome.FORFEIT_LOSS),
-            double_forfeits=count(Outcome.DOUBLE_FORFEIT),
-            points_for=Coalesce(Sum("score", filter=Q(outcome__in=PLAYED)), Value(0)),
-            points_against=Coalesce(Sum("opponent_score", filter=Q(outcome__in=PLAYED)), Value(0)),
-        )
-        .order_by()
-    )
+def _results(league_ids: list[int], now) -> dict:
+    """(league, player) -> counts of each kind of pairing, points for and against, and the
+    matches sat: one query (a final bye counts once its round's deadline has passed)."""
+    sql = PAIRS_SQL.format(leagues=", ".join(["%s"] * len(league_ids)))
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*league_ids, False, now])
+        return {
+            (league_id, player_id): dict(zip(RESULT_KEYS, values, strict=True))
+            for league_id, player_id, *values in cursor.fetchall()
+        }
 
 
 # One standings row while it is computed: the columns of ``Standing`` as a plain object.
 # Building 20,000 model instances cost more than the aggregate query behind them.
-Row = make_dataclass("Row", STANDING_COLUMNS, slots=True)
+Row = make_dataclass(
+    "Row", [*STANDING_COLUMNS, ("per_game", bool, field(default=False))], slots=True
+)
 
 
 def _row(league: League, player_id: int, result: dict | None, withdrawn: bool, now) -> Row:
@@ -87,11 +98,20 @@ def _row(league: League, player_id: int, result: dict | None, withdrawn: bool, n
     )
     points_for, points_against = r.get("points_for", 0), r.get("points_against", 0)
     wins = won + fw + byes
+    games = won + lost + tied + fw + fl + df
+    win_points = Decimal(wins) + Decimal(tied) / 2
+    spread = (
+        points_for
+        - points_against
+        + league.forfeit_spread * (fw + byes - fl)
+        - league.double_forfeit_spread * df
+    )
+    counted = games + byes
     return Row(
         league_id=league.pk,
         player_id=player_id,
         rank=0,
-        win_points=Decimal(wins) + Decimal(tied) / 2,
+        win_points=win_points,
         wins=wins,
         losses=lost + fl + df,
         ties=tied,
@@ -99,47 +119,59 @@ def _row(league: League, player_id: int, result: dict | None, withdrawn: bool, n
         forfeits_won=fw,
         forfeits_lost=fl,
         double_forfeits=df,
-        spread=points_for
-        - points_against
-        + league.forfeit_spread * (fw + byes - fl)
-        - league.double_forfeit_spread * df,
+        spread=spread,
         points_for=points_for,
         points_against=points_against,
-        games=won + lost + tied + fw + fl + df,
+        games=games,
+        matches=r.get("matches", 0),
+        win_pct=(win_points / counted).quantize(Decimal("0.001")) if counted else Decimal(0),
         withdrawn=withdrawn,
         updated_at=now,
     )
 
 
+HEAD_TO_HEAD_SQL = """
+SELECT m.league_id, s.player_id, o.player_id,
+    SUM(CASE WHEN (s.outcome IN ('win', 'loss', 'tie') AND o.outcome IN ('win', 'loss', 'tie')
+            AND o.place > s.place)
+        OR (s.outcome = 'forfeit_win' AND o.outcome = 'forfeit_loss') THEN 2
+        WHEN s.outcome IN ('win', 'loss', 'tie') AND o.outcome IN ('win', 'loss', 'tie')
+            AND o.place = s.place THEN 1
+        ELSE 0 END)
+FROM matches_seat s
+JOIN matches_match m ON m.id = s.match_id
+JOIN league_round r ON r.id = m.round_id
+JOIN matches_seat o ON o.match_id = s.match_id AND o.id <> s.id
+WHERE m.league_id IN ({leagues}) AND s.player_id IN ({players}) AND r.playoff = %s
+    AND m.status IN ({final})
+GROUP BY m.league_id, s.player_id, o.player_id
+"""
+
+
 def _head_to_head(league_ids: list[int], player_ids: set[int]) -> dict:
-    """(league, player, opponent) -> win points of player against opponent, for level players."""
+    """(league, player, opponent) -> win points of player against opponent, for level players
+    (a tie half a point; counted in halves so SQL sums integers)."""
     if not player_ids:
         return {}
-    opponent = Subquery(
-        Seat.objects.filter(match_id=OuterRef("match_id"))
-        .exclude(pk=OuterRef("pk"))
-        .order_by()
-        .values("player_id")[:1]
+    sql = HEAD_TO_HEAD_SQL.format(
+        leagues=", ".join(["%s"] * len(league_ids)),
+        players=", ".join(["%s"] * len(player_ids)),
+        final=", ".join(["%s"] * len(FINAL_STATUSES)),
     )
-    points = defaultdict(Decimal)
-    rows = (
-        Seat.objects.filter(
-            match__league_id__in=league_ids,
-            match__round__playoff=False,
-            match__status__in=FINAL_STATUSES,
-            player_id__in=player_ids,
-            outcome__in=[*PLAYED, Outcome.FORFEIT_WIN, Outcome.FORFEIT_LOSS],
-        )
-        .annotate(opponent_id=opponent)
-        .values_list("match__league_id", "player_id", "opponent_id", "outcome")
-    )
-    for league_id, player_id, opponent_id, outcome in rows:
-        value = {"win": 1, "forfeit_win": 1, "tie": Decimal("0.5")}.get(outcome, 0)
-        points[(league_id, player_id, opponent_id)] += value
-    return points
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*league_ids, *sorted(player_ids), False, *FINAL_STATUSES])
+        return {
+            (league_id, player_id, opponent_id): Decimal(halves) / 2
+            for league_id, player_id, opponent_id, halves in cursor.fetchall()
+        }
 
 
 def _key(row: Row):
+    """Scrabble convention: wins, spread, points for. A club, where attendance varies, ranks by
+    win percentage, then spread per pairing (G9): `row.per_game` is set for club leagues."""
+    if row.per_game:
+        spread_per_game = Decimal(row.spread) / (row.games + row.byes or 1)
+        return (-row.win_pct, -spread_per_game, -row.points_for)
     return (-row.win_points, -row.spread, -row.points_for)
 
 
@@ -176,7 +208,10 @@ def _copy_in(standings: list[Row]) -> None:
     17 values in Python and psycopg's arrays; COPY takes a sixth of that. (The SQLite demo of
     ``make run`` has no COPY.)"""
     if connection.vendor != "postgresql":
-        Standing.objects.bulk_create([Standing(**asdict(row)) for row in standings], batch_size=500)
+        Standing.objects.bulk_create(
+            [Standing(**{c: getattr(row, c) for c in STANDING_COLUMNS}) for row in standings],
+            batch_size=500,
+        )
         return
     with connection.cursor() as cursor:
         with cursor.cursor.copy(
@@ -197,7 +232,7 @@ def rebuild_standings(league_ids: Iterable[int], now=None) -> int:
         list(League.objects.select_for_update().filter(pk__in=ids).values_list("pk", flat=True))
         now = now or timezone.now()
         leagues = {league.pk: league for league in League.objects.filter(pk__in=ids)}
-        results = {(r["match__league_id"], r["player_id"]): r for r in _results(ids, now)}
+        results = _results(ids, now)
         entries = Entry.objects.filter(league_id__in=ids).values_list(
             "league_id", "player_id", "withdrawn_at"
         )
@@ -207,15 +242,15 @@ def rebuild_standings(league_ids: Iterable[int], now=None) -> int:
         for league_id, player_id in keys:
             if withdrawn.get((league_id, player_id)) and (league_id, player_id) not in results:
                 continue  # withdrew before playing: not in the table
-            by_league[league_id].append(
-                _row(
-                    leagues[league_id],
-                    player_id,
-                    results.get((league_id, player_id)),
-                    withdrawn.get((league_id, player_id), False),
-                    now,
-                )
+            row = _row(
+                leagues[league_id],
+                player_id,
+                results.get((league_id, player_id)),
+                withdrawn.get((league_id, player_id), False),
+                now,
             )
+            row.per_game = leagues[league_id].ranks_per_game
+            by_league[league_id].append(row)
         level = set()
         for rows in by_league.values():
             counts = defaultdict(int)

@@ -15,25 +15,19 @@ from core.admin import InstitutionScopedAdmin
 from core.errors import DomainError
 
 from . import services
-from .forms import in_zone
+from .forms import SCORE, in_zone
 from .game_records import stored_moves
 from .models import AuditEvent, ContactIssue, Dispute, Match, Seat
-from .results import MAX_SCORE
 
 
 class RulingForm(forms.Form):
+    """One ruling: the decision, the reason, and what the decision needs (every seat's amended
+    score and, to break a tie (G2), its score before unplayed tiles; the seats that forfeit; a
+    new deadline)."""
+
     ruling = forms.ChoiceField(label="Decision", widget=forms.RadioSelect)
     reason = forms.CharField(
-        label="Reason (required; both players see it)", widget=forms.Textarea(attrs={"rows": 3})
-    )
-    first_score = forms.IntegerField(
-        label="Amended score, seat 1", required=False, min_value=0, max_value=MAX_SCORE
-    )
-    second_score = forms.IntegerField(
-        label="Amended score, seat 2", required=False, min_value=0, max_value=MAX_SCORE
-    )
-    winner = forms.TypedChoiceField(
-        label="Winner by forfeit", required=False, coerce=int, empty_value=None
+        label="Reason (required; every player sees it)", widget=forms.Textarea(attrs={"rows": 3})
     )
     new_deadline = forms.DateTimeField(
         label="New deadline",
@@ -45,15 +39,40 @@ class RulingForm(forms.Form):
     def __init__(self, *args, rulings, seats, tz, **kwargs):
         super().__init__(*args, **kwargs)
         self.tz = tz
+        self.orders = [seat.order for seat in seats]
         self.fields["ruling"].choices = [(ruling.value, ruling.label) for ruling in rulings]
-        self.fields["winner"].choices = [("", "—")] + [
-            (seat.order, str(seat.player.user)) for seat in seats
-        ]
-        for seat, name in zip(seats, ("first_score", "second_score"), strict=False):
-            self.fields[name].label = f"Amended score, {seat.player.user}"
+        for seat in seats:
+            name = seat.player.user
+            self.fields[f"score_{seat.order}"] = forms.IntegerField(
+                label=f"Amended score, {name}", required=False, **SCORE
+            )
+            self.fields[f"pre_{seat.order}"] = forms.IntegerField(
+                label=f"{name}'s score before unplayed tiles (breaks a tie, optional)",
+                required=False,
+                **SCORE,
+            )
+        for seat in seats:
+            self.fields[f"forfeit_{seat.order}"] = forms.BooleanField(
+                label=f"{seat.player.user} forfeits", required=False
+            )
+        self.order_fields(["ruling", "reason"])
 
     def clean_new_deadline(self):
         return in_zone(self.cleaned_data.get("new_deadline"), self.tz)
+
+    def ruling_arguments(self) -> dict:
+        """The cleaned form as `services.rule`'s keyword arguments."""
+        data = self.cleaned_data
+        scores = [data.get(f"score_{order}") for order in self.orders]
+        pre = [data.get(f"pre_{order}") for order in self.orders]
+        return {
+            "ruling": data["ruling"],
+            "reason": data["reason"],
+            "new_deadline": data["new_deadline"],
+            "scores": scores if any(score is not None for score in scores) else [],
+            "pre_adjustment": pre if any(value is not None for value in pre) else [],
+            "forfeiting": [order for order in self.orders if data.get(f"forfeit_{order}")],
+        }
 
 
 def _ruling_view(
@@ -73,13 +92,13 @@ def _ruling_view(
                 match=match,
                 dispute=dispute,
                 contact_issue=contact_issue,
-                **form.cleaned_data,
+                **form.ruling_arguments(),
             )
         except DomainError as error:
             form.add_error(None, error.message)
         else:
             model_admin.message_user(
-                request, "Decision recorded; both players have been e-mailed.", messages.SUCCESS
+                request, "Decision recorded; every player has been e-mailed.", messages.SUCCESS
             )
             return redirect(back)
     context = {
@@ -135,7 +154,11 @@ class DisputeAdmin(InstitutionScopedAdmin):
     readonly_fields = [f.name for f in Dispute._meta.fields]
 
     def get_queryset(self, request):
-        return super().get_queryset(request).prefetch_related("report__match__seats__player__user")
+        return (
+            super()
+            .get_queryset(request)
+            .prefetch_related("report__match__seats__player__user", "report__scores")
+        )
 
     def has_add_permission(self, request):
         return False
@@ -160,38 +183,30 @@ class DisputeAdmin(InstitutionScopedAdmin):
         return timesince(dispute.created_at) if dispute.is_open else "—"
 
     @staticmethod
-    def _scores(dispute, first: int, second: int, by) -> str:
+    def _scores(dispute, scores, by) -> str:
         """Each score beside its player's first name: seat order alone read as "1–88"."""
         seats = list(dispute.report.match.seats.all())
         names = [seat.player.user.first_name or f"Seat {seat.order}" for seat in seats]
-        names += ["Seat 1", "Seat 2"][len(names) :]
         return format_html(
-            "<strong>{} {} – {} {}</strong><br><small>by {}</small>",
-            names[0],
-            first,
-            names[1],
-            second,
+            "<strong>{}</strong><br><small>by {}</small>",
+            " – ".join(f"{name} {score}" for name, score in zip(names, scores, strict=False)),
             by,
         )
 
-    @admin.display(description="Winner's report")
+    @admin.display(description="Report")
     def reported_version(self, dispute):
         report = dispute.report
-        return self._scores(
-            dispute, report.first_score, report.second_score, report.submitted_by.user
-        )
+        return self._scores(dispute, report.score_list(), report.submitted_by.user)
 
-    @admin.display(description="Opponent's version")
+    @admin.display(description="This player's version")
     def disputed_version(self, dispute):
-        return self._scores(
-            dispute, dispute.first_score, dispute.second_score, dispute.raised_by.user
-        )
+        return self._scores(dispute, dispute.scores, dispute.raised_by.user)
 
     @admin.display(description="Point of discrepancy")
     def point_of_discrepancy(self, dispute):
         at = f"turn {dispute.turn}" if dispute.turn else "turn not given"
-        if dispute.first_score_at_turn is not None:
-            at += f" at {dispute.first_score_at_turn}–{dispute.second_score_at_turn}"
+        if dispute.scores_at_turn:
+            at += " at " + "–".join(str(score) for score in dispute.scores_at_turn)
         if dispute.move:
             return format_html(
                 '<a href="{}?move={}#game">move {} of the game record</a>; {}<br><small>{}</small>',
@@ -231,7 +246,15 @@ class DisputeAdmin(InstitutionScopedAdmin):
             title="Resolve the dispute",
             dispute=dispute,
             back=reverse("admin:matches_dispute_changelist") + "?state=open",
-            extra={"dispute": dispute, "record_move": _record_move(dispute)},
+            extra={
+                "dispute": dispute,
+                "report": dispute.report,
+                "report_lines": list(dispute.report.scores.order_by("order")),
+                "disputes": list(
+                    dispute.report.disputes.select_related("raised_by__user").order_by("created_at")
+                ),
+                "record_move": _record_move(dispute),
+            },
         )
 
 

@@ -1,5 +1,5 @@
-"""Forms speak from the acting player's side ("your score", "your opponent's score"); the views
-turn that into seat order for the services."""
+"""Forms speak from the acting player's side ("your score", "Sam's score"), one field per seat
+for the scores; ``by_seat`` hands the services their values in seat order."""
 
 import base64
 from datetime import datetime
@@ -9,9 +9,32 @@ from django.utils import timezone
 
 from .game_records import MAX_RECORD_BYTES
 from .models import GameEnd
-from .results import MAX_SCORE
+from .results import MAX_SCORE, MIN_SCORE
 
-SCORE = {"min_value": 0, "max_value": MAX_SCORE}
+SCORE = {"min_value": MIN_SCORE, "max_value": MAX_SCORE}
+
+
+def seat_labels(seats, me) -> list[tuple[int, str]]:
+    """(seat order, how the form names that seat's player) for each seat, "Your" for `me`."""
+    return [
+        (
+            seat.order,
+            "Your"
+            if seat == me
+            else f"{seat.player.user.get_full_name() or 'Seat ' + str(seat.order)}'s",
+        )
+        for seat in seats
+    ]
+
+
+def _add_seat_fields(form, seats, me, make) -> list[str]:
+    """One field per seat and per kind, from ``make(order, whose)``, a dict of name → field."""
+    names = []
+    for order, whose in seat_labels(seats, me):
+        for name, field in make(order, whose).items():
+            form.fields[name] = field
+            names.append(name)
+    return names
 
 
 def in_zone(value: datetime | None, tz):
@@ -85,22 +108,11 @@ class ContactIssueForm(forms.Form):
 
 
 class ReportForm(forms.Form):
-    my_score = forms.IntegerField(label="Your final score", **SCORE)
-    opponent_score = forms.IntegerField(label="Your opponent's final score", **SCORE)
+    """Every seat's final score (and optionally its score before unplayed tiles and tiles left),
+    how the game ended and an optional game record."""
+
     ended_by = forms.ChoiceField(
         label="How the game ended", choices=GameEnd.choices, initial=GameEnd.WENT_OUT
-    )
-    my_pre_adjustment = forms.IntegerField(
-        label="Your score before unplayed tiles (optional)", required=False, **SCORE
-    )
-    opponent_pre_adjustment = forms.IntegerField(
-        label="Opponent's score before unplayed tiles (optional)", required=False, **SCORE
-    )
-    my_tiles_left = forms.CharField(
-        label="Your tiles left (optional)", max_length=7, required=False
-    )
-    opponent_tiles_left = forms.CharField(
-        label="Opponent's tiles left (optional)", max_length=7, required=False
     )
     discrepancy_turn = forms.IntegerField(
         label="Turn of a discrepancy you marked (optional)",
@@ -125,6 +137,34 @@ class ReportForm(forms.Form):
     # A browser never fills a file input in again: when the form comes back with an error, the
     # record it was sent with travels in this hidden field instead (base64, to keep its bytes).
     game_record_kept = forms.CharField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args, seats, me=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.orders = [seat.order for seat in seats]
+        scores = _add_seat_fields(
+            self,
+            seats,
+            me,
+            lambda order, whose: {
+                f"score_{order}": forms.IntegerField(label=f"{whose} final score", **SCORE)
+            },
+        )
+        details = _add_seat_fields(
+            self,
+            seats,
+            me,
+            lambda order, whose: {
+                f"pre_{order}": forms.IntegerField(
+                    label=f"{whose} score before unplayed tiles (optional)",
+                    required=False,
+                    **SCORE,
+                ),
+                f"tiles_{order}": forms.CharField(
+                    label=f"{whose} tiles left (optional)", max_length=7, required=False
+                ),
+            },
+        )
+        self.order_fields([*scores, "ended_by", *details])
 
     def clean_game_record(self) -> bytes | None:
         upload = self.cleaned_data.get("game_record")
@@ -159,23 +199,13 @@ class ReportForm(forms.Form):
         # The bound field copied the help text when cleaning began.
         self["game_record"].help_text = note
 
-    def by_seat(self, my_order: int) -> dict:
+    def by_seat(self) -> dict:
         """The form's values as the service's seat-ordered arguments."""
         data = self.cleaned_data
-        mine = (data["my_score"], data["my_pre_adjustment"], data["my_tiles_left"])
-        theirs = (
-            data["opponent_score"],
-            data["opponent_pre_adjustment"],
-            data["opponent_tiles_left"],
-        )
-        first, second = (mine, theirs) if my_order == 1 else (theirs, mine)
         return {
-            "first_score": first[0],
-            "second_score": second[0],
-            "first_pre_adjustment": first[1],
-            "second_pre_adjustment": second[1],
-            "first_tiles_left": first[2],
-            "second_tiles_left": second[2],
+            "scores": [data[f"score_{order}"] for order in self.orders],
+            "pre_adjustment": [data[f"pre_{order}"] for order in self.orders],
+            "tiles_left": [data[f"tiles_{order}"] for order in self.orders],
             "ended_by": data["ended_by"],
             "discrepancy_turn": data["discrepancy_turn"],
             "discrepancy_note": data["discrepancy_note"],
@@ -185,21 +215,11 @@ class ReportForm(forms.Form):
 
 
 class DisputeForm(forms.Form):
-    my_score = forms.IntegerField(label="Your final score, as you recorded it", **SCORE)
-    opponent_score = forms.IntegerField(
-        label="Your opponent's final score, as you recorded it", **SCORE
-    )
     turn = forms.IntegerField(
         label="Turn where the discrepancy happened (optional)",
         min_value=1,
         max_value=100,
         required=False,
-    )
-    my_score_at_turn = forms.IntegerField(
-        label="Your score at that turn (optional)", required=False, **SCORE
-    )
-    opponent_score_at_turn = forms.IntegerField(
-        label="Opponent's score at that turn (optional)", required=False, **SCORE
     )
     move = forms.TypedChoiceField(
         label="The move in the game record you disagree with (optional)",
@@ -211,9 +231,30 @@ class DisputeForm(forms.Form):
         label="What you disagree with", max_length=2000, widget=forms.Textarea(attrs={"rows": 3})
     )
 
-    def __init__(self, *args, moves=(), **kwargs):
+    def __init__(self, *args, seats, me=None, moves=(), **kwargs):
         """``moves`` lists the report's game record, when it has one; otherwise no move field."""
         super().__init__(*args, **kwargs)
+        self.orders = [seat.order for seat in seats]
+        scores = _add_seat_fields(
+            self,
+            seats,
+            me,
+            lambda order, whose: {
+                f"score_{order}": forms.IntegerField(
+                    label=f"{whose} final score, as you recorded it", **SCORE
+                )
+            },
+        )
+        at_turn = _add_seat_fields(
+            self,
+            seats,
+            me,
+            lambda order, whose: {
+                f"at_turn_{order}": forms.IntegerField(
+                    label=f"{whose} score at that turn (optional)", required=False, **SCORE
+                )
+            },
+        )
         if moves:
             self.fields["move"].choices = [("", "—")] + [
                 (move.number, f"{move.number}. {move.nickname}: {move.summary} {move.change:+d}")
@@ -221,19 +262,13 @@ class DisputeForm(forms.Form):
             ]
         else:
             del self.fields["move"]
+        self.order_fields([*scores, "turn", *at_turn, "move", "note"])
 
-    def by_seat(self, my_order: int) -> dict:
+    def by_seat(self) -> dict:
         data = self.cleaned_data
-        mine, theirs = (
-            (data["my_score"], data["my_score_at_turn"]),
-            (data["opponent_score"], data["opponent_score_at_turn"]),
-        )
-        first, second = (mine, theirs) if my_order == 1 else (theirs, mine)
         return {
-            "first_score": first[0],
-            "second_score": second[0],
-            "first_score_at_turn": first[1],
-            "second_score_at_turn": second[1],
+            "scores": [data[f"score_{order}"] for order in self.orders],
+            "scores_at_turn": [data[f"at_turn_{order}"] for order in self.orders],
             "turn": data["turn"],
             "move": data.get("move"),
             "note": data["note"],

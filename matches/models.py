@@ -1,8 +1,15 @@
 """Matches and their life: seats, schedule proposals, result reports, disputes, the audit trail.
 
 Words used here:
-- seat: a player's place in a match, in playing order (two now; up to four for later formats).
-  A final match stores each seat's score and outcome, so standings read seats alone.
+- seat: a player's place in a match, in playing order (two to four, G9). The order stands for
+  the draw for first play; at a table of three or four the scorekeeper (the first seat unless
+  the table names another) reports. A final match stores each seat's score, place and outcome,
+  so standings read seats alone.
+- place: a seat's placing in a played game, by final score, ties broken by the score before the
+  unplayed-tile adjustment (G2); only an exact tie on both shares a place (1 = first).
+- outcome: what the game was for that seat: a win (sole first place), a tie (a shared first
+  place), a loss; or a forfeit won or lost, a double forfeit, a bye. Standings count a game of N
+  seats as N-1 games between its seats (G9), from the places.
 - spread: points for minus points against. A forfeit win counts +forfeit_spread and the loss
   -forfeit_spread; a double forfeit is a loss for both with -double_forfeit_spread each; a bye is
   a win with +forfeit_spread. Forfeits, double forfeits and byes add to spread only, never to
@@ -10,8 +17,9 @@ Words used here:
 - forfeit: the director (or a withdrawal) gives the match to one side without a game.
 - double forfeit: nobody reported in time (L8) or the director ruled it; a loss for both.
 - bye: no opponent this round (odd number of players).
-- report: the winner's account of a game (L7); live while pending, confirmed or disputed, and at
-  most one live report per match (a database constraint).
+- report: the account of a game by the seat who reports it (the winner, L7; at a club table the
+  scorekeeper, G9), one score per seat; live while pending, confirmed or disputed, and at most one
+  live report per match (a database constraint). Every other seat confirms or disputes it.
 - deadline: the end of the round's play-by date in the institution's time zone plus the league's
   report window; after it only the director records results.
 """
@@ -25,7 +33,7 @@ from django.utils import timezone
 
 from accounts.models import PlayerProfile
 
-from .results import MAX_SCORE
+from .results import MAX_SCORE, MIN_SCORE
 
 
 class MatchStatus(models.TextChoices):
@@ -65,7 +73,7 @@ class GameEnd(models.TextChoices):
 
     WENT_OUT = "went_out", "A player went out with the bag empty"
     NO_PLAY_POSSIBLE = "no_play_possible", "No play was possible"
-    SCORELESS_TURNS = "scoreless_turns", "Six scoreless turns in a row (three passes each)"
+    SCORELESS_TURNS = "scoreless_turns", "Every player passed three times in a row"
     TIME_UP = "time_up", "Time was up (equal turns played)"
 
 
@@ -82,6 +90,11 @@ class Match(models.Model):
         max_length=200,
         blank=True,
         help_text="Another dictionary or board both players agreed to (L4).",
+    )
+    scorekeeper = models.PositiveSmallIntegerField(
+        default=1,
+        validators=[MinValueValidator(1), MaxValueValidator(4)],
+        help_text="The seat that keeps score and reports at a table that has one (G9).",
     )
     reminder_sent_at = models.DateTimeField(null=True, blank=True)
     finalised_at = models.DateTimeField(null=True, blank=True)
@@ -112,6 +125,9 @@ class Seat(models.Model):
     player = models.ForeignKey(PlayerProfile, on_delete=models.PROTECT, related_name="seats")
     score = models.IntegerField(null=True, blank=True)
     pre_adjustment_score = models.IntegerField(null=True, blank=True)
+    place = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="1 = first; tied seats share a place (G2, G9)."
+    )
     outcome = models.CharField(max_length=16, choices=Outcome.choices, blank=True)
 
     class Meta:
@@ -123,7 +139,7 @@ class Seat(models.Model):
                 condition=Q(order__gte=1, order__lte=4), name="seat_order_1_to_4"
             ),
             models.CheckConstraint(
-                condition=Q(score__isnull=True) | Q(score__gte=0, score__lte=MAX_SCORE),
+                condition=Q(score__isnull=True) | Q(score__gte=MIN_SCORE, score__lte=MAX_SCORE),
                 name="seat_score_in_range",
             ),
         ]
@@ -208,20 +224,15 @@ LIVE_REPORT_STATUSES = [ReportStatus.PENDING, ReportStatus.CONFIRMED, ReportStat
 
 
 class ResultReport(models.Model):
-    """The winner's report of a two-player game (L7): scores by seat, how it ended (G3), and
-    optionally the point of a discrepancy marked during the game (L9)."""
+    """The account of a game by the seat who reports it (L7, G9): one ``ReportScore`` per seat,
+    how the game ended (G3), and optionally the point of a discrepancy marked during the game
+    (L9). Every other seat confirms (its ``ReportScore.confirmed_at``) or disputes it."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="reports")
     submitted_by = models.ForeignKey(PlayerProfile, on_delete=models.PROTECT, related_name="+")
     status = models.CharField(
         max_length=12, choices=ReportStatus.choices, default=ReportStatus.PENDING
     )
-    first_score = models.PositiveSmallIntegerField(validators=[MaxValueValidator(MAX_SCORE)])
-    second_score = models.PositiveSmallIntegerField(validators=[MaxValueValidator(MAX_SCORE)])
-    first_pre_adjustment = models.PositiveSmallIntegerField(null=True, blank=True)
-    second_pre_adjustment = models.PositiveSmallIntegerField(null=True, blank=True)
-    first_tiles_left = models.CharField(max_length=7, blank=True)
-    second_tiles_left = models.CharField(max_length=7, blank=True)
     ended_by = models.CharField(max_length=20, choices=GameEnd.choices, default=GameEnd.WENT_OUT)
     discrepancy_turn = models.PositiveSmallIntegerField(null=True, blank=True)
     discrepancy_note = models.CharField(max_length=500, blank=True)
@@ -245,36 +256,71 @@ class ResultReport(models.Model):
                 condition=Q(status__in=LIVE_REPORT_STATUSES),
                 name="one_live_report_per_match",
             ),
-            models.CheckConstraint(
-                condition=Q(first_score__lte=MAX_SCORE, second_score__lte=MAX_SCORE),
-                name="report_scores_at_most_1500",
-            ),
         ]
         indexes = [models.Index(fields=["status", "confirm_by"], name="report_status_confirm_by")]
 
     def __str__(self):
-        return f"{self.first_score}–{self.second_score} ({self.get_status_display()})"
+        scores = "–".join(str(each.score) for each in self.scores.all())
+        return f"{scores} ({self.get_status_display()})"
+
+    def score_list(self) -> list[int]:
+        return [each.score for each in self.scores.all()]
+
+
+class ReportScore(models.Model):
+    """One seat's line of a report: its final score, the score before the unplayed-tile
+    adjustment and the tiles left (G1, G2), the place they give (G9), and when that seat
+    confirmed the report (the reporter's own line at once)."""
+
+    report = models.ForeignKey(ResultReport, on_delete=models.CASCADE, related_name="scores")
+    order = models.PositiveSmallIntegerField(
+        validators=[MinValueValidator(1), MaxValueValidator(4)]
+    )
+    score = models.SmallIntegerField(
+        validators=[MinValueValidator(MIN_SCORE), MaxValueValidator(MAX_SCORE)]
+    )
+    pre_adjustment = models.SmallIntegerField(null=True, blank=True)
+    tiles_left = models.CharField(max_length=7, blank=True)
+    place = models.PositiveSmallIntegerField()
+    outcome = models.CharField(max_length=16, choices=Outcome.choices)
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["report", "order"]
+        constraints = [
+            models.UniqueConstraint(fields=["report", "order"], name="report_score_once_per_seat"),
+            models.CheckConstraint(
+                condition=Q(score__gte=MIN_SCORE, score__lte=MAX_SCORE),
+                name="report_score_in_range",
+            ),
+        ]
+
+    def __str__(self):
+        return f"seat {self.order}: {self.score}"
 
 
 class Dispute(models.Model):
-    """The opponent's version and the point of the discrepancy (L9); the director rules."""
+    """A seat's version of the game and the point of the discrepancy (L9); the director rules.
+    At a table of three or four every seat that disagrees files its own (G9)."""
 
     class Resolution(models.TextChoices):
         UPHELD = "upheld", "Report upheld"
         AMENDED = "amended", "Scores amended"
         REPLAY = "replay", "Replay ordered"
-        FORFEIT = "forfeit", "Forfeit to one side"
+        FORFEIT = "forfeit", "Forfeit"
         DOUBLE_FORFEIT = "double_forfeit", "Double forfeit"
 
-    report = models.OneToOneField(ResultReport, on_delete=models.CASCADE, related_name="dispute")
+    report = models.ForeignKey(ResultReport, on_delete=models.CASCADE, related_name="disputes")
     raised_by = models.ForeignKey(PlayerProfile, on_delete=models.PROTECT, related_name="+")
-    first_score = models.PositiveSmallIntegerField(validators=[MaxValueValidator(MAX_SCORE)])
-    second_score = models.PositiveSmallIntegerField(validators=[MaxValueValidator(MAX_SCORE)])
+    scores = models.JSONField(
+        default=list, help_text="The disputer's final score for each seat, in seat order."
+    )
     turn = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Turn number of the discrepancy."
     )
-    first_score_at_turn = models.PositiveSmallIntegerField(null=True, blank=True)
-    second_score_at_turn = models.PositiveSmallIntegerField(null=True, blank=True)
+    scores_at_turn = models.JSONField(
+        default=list, blank=True, help_text="Each seat's score at that turn, when given."
+    )
     move = models.PositiveSmallIntegerField(
         null=True,
         blank=True,
@@ -290,7 +336,12 @@ class Dispute(models.Model):
     resolved_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        ordering = ["created_at"]
+        ordering = ["created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["report", "raised_by"], name="one_dispute_per_seat_and_report"
+            ),
+        ]
 
     def __str__(self):
         return f"Dispute of {self.report.match}"
@@ -307,6 +358,7 @@ AUDIT_ACTIONS = {
     "equipment_agreed": "Other dictionary or board agreed",
     "contact_issue_reported": "Can't reach opponent reported",
     "reported": "Result reported",
+    "seat_confirmed": "Result confirmed by one of the other players",
     "confirmed": "Result confirmed",
     "auto_confirmed": "Result confirmed (nobody disputed it in time)",
     "disputed": "Result disputed",
@@ -315,6 +367,7 @@ AUDIT_ACTIONS = {
     "replay_ordered": "Replay ordered",
     "deadline_extended": "Deadline extended",
     "result_recorded": "Result recorded by the director",
+    "card_entered": "Score card entered",
     "report_upheld": "Report upheld by the director",
 }
 

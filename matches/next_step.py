@@ -5,6 +5,7 @@ from datetime import datetime
 
 from . import policy
 from .models import FINAL_STATUSES
+from .placing import ordinal
 from .policy import MatchFacts, NextStep
 
 
@@ -13,6 +14,8 @@ class Opponent:
     full_name: str
     first_name: str
     email: str
+    place: int | None = None
+    score: int | None = None
 
 
 @dataclass
@@ -31,15 +34,38 @@ class MyMatch:
     report_status: str | None = None  # the live report's status, if any
     report_by: int | None = None
     waiting_on_director: bool = False  # an open can't-reach report (L5)
+    scorekeeper: int | None = None  # the player who reports, at a table with a scorekeeper
+    answered: bool = False  # this player confirmed or disputed the live report
+    my_place: int | None = None
+    my_score: int | None = None
     opponents: list[Opponent] = field(default_factory=list)
 
     @property
     def is_final(self) -> bool:
         return self.status in FINAL_STATUSES
 
+    @property
+    def placings(self) -> str:
+        """ "1st Ana 412 · 2nd you 377 · …" for a played game (G9); empty otherwise."""
+        if self.my_place is None:
+            return ""
+        seated = [(self.my_place, 0, "you", self.my_score)] + [
+            (each.place, index, each.first_name, each.score)
+            for index, each in enumerate(self.opponents, start=1)
+            if each.place is not None
+        ]
+        places = [place for place, *_ in seated]
+        return " · ".join(
+            f"{ordinal(place, places.count(place) > 1)} {name} {score}"
+            for place, _, name, score in sorted(seated)
+        )
+
 
 def next_step(match: MyMatch, player_id: int, now: datetime) -> NextStep:
     """The one thing this player should do next about this match (the policy decides)."""
+    if match.is_final and match.my_place is not None and len(match.opponents) > 1:
+        seats = len(match.opponents) + 1
+        return NextStep(f"Final: {ordinal(match.my_place)} of {seats}", False)
     facts = MatchFacts(
         status=match.status,
         deadline=match.deadline,
@@ -47,6 +73,8 @@ def next_step(match: MyMatch, player_id: int, now: datetime) -> NextStep:
         report_status=match.report_status,
         report_by=match.report_by,
         waiting_on_director=match.waiting_on_director,
+        scorekeeper=match.scorekeeper,
+        answered=frozenset({player_id}) if match.answered else frozenset(),
     )
     return policy.next_step(
         facts, player_id, now, scheduled_at=match.scheduled_at, my_outcome=match.my_outcome

@@ -18,9 +18,9 @@ class Action(StrEnum):
     ACCEPT = "accept a time"  # L1
     AGREE_EQUIPMENT = "change the equipment"  # L4
     REPORT_CONTACT = "report an unreachable opponent"  # L5
-    REPORT = "report the result"  # L7
-    CONFIRM = "confirm the result"  # L6
-    DISPUTE = "dispute the result"  # L9
+    REPORT = "report the result"  # L7, G9
+    CONFIRM = "confirm the result"  # L6, G9
+    DISPUTE = "dispute the result"  # L9, G9
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,11 @@ class MatchFacts:
     report_by: int | None = None
     report_confirm_by: datetime | None = None  # None: not known to the caller, not checked
     waiting_on_director: bool = False  # an open can't-reach report (L5)
+    # At a table with a scorekeeper (a club night or an event, G9) only that player reports;
+    # None: the winner reports (L7), which the service checks against the scores.
+    scorekeeper: int | None = None
+    # The players who already confirmed or disputed the live report (the reporter included).
+    answered: frozenset[int] = frozenset()
 
 
 def refusal(
@@ -50,6 +55,8 @@ def refusal(
         MatchStatus.CONFIRMED,
     ):
         return "A result has already been reported for this match."
+    if action == Action.REPORT and facts.scorekeeper not in (None, player_id):
+        return "At this table the scorekeeper reports the result; you confirm or dispute it."
     if action == Action.REPORT and status in FINAL_STATUSES:
         label = MatchStatus(status).label.lower()
         return f"This match is already final ({label}): only the director can change it."
@@ -72,11 +79,22 @@ def refusal(
 def _answer_refusal(action, facts: MatchFacts, player_id, now, say_time) -> str | None:
     if facts.report_by == player_id:
         return (
-            "Your opponent confirms your report, not you."
+            "The other players confirm your report, not you."
             if action == Action.CONFIRM
-            else "Only your opponent can dispute your report."
+            else "Only the other players can dispute your report."
         )
-    if facts.report_status != ReportStatus.PENDING or facts.status != MatchStatus.REPORTED:
+    if player_id in facts.answered:
+        return "You have already answered this report: the director has the rest."
+    # Once one seat disputes, the others may still add their own version (G9), not confirm.
+    open_to = (
+        [(ReportStatus.PENDING, MatchStatus.REPORTED)]
+        if action == Action.CONFIRM
+        else [
+            (ReportStatus.PENDING, MatchStatus.REPORTED),
+            (ReportStatus.DISPUTED, MatchStatus.DISPUTED),
+        ]
+    )
+    if (facts.report_status, facts.status) not in open_to:
         label = ReportStatus(facts.report_status).label.lower() if facts.report_status else "gone"
         doing = (
             "there is nothing to confirm"
@@ -122,18 +140,24 @@ def next_step(
         outcome = Outcome(my_outcome).label if my_outcome else MatchStatus(status).label
         return NextStep(f"Final: {outcome.lower()}", False)
     if status == MatchStatus.DISPUTED:
+        if may(Action.DISPUTE, facts, player_id, now):
+            return NextStep("Disputed by another player: add your version or wait", True)
         return NextStep("Disputed: the director will rule", False)
     if status == MatchStatus.REPORTED and facts.report_status == ReportStatus.PENDING:
         if may(Action.CONFIRM, facts, player_id, now):
             return NextStep("Confirm or dispute the reported result", True)
-        return NextStep("Reported: waiting for your opponent to confirm", False)
+        return NextStep("Reported: waiting for the other players to confirm", False)
     if facts.waiting_on_director:
         return NextStep("Waiting for the director (can't reach opponent)", False)
+    if facts.scorekeeper not in (None, player_id) and now <= facts.deadline:
+        return NextStep("Play your game: the scorekeeper reports the scores", False)
     if not may(Action.REPORT, facts, player_id, now):
         return NextStep("Deadline passed: the director decides", False)
     if status == MatchStatus.SCHEDULED:
         if scheduled_at and scheduled_at > now:
             return NextStep("Play at the scheduled time", True)
+        if facts.scorekeeper is not None:
+            return NextStep("Report every seat's score (you keep score)", True)
         return NextStep("Report the result (the winner reports)", True)
     if facts.proposal_by is None:
         return NextStep("Propose times to your opponent", True)

@@ -5,7 +5,9 @@ from accounts import roles
 from .models import (
     LIVE_REPORT_STATUSES,
     AuditEvent,
+    Dispute,
     Match,
+    ReportScore,
     ResultReport,
     ScheduleProposal,
     Seat,
@@ -31,9 +33,17 @@ def match_for_page(pk: int) -> Match | None:
             ),
             Prefetch(
                 "reports",
-                queryset=ResultReport.objects.select_related(
-                    "submitted_by__user", "dispute"
-                ).order_by("-submitted_at", "-id"),
+                queryset=ResultReport.objects.select_related("submitted_by__user")
+                .prefetch_related(
+                    Prefetch("scores", queryset=ReportScore.objects.order_by("order")),
+                    Prefetch(
+                        "disputes",
+                        queryset=Dispute.objects.select_related("raised_by__user").order_by(
+                            "created_at", "id"
+                        ),
+                    ),
+                )
+                .order_by("-submitted_at", "-id"),
                 to_attr="all_reports",
             ),
             Prefetch(

@@ -20,6 +20,7 @@ from .forms import (
 )
 from .game_records import board_after, stored_moves
 from .models import ReportStatus, ScheduleProposal
+from .placing import placings
 from .policy import Action, MatchFacts
 from .selectors import can_see_match, match_for_page
 
@@ -51,7 +52,8 @@ def _game(request, report) -> dict | None:
         shown = len(listed)
     shown = max(0, min(shown, len(listed)))
     rows, _ = board_after(record, shown)
-    dispute = getattr(report, "dispute", None) if report.status == ReportStatus.DISPUTED else None
+    disputes = report.disputes.all() if report.status == ReportStatus.DISPUTED else []
+    dispute = next((each for each in disputes if each.move), None)
     return {
         "players": record.players,
         "moves": listed,
@@ -81,6 +83,17 @@ def _render(request, match, status=200, **forms):
         recorded = next((r for r in match.all_reports if r.game_record), None)
     game = _game(request, recorded)
     open_issue = next((i for i in match.contact_issues.all() if i.resolved_at is None), None)
+    seats = list(match.seats.all())
+    lines = list(report.scores.all()) if report else []
+    answered = {
+        each.player_id for each, line in zip(seats, lines, strict=False) if line.confirmed_at
+    }
+    answered |= {dispute.raised_by_id for dispute in report.disputes.all()} if report else set()
+    scorekeeper = (
+        next((each for each in seats if each.order == match.scorekeeper), None)
+        if match.league.scorekeeper_reports
+        else None
+    )
     facts = MatchFacts(
         status=match.status,
         deadline=match.deadline,
@@ -89,6 +102,8 @@ def _render(request, match, status=200, **forms):
         report_by=report.submitted_by_id if report else None,
         report_confirm_by=report.confirm_by if report else None,
         waiting_on_director=open_issue is not None,
+        scorekeeper=scorekeeper.player_id if scorekeeper else None,
+        answered=frozenset(answered | ({report.submitted_by_id} if report else set())),
     )
 
     def may(action):
@@ -97,7 +112,14 @@ def _render(request, match, status=200, **forms):
     context = {
         "match": match,
         "league": match.league,
-        "seats": list(match.seats.all()),
+        "seats": seats,
+        "placings": placings(seats),
+        "report_lines": [
+            {"seat": each, "line": line, "answered": each.player_id in answered}
+            for each, line in zip(seats, lines, strict=False)
+        ],
+        "disputes": list(report.disputes.all()) if report else [],
+        "scorekeeper": scorekeeper,
         "my_seat": seat,
         "tz": tz,
         "proposal": proposal,
@@ -115,9 +137,9 @@ def _render(request, match, status=200, **forms):
         "proposal_form": forms.get("proposal_form") or ProposalForm(tz=tz),
         "accept_form": forms.get("accept_form")
         or (AcceptForm(proposal=proposal, tz=tz) if proposal else None),
-        "report_form": forms.get("report_form") or ReportForm(),
+        "report_form": forms.get("report_form") or ReportForm(seats=seats, me=seat),
         "dispute_form": forms.get("dispute_form")
-        or DisputeForm(moves=game["moves"] if game else ()),
+        or DisputeForm(seats=seats, me=seat, moves=game["moves"] if game else ()),
         "game": game,
         "contact_form": forms.get("contact_form") or ContactIssueForm(),
         "equipment_form": forms.get("equipment_form") or EquipmentForm(),
@@ -217,15 +239,14 @@ def match_cant_reach(request, pk):
 @require_POST
 def match_report(request, pk):
     match = _match_for(request, pk)
-    seat = _my_seat(request, match)
-    order = seat.order if seat else 1
+    seats = list(match.seats.all())
     return _act(
         request,
         match,
         "report_form",
-        ReportForm(request.POST, request.FILES),
-        lambda f: services.report_submit(actor=request.user, match=match, **f.by_seat(order)),
-        "Result reported: your opponent has been asked to confirm it.",
+        ReportForm(request.POST, request.FILES, seats=seats, me=_my_seat(request, match)),
+        lambda f: services.report_submit(actor=request.user, match=match, **f.by_seat()),
+        "Result reported: the other players have been asked to confirm it.",
     )
 
 
@@ -246,7 +267,7 @@ def match_confirm(request, pk, report_id):
     except DomainError as error:
         messages.error(request, error.message)
     else:
-        messages.success(request, "Result confirmed. Thanks!")
+        messages.success(request, "Confirmed. Thanks!")
     return redirect(match)
 
 
@@ -255,16 +276,20 @@ def match_confirm(request, pk, report_id):
 def match_dispute(request, pk, report_id):
     match = _match_for(request, pk)
     report = _live_report(match, report_id)
-    seat = _my_seat(request, match)
-    order = seat.order if seat else 1
     stored = stored_moves(report.game_record)
+    form = DisputeForm(
+        request.POST,
+        seats=list(match.seats.all()),
+        me=_my_seat(request, match),
+        moves=stored[1] if stored else (),
+    )
     return _act(
         request,
         match,
         "dispute_form",
-        DisputeForm(request.POST, moves=stored[1] if stored else ()),
-        lambda f: services.report_dispute(actor=request.user, report=report, **f.by_seat(order)),
-        "Dispute sent: the director will rule on it, and both of you will be e-mailed.",
+        form,
+        lambda f: services.report_dispute(actor=request.user, report=report, **f.by_seat()),
+        "Dispute sent: the director will rule on it, and every player will be e-mailed.",
     )
 
 

@@ -125,13 +125,20 @@ def match_between(
     league, first: PlayerProfile, second: PlayerProfile, *, play_by=None, number=None
 ):
     """A two-player match in its own round, due `play_by` (default: in a week)."""
+    return table_of(league, [first, second], play_by=play_by, number=number)
+
+
+def table_of(league, players, *, play_by=None, number=None, scorekeeper: int = 1):
+    """A match of these players in seat order (two to four, G9) in its own round, due
+    `play_by` (default: in a week)."""
     from league.models import Round
-    from matches.services import match_create
+    from matches.services import NewMatch, matches_create
 
     play_by = play_by or (timezone.now().date() + timedelta(days=7))
     number = number or (league.rounds.count() + 1)
     round_ = Round.objects.create(league=league, number=number, play_by=play_by)
-    return match_create(actor=None, round=round_, players=[first.pk, second.pk])
+    new = NewMatch(round=round_, players=[player.pk for player in players], scorekeeper=scorekeeper)
+    return matches_create(actor=None, new=[new])[0]
 
 
 # --- Scenarios -----------------------------------------------------------------------------------
@@ -170,19 +177,18 @@ def new_match(league, **when):
     return match_between(league, first, second, **when)
 
 
-def submitted_report(match, *, by: PlayerProfile, first_score=420, second_score=380, **details):
-    """`by` reports the result; it waits for the opponent's confirmation (L6, L7)."""
-    return services.report_submit(
-        actor=by.user, match=match, first_score=first_score, second_score=second_score, **details
-    )
+def submitted_report(match, *, by: PlayerProfile, scores=(420, 380), **details):
+    """`by` reports the result, every seat's score in seat order; it waits for the other
+    seats' confirmation (L6, L7, G9)."""
+    return services.report_submit(actor=by.user, match=match, scores=list(scores), **details)
 
 
 def confirmed_game(match, *, winner: PlayerProfile, loser: PlayerProfile, scores=(400, 350)):
     """`winner` reports `scores` (theirs first, whichever seat they sit in), `loser` confirms.
     For a tie either player may stand as the winner."""
     winner_sits_first = match.seats.get(order=1).player_id == winner.pk
-    first_score, second_score = scores if winner_sits_first else (scores[1], scores[0])
-    report = submitted_report(match, by=winner, first_score=first_score, second_score=second_score)
+    by_seat = scores if winner_sits_first else (scores[1], scores[0])
+    report = submitted_report(match, by=winner, scores=by_seat)
     services.report_confirm(actor=loser.user, report=report)
     report.refresh_from_db()
     return report
@@ -199,12 +205,11 @@ def open_dispute(
     """Seat 1 reports `reported`, seat 2 disputes it with `disputed` (L9); `details` (turn,
     move, the scores at the turn) go with the dispute."""
     first, second = (seat.player for seat in match.seats.order_by("order"))
-    report = submitted_report(match, by=first, first_score=reported[0], second_score=reported[1])
+    report = submitted_report(match, by=first, scores=[reported[0], reported[1]])
     return services.report_dispute(
         actor=second.user,
         report=report,
-        first_score=disputed[0],
-        second_score=disputed[1],
+        scores=[disputed[0], disputed[1]],
         note=note,
         **details,
     )

@@ -160,16 +160,16 @@ def test_a_report_with_a_converted_record_stores_it_and_fills_the_scores_before_
     report = report_submit(
         actor=opponent.user,
         match=match,
-        first_score=36,
-        second_score=45,
+        scores=[36, 45],
         unusual_confirmed=True,
         game_record=NORTH_AMERICAN_RECORD.encode("latin-1"),
     )
     report.refresh_from_db()
     assert report.game_record == NORTH_AMERICAN_RECORD
     assert "converted" in report.game_record_note
-    assert (report.first_pre_adjustment, report.second_pre_adjustment) == (38, 43)
-    assert (report.first_tiles_left, report.second_tiles_left) == ("EI", "")
+    lines = list(report.scores.order_by("order"))
+    assert [line.pre_adjustment for line in lines] == [38, 43]
+    assert [line.tiles_left for line in lines] == ["EI", ""]
 
 
 def test_a_report_that_disagrees_with_its_record_changes_nothing(match, opponent):
@@ -177,8 +177,7 @@ def test_a_report_that_disagrees_with_its_record_changes_nothing(match, opponent
         report_submit(
             actor=opponent.user,
             match=match,
-            first_score=38,  # the North-American total, not this league's
-            second_score=45,
+            scores=[38, 45],  # the North-American total, not this league's
             unusual_confirmed=True,
             game_record=NORTH_AMERICAN_RECORD,
         )
@@ -193,9 +192,8 @@ def test_a_score_before_tiles_that_disagrees_with_the_record_is_refused(match, o
         report_submit(
             actor=opponent.user,
             match=match,
-            first_score=36,
-            second_score=45,
-            second_pre_adjustment=44,
+            scores=[36, 45],
+            pre_adjustment=[None, 44],
             unusual_confirmed=True,
             game_record=STANDARD_RECORD,
         )
@@ -210,8 +208,7 @@ def _sage_reports_with_the_record(match, sage):
     return submitted_report(
         match,
         by=sage,
-        first_score=36,
-        second_score=45,
+        scores=[36, 45],
         unusual_confirmed=True,
         game_record=STANDARD_RECORD,
     )
@@ -224,9 +221,11 @@ def _upload(text, name="game.gcg"):
 def _post_report(client, match, my_score: int, opponent_score: int = 36, **fields):
     """The report form posted by the logged-in player; ``fields`` add to or drop (None) the
     usual ones."""
+    mine = match.seats.get(player__user_id=client.session["_auth_user_id"]).order
+    scores = (my_score, opponent_score) if mine == 1 else (opponent_score, my_score)
     data = {
-        "my_score": my_score,
-        "opponent_score": opponent_score,
+        "score_1": scores[0],
+        "score_2": scores[1],
         "ended_by": "went_out",
         "unusual_confirmed": "on",
         **fields,
@@ -286,7 +285,7 @@ def test_l9_a_dispute_points_at_a_move_and_the_director_sees_it(
     assert 'name="move"' in page and "4. rowan: I9 AX +22" in page
     response = client.post(
         reverse("match_dispute", args=[match.pk, report.pk]),
-        {"my_score": 40, "opponent_score": 45, "move": 4, "note": "AX was on a triple."},
+        {"score_1": 40, "score_2": 45, "move": 4, "note": "AX was on a triple."},
     )
     assert response.status_code == 302
     dispute = Dispute.objects.get()
@@ -310,9 +309,7 @@ def test_l9_the_record_stays_on_the_match_page_after_a_ruling_but_not_after_a_re
     """A ruling supersedes the reports it decides; their game record is still the game played,
     unless the director ordered the match replayed."""
     report = _sage_reports_with_the_record(match, opponent)
-    dispute = report_dispute(
-        actor=player.user, report=report, first_score=40, second_score=45, note="AX?", move=4
-    )
+    dispute = report_dispute(actor=player.user, report=report, scores=[40, 45], note="AX?", move=4)
     rule(
         actor=director.user,
         match=match,
@@ -330,9 +327,7 @@ def test_l9_the_record_stays_on_the_match_page_after_a_ruling_but_not_after_a_re
 def test_a_dispute_cannot_point_past_the_records_last_move(match, player, opponent):
     report = _sage_reports_with_the_record(match, opponent)
     with pytest.raises(MatchError, match="moves 1 to 9"):
-        report_dispute(
-            actor=player.user, report=report, first_score=40, second_score=45, note="x", move=12
-        )
+        report_dispute(actor=player.user, report=report, scores=[40, 45], note="x", move=12)
     assert not Dispute.objects.exists()
 
 
@@ -342,7 +337,7 @@ def test_the_match_page_with_a_record_runs_a_constant_number_of_queries(
 ):
     _sage_reports_with_the_record(match, opponent)
     client.force_login(opponent.user)
-    with django_assert_max_num_queries(10):
+    with django_assert_max_num_queries(11):
         response = client.get(reverse("match_detail", args=[match.pk]), {"move": move})
     assert response.status_code == 200
 

@@ -164,7 +164,7 @@ def test_withdrawing_turns_remaining_matches_into_forfeits_to_the_opponents(
 ):
     entry = Entry.objects.create(league=league, player=player)
     done = match_between(league, player, opponent)
-    submitted_report(done, by=player, first_score=400, second_score=300)
+    submitted_report(done, by=player, scores=[400, 300])
 
     forfeits = entry_withdraw(actor=director.user, entry=entry, reason="Transferred")
 
@@ -267,7 +267,7 @@ def test_l10_a_player_ruled_ineligible_mid_season_forfeits_their_remaining_match
 
     Entry.objects.create(league=league, player=player)
     reported = match_between(league, player, opponent)
-    submitted_report(reported, by=player, first_score=400, second_score=300)
+    submitted_report(reported, by=player, scores=[400, 300])
     played = match_between(league, player, opponent)
     confirmed_game(played, winner=player, loser=opponent)
     next_term = SeasonFactory(institution=season.institution, name="Spring 2027")

@@ -261,7 +261,7 @@ def test_l5_a_new_forfeit_spread_in_the_admin_rebuilds_the_standings_it_shows(
             actor=director.user,
             match=match_between(league, ada, bo),
             ruling=Ruling.FORFEIT,
-            winner=1,
+            forfeiting=[2],
             reason="no show",
         )
     assert _spreads(client, league) == [50, -50]

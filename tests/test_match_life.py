@@ -143,9 +143,7 @@ def test_l7_the_winner_reports_and_the_opponent_is_asked_to_confirm(
     match, player, opponent, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True):
-        submitted = submitted_report(
-            match, by=player, first_score=420, second_score=380, ended_by="went_out"
-        )
+        submitted = submitted_report(match, by=player, scores=[420, 380], ended_by="went_out")
     match.refresh_from_db()
     assert match.status == MatchStatus.REPORTED
     assert submitted.confirm_by == submitted.submitted_at + timedelta(hours=48)
@@ -157,15 +155,15 @@ def test_l7_a_submitter_whose_scores_say_they_lost_is_told_to_let_the_winner_rep
     match, opponent
 ):
     with pytest.raises(MatchError, match="the winner reports"):
-        submitted_report(match, by=opponent, first_score=420, second_score=380)
+        submitted_report(match, by=opponent, scores=[420, 380])
     assert not ResultReport.objects.exists()
 
 
 def test_g2_a_tie_on_final_score_goes_to_the_higher_score_before_adjustment(
     match, player, opponent
 ):
-    tied = {"first_score": 400, "second_score": 400}
-    before_tiles = {"first_pre_adjustment": 390, "second_pre_adjustment": 395}
+    tied = {"scores": [400, 400]}
+    before_tiles = {"pre_adjustment": [390, 395]}
     with pytest.raises(MatchError, match="the winner reports"):
         submitted_report(match, by=player, **tied, **before_tiles)
     submitted_report(match, by=opponent, **tied, **before_tiles)
@@ -175,7 +173,7 @@ def test_g2_a_tie_on_final_score_goes_to_the_higher_score_before_adjustment(
 
 
 def test_g2_only_an_exact_tie_on_both_is_a_tie_and_either_may_report_it(match, player, opponent):
-    submitted_report(match, by=opponent, first_score=400, second_score=400)
+    submitted_report(match, by=opponent, scores=[400, 400])
     report_confirm(actor=player.user, report=ResultReport.objects.get())
     assert {s.outcome for s in seats(match).values()} == {"tie"}
 
@@ -183,17 +181,15 @@ def test_g2_only_an_exact_tie_on_both_is_a_tie_and_either_may_report_it(match, p
 @pytest.mark.parametrize(("first", "second"), [(-5, 300), (1501, 300), (400, -1)])
 def test_impossible_scores_are_refused(match, player, first, second):
     with pytest.raises(MatchError):
-        submitted_report(match, by=player, first_score=first, second_score=second)
+        submitted_report(match, by=player, scores=[first, second])
     assert not ResultReport.objects.exists()
 
 
 @pytest.mark.parametrize(("first", "second"), [(99, 80), (700, 250)])
 def test_unusual_scores_need_an_explicit_yes_really(match, player, first, second):
     with pytest.raises(UnusualScores, match="yes, really"):
-        submitted_report(match, by=player, first_score=first, second_score=second)
-    submitted_report(
-        match, by=player, first_score=first, second_score=second, unusual_confirmed=True
-    )
+        submitted_report(match, by=player, scores=[first, second])
+    submitted_report(match, by=player, scores=[first, second], unusual_confirmed=True)
     assert ResultReport.objects.count() == 1
 
 
@@ -217,8 +213,6 @@ def test_one_live_report_per_match_is_a_database_constraint(match, player):
         ResultReport.objects.create(
             match=match,
             submitted_by=player,
-            first_score=1,
-            second_score=0,
             confirm_by=first.confirm_by,
         )
 
@@ -229,7 +223,7 @@ def test_l6_an_unconfirmed_report_is_not_yet_a_win(match, player):
 
 
 def test_l6_confirming_makes_the_result_count(match, player, opponent):
-    submitted = submitted_report(match, by=player, first_score=420, second_score=380)
+    submitted = submitted_report(match, by=player, scores=[420, 380])
     report_confirm(actor=opponent.user, report=submitted)
     match.refresh_from_db()
     s = seats(match)
@@ -238,7 +232,7 @@ def test_l6_confirming_makes_the_result_count(match, player, opponent):
 
 
 def test_the_submitter_cannot_confirm_their_own_report(match, player):
-    with pytest.raises(MatchError, match="Your opponent confirms"):
+    with pytest.raises(MatchError, match="The other players confirm your report"):
         report_confirm(actor=player.user, report=submitted_report(match, by=player))
 
 
@@ -249,10 +243,10 @@ def test_l9_the_opponent_disputes_with_their_version_and_the_point_of_discrepanc
     match, player, opponent, director, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True):
-        raised = open_dispute(match, turn=12, first_score_at_turn=250, second_score_at_turn=262)
+        raised = open_dispute(match, turn=12, scores_at_turn=[250, 262])
     match.refresh_from_db()
     assert match.status == MatchStatus.DISPUTED
-    assert (raised.turn, raised.first_score_at_turn, raised.second_score_at_turn) == (12, 250, 262)
+    assert (raised.turn, raised.scores_at_turn) == (12, [250, 262])
     assert ResultReport.objects.get().status == ReportStatus.DISPUTED
     recipients = {address for message in mail.outbox for address in message.to}
     assert {player.user.email, director.user.email} <= recipients
@@ -264,8 +258,7 @@ def test_a_dispute_after_the_confirmation_window_is_refused(match, player, oppon
         report_dispute(
             actor=opponent.user,
             report=submitted,
-            first_score=1,
-            second_score=2,
+            scores=[1, 2],
             note="late",
             now=submitted.confirm_by + timedelta(minutes=1),
         )
@@ -282,8 +275,8 @@ def test_reports_past_the_confirmation_window_are_confirmed_set_based(
     second = match_between(league, others[0], others[1])
     tie = match_between(league, others[2], others[3])
     submitted_report(match, by=player)
-    submitted_report(second, by=others[1], first_score=300, second_score=350)
-    submitted_report(tie, by=others[2], first_score=333, second_score=333)
+    submitted_report(second, by=others[1], scores=[300, 350])
+    submitted_report(tie, by=others[2], scores=[333, 333])
     later = timezone.now() + timedelta(hours=49)
 
     with django_assert_max_num_queries(10):
@@ -313,7 +306,7 @@ def test_l10_a_player_no_longer_eligible_cannot_report_a_win(
     )
 
     with pytest.raises(NotEligible, match="not yet eligible"):
-        submitted_report(match, by=player, first_score=420, second_score=300)
+        submitted_report(match, by=player, scores=[420, 300])
     match.refresh_from_db()
     assert match.status == MatchStatus.UNSCHEDULED
     assert not ResultReport.objects.filter(match=match).exists()
@@ -327,5 +320,5 @@ def test_l10_a_winner_cannot_report_over_an_opponent_no_longer_eligible(
     )
 
     with pytest.raises(NotEligible):
-        submitted_report(match, by=player, first_score=420, second_score=300)
+        submitted_report(match, by=player, scores=[420, 300])
     assert not ResultReport.objects.filter(match=match).exists()

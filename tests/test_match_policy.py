@@ -68,8 +68,8 @@ def test_l6_l9_only_the_opponent_answers_a_report_and_disputes_only_within_the_w
     )
     assert refusal(Action.CONFIRM, reported, ME, NOW) is None
     assert refusal(Action.DISPUTE, reported, ME, NOW) is None
-    assert "confirms your report, not you" in refusal(Action.CONFIRM, reported, THEM, NOW)
-    assert "Only your opponent" in refusal(Action.DISPUTE, reported, THEM, NOW)
+    assert "confirm your report, not you" in refusal(Action.CONFIRM, reported, THEM, NOW)
+    assert "Only the other players" in refusal(Action.DISPUTE, reported, THEM, NOW)
     late = NOW + timedelta(hours=2)
     assert "window to dispute closed" in refusal(Action.DISPUTE, reported, ME, late)
     # Confirming late is fine: the nightly would confirm it anyway.
@@ -111,7 +111,7 @@ def test_l4_equipment_can_be_agreed_while_a_cant_reach_report_waits(client, matc
 def test_l9_the_page_offers_no_dispute_after_the_window_closed(client, match, player, opponent):
     """The page offered the dispute form after the confirmation window, and the service then
     refused it: the page now asks the same policy, so only Confirm is offered."""
-    report = report_submit(actor=opponent.user, match=match, first_score=350, second_score=420)
+    report = report_submit(actor=opponent.user, match=match, scores=[350, 420])
     ResultReport.objects.filter(pk=report.pk).update(
         confirm_by=timezone.now() - timedelta(minutes=5)
     )
@@ -120,6 +120,4 @@ def test_l9_the_page_offers_no_dispute_after_the_window_closed(client, match, pl
     assert "Confirm this result" in page
     assert "Send dispute to the director" not in page
     with pytest.raises(MatchError, match="window to dispute closed"):
-        report_dispute(
-            actor=player.user, report=report, first_score=360, second_score=420, note="Off by 10."
-        )
+        report_dispute(actor=player.user, report=report, scores=[360, 420], note="Off by 10.")

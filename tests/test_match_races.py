@@ -54,8 +54,8 @@ def two_directors(race_match, institution):
 def test_l7_two_reports_race_and_exactly_one_lands(race_match, attempt):
     match, a, b = race_match
     outcomes = run_together(
-        lambda: report_submit(actor=a.user, match=match, first_score=420, second_score=380),
-        lambda: report_submit(actor=b.user, match=match, first_score=380, second_score=420),
+        lambda: report_submit(actor=a.user, match=match, scores=[420, 380]),
+        lambda: report_submit(actor=b.user, match=match, scores=[380, 420]),
     )
     landed = [o for o in outcomes if isinstance(o, ResultReport)]
     refused = [o for o in outcomes if isinstance(o, MatchError)]
@@ -67,7 +67,7 @@ def test_l7_two_reports_race_and_exactly_one_lands(race_match, attempt):
 
 def test_a_confirmation_racing_the_nightly_auto_confirm_is_applied_once(race_match):
     match, a, b = race_match
-    report = submitted_report(match, by=a, first_score=420, second_score=380)
+    report = submitted_report(match, by=a, scores=[420, 380])
     ResultReport.objects.filter(pk=report.pk).update(
         confirm_by=timezone.now() - timedelta(minutes=1)
     )
@@ -95,10 +95,8 @@ def test_l9_two_rulings_on_one_dispute_at_once_exactly_one_lands(
 ):
     """Both directors opened the same dispute; the second to commit finds it resolved."""
     match, a, b = race_match
-    report = report_submit(actor=a.user, match=match, first_score=420, second_score=380)
-    dispute = report_dispute(
-        actor=b.user, report=report, first_score=400, second_score=410, note="Miscounted."
-    )
+    report = report_submit(actor=a.user, match=match, scores=[420, 380])
+    dispute = report_dispute(actor=b.user, report=report, scores=[400, 410], note="Miscounted.")
     first, second = two_directors
 
     outcomes = run_together(
@@ -152,7 +150,7 @@ def test_l5_two_decisions_on_one_cant_reach_report_at_once_exactly_one_lands(
             match=match,
             contact_issue=issue,
             ruling=Ruling.FORFEIT,
-            winner=1,
+            forfeiting=[2],
             reason="Tried enough.",
         ),
     )

@@ -81,7 +81,7 @@ def test_l5_a_match_with_an_open_cant_reach_report_waits_for_the_director(
 def test_l8_a_reported_match_is_never_forfeited(
     match, player, institution, django_capture_on_commit_callbacks
 ):
-    submitted_report(match, by=player, first_score=400, second_score=300)
+    submitted_report(match, by=player, scores=[400, 300])
     night(institution, day_after(match) + timedelta(days=5), django_capture_on_commit_callbacks)
     match.refresh_from_db()
     assert match.status == MatchStatus.CONFIRMED  # auto-confirmed, never forfeited
@@ -91,7 +91,7 @@ def test_l8_a_reported_match_is_never_forfeited(
 def test_reports_past_their_window_are_confirmed_by_the_night(
     match, player, institution, django_capture_on_commit_callbacks
 ):
-    report = submitted_report(match, by=player, first_score=400, second_score=300)
+    report = submitted_report(match, by=player, scores=[400, 300])
     day = (report.confirm_by + timedelta(days=1)).astimezone(institution.tz).date()
     summary = night(institution, day, django_capture_on_commit_callbacks)
     match.refresh_from_db()
@@ -255,7 +255,7 @@ def _night_queries(institution, league, season, matches, capture):
     for i in range(matches):
         last = match_between(league, players[2 * i], players[2 * i + 1])
         if i % 3 == 0:
-            submitted_report(last, by=players[2 * i], first_score=400, second_score=300)
+            submitted_report(last, by=players[2 * i], scores=[400, 300])
     day = day_after(last) + timedelta(days=3)
     with capture(execute=False), CaptureQueriesContext(connection) as queries:
         run_for_institution(institution=institution, today=day)

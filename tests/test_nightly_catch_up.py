@@ -71,7 +71,7 @@ def term(institution, director, short_window):
         if number in (0, 2):
             confirmed_game(games[0], winner=first, loser=second, scores=(420, 380))
         if number in (1, 3):
-            submitted_report(games[0], by=first, first_score=400, second_score=390)
+            submitted_report(games[0], by=first, scores=[400, 390])
     assert len(players) == 5
     return league, today + timedelta(days=1), season.ends_on
 
@@ -138,7 +138,7 @@ def test_l11_a_ruling_on_an_old_seasons_last_open_match_draws_its_bracket_that_n
             actor=director.user,
             match=match_between(league, first, second, play_by=play_by),
             ruling=Ruling.FORFEIT,
-            winner=1,
+            forfeiting=[2],
             reason="No show.",
         )
     held = match_between(league, ada, cy, play_by=play_by)
@@ -146,8 +146,7 @@ def test_l11_a_ruling_on_an_old_seasons_last_open_match_draws_its_bracket_that_n
     disputed = report_dispute(
         actor=cy.user,
         report=submitted_report(held, by=ada, now=reported),
-        first_score=380,
-        second_score=420,
+        scores=[380, 420],
         turn=9,
         note="Turn 9 was mine.",
         now=reported + timedelta(hours=1),
@@ -275,7 +274,7 @@ def test_e1_the_demo_reaches_its_playoff_bracket_once_its_dispute_and_cant_reach
         match=issue.match,
         contact_issue=issue,
         ruling=Ruling.FORFEIT,
-        winner=1,
+        forfeiting=[2],
         reason="The opponent never answered.",
     )
     season = Season.objects.get()

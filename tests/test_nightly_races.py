@@ -25,7 +25,7 @@ def test_l8_a_report_in_flight_when_the_night_runs_is_never_overwritten(race_mat
     def slow_report():
         with transaction.atomic():
             report = report_submit(
-                actor=a.user, match=match, first_score=400, second_score=350, now=before_deadline
+                actor=a.user, match=match, scores=[400, 350], now=before_deadline
             )
             report_holds_lock.set()
             time.sleep(1.0)  # the nightly job runs while this transaction holds the match row

@@ -65,7 +65,7 @@ def test_l6_l8_with_the_broker_down_a_report_a_confirmation_and_the_night_succee
     client.force_login(player.user)
     reported = client.post(
         reverse("match_report", args=[match.pk]),
-        {"my_score": 400, "opponent_score": 350, "ended_by": "went_out"},
+        {"score_1": 400, "score_2": 350, "ended_by": "went_out"},
     )
     client.force_login(opponent.user)
     confirmed = client.post(

@@ -30,7 +30,7 @@ def test_my_matches_says_the_one_thing_to_do_next(client, match, league, player,
     waiting = match_between(league, player, opponent)
     proposal_create(actor=opponent.user, match=waiting, times=[timezone.now() + timedelta(days=1)])
     to_confirm = match_between(league, player, opponent)
-    submitted_report(to_confirm, by=opponent, first_score=300, second_score=400)
+    submitted_report(to_confirm, by=opponent, scores=[300, 400])
     client.force_login(player.user)
 
     page = client.get(reverse("home")).content.decode()
@@ -62,7 +62,7 @@ def test_my_matches_reads_each_state_from_the_players_own_seat(
     page = client.get(reverse("home")).content.decode()
 
     assert "Waiting for your opponent to accept a time" in page
-    assert "Reported: waiting for your opponent to confirm" in page
+    assert "Reported: waiting for the other players to confirm" in page
     assert "Final: loss" in page
     assert "Waiting for the director (can&#x27;t reach opponent)" in page
     assert "Propose times to your opponent" in page  # the fixture's match

@@ -22,8 +22,8 @@ def seats(match):
     ("resolution", "extra", "status", "outcomes"),
     [
         ("upheld", {}, "resolved", ("win", "loss")),
-        ("amended", {"first_score": 400, "second_score": 410}, "resolved", ("loss", "win")),
-        ("forfeit", {"winner": 2}, "forfeit", ("forfeit_loss", "forfeit_win")),
+        ("amended", {"scores": [400, 410]}, "resolved", ("loss", "win")),
+        ("forfeit", {"forfeiting": [1]}, "forfeit", ("forfeit_loss", "forfeit_win")),
         ("double_forfeit", {}, "double_forfeit", ("double_forfeit", "double_forfeit")),
         ("replay", {"new_deadline": timezone.now() + timedelta(days=5)}, "unscheduled", ("", "")),
     ],
@@ -74,13 +74,12 @@ def test_resolving_needs_a_reason_and_the_director(match, player, opponent, othe
 def test_a_confirmed_result_changes_only_through_the_director(match, player, opponent, director):
     confirmed_game(match, winner=player, loser=opponent, scores=(420, 380))
     with pytest.raises(MatchError):
-        submitted_report(match, by=opponent, first_score=300, second_score=420)
+        submitted_report(match, by=opponent, scores=[300, 420])
     rule(
         actor=director.user,
         match=match,
         ruling=Ruling.AMEND,
-        first_score=380,
-        second_score=420,
+        scores=[380, 420],
         reason="Sheet error",
     )
     s = seats(match)
@@ -108,7 +107,7 @@ def test_l5_cant_reach_goes_to_the_director_who_decides(
         match=match,
         contact_issue=issue,
         ruling=Ruling.FORFEIT,
-        winner=1,
+        forfeiting=[2],
         reason="Opponent never replied",
     )
 
@@ -164,10 +163,12 @@ def test_each_kind_of_ruling_offers_only_its_own_decisions(
 @pytest.mark.parametrize(
     ("ruling", "details", "message"),
     [
-        (Ruling.FORFEIT, {}, "Pick the player who wins by forfeit"),
-        (Ruling.FORFEIT, {"winner": 3}, "Pick the player who wins by forfeit"),
-        (Ruling.AMEND, {"first_score": 400}, "Enter both amended scores"),
-        (Ruling.AMEND, {"first_score": 1600, "second_score": 300}, "above 1500"),
+        (Ruling.FORFEIT, {}, "Pick the seats that forfeit"),
+        (Ruling.FORFEIT, {"forfeiting": [3]}, "This match has seats 1, 2"),
+        (Ruling.FORFEIT, {"forfeiting": [1, 2]}, "rule that instead"),
+        (Ruling.AMEND, {"scores": [400]}, "give a score for each"),
+        (Ruling.AMEND, {"scores": [400, None]}, "missing: seat 2"),
+        (Ruling.AMEND, {"scores": [1600, 300]}, "above 1500"),
         (Ruling.REPLAY, {}, "Give the new deadline"),
         (Ruling.EXTEND, {"new_deadline": timezone.now() - timedelta(days=1)}, "in the future"),
     ],
@@ -197,7 +198,7 @@ def test_l5_a_decided_cant_reach_report_is_not_decided_again(match, player, dire
             match=match,
             contact_issue=issue,
             ruling=Ruling.FORFEIT,
-            winner=1,
+            forfeiting=[2],
             reason="Changed my mind.",
         )
     issue.refresh_from_db()

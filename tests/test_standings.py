@@ -47,7 +47,7 @@ def test_l6_standings_count_wins_ties_forfeits_byes_and_spread(table, league, di
         actor=director.user,
         match=match_between(league, ada, cy),
         ruling=Ruling.FORFEIT,
-        winner=1,
+        forfeiting=[2],
         reason="no show",
     )
     rule(
@@ -59,8 +59,7 @@ def test_l6_standings_count_wins_ties_forfeits_byes_and_spread(table, league, di
     submitted_report(
         match_between(league, ada, di),
         by=ada,
-        first_score=500,
-        second_score=100,
+        scores=[500, 100],
         unusual_confirmed=True,
     )  # unconfirmed: L6
 

@@ -1,8 +1,8 @@
-"""Who won a reported game (G2) is decided in two places: in Python by `winner_seat`
-(matches/results.py: the report, the opponent's confirmation, the director's rulings) and in SQL
-by the nightly's set-based `confirm_stale_reports`. The highest final score wins; a tie on it goes
-to the higher score before the unplayed-tile adjustment; only an exact tie on both (or a tie with
-a pre-adjustment score missing) is a tie. These tests hold the two to the same answer."""
+"""Who won a reported game (G2, G9) is decided in one place, `placements` (matches/results.py),
+when the report is written; the nightly's set-based `confirm_stale_reports` copies each seat's
+line to the seats. The highest final score wins; a tie on it goes to the higher score before the
+unplayed-tile adjustment; only an exact tie on both (or a tie with a pre-adjustment score
+missing) is a tie. These tests hold the seats the nightly confirms to that answer."""
 
 from datetime import timedelta
 
@@ -12,12 +12,12 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from league.models import Round
-from matches.models import Match, MatchStatus, Outcome, ResultReport, Seat
-from matches.results import MAX_SCORE, winner_seat
+from matches.models import Match, MatchStatus, Outcome, ReportScore, ResultReport, Seat
+from matches.results import MAX_SCORE, MIN_SCORE, outcomes, placements, winner_seat
 from matches.services import confirm_stale_reports
 
 # Small numbers make ties on the final score, and on the score before the adjustment, common.
-SCORE = st.integers(0, 3) | st.sampled_from([0, MAX_SCORE]) | st.integers(0, MAX_SCORE)
+SCORE = st.integers(0, 3) | st.sampled_from([MIN_SCORE, 0, MAX_SCORE]) | st.integers(0, MAX_SCORE)
 PRE_ADJUSTMENT = st.none() | st.integers(0, 3) | st.integers(0, MAX_SCORE)
 CASE = st.tuples(SCORE, SCORE, PRE_ADJUSTMENT, PRE_ADJUSTMENT)
 
@@ -25,7 +25,9 @@ OUTCOMES = {1: (Outcome.WIN, Outcome.LOSS), 2: (Outcome.LOSS, Outcome.WIN)}
 
 
 def outcomes_by_python(case) -> tuple[str, str]:
-    return OUTCOMES.get(winner_seat(*case), (Outcome.TIE, Outcome.TIE))
+    first, second, first_pre, second_pre = case
+    winner = winner_seat([first, second], [first_pre, second_pre])
+    return OUTCOMES.get(winner, (Outcome.TIE, Outcome.TIE))
 
 
 def outcomes_by_sql(league, first, second, cases) -> list[tuple[str, str]]:
@@ -47,21 +49,33 @@ def outcomes_by_sql(league, first, second, cases) -> list[tuple[str, str]]:
         for match in matches
         for order, player in ((1, first), (2, second))
     )
-    ResultReport.objects.bulk_create(
+    reports = ResultReport.objects.bulk_create(
         ResultReport(
             match=match,
             submitted_by=first,
-            first_score=first_score,
-            second_score=second_score,
-            first_pre_adjustment=first_pre,
-            second_pre_adjustment=second_pre,
             submitted_at=now - timedelta(days=3),
             confirm_by=now - timedelta(hours=1),
         )
-        for match, (first_score, second_score, first_pre, second_pre) in zip(
-            matches, cases, strict=True
-        )
+        for match in matches
     )
+    lines = []
+    for report, (first_score, second_score, first_pre, second_pre) in zip(
+        reports, cases, strict=True
+    ):
+        scores, pre = [first_score, second_score], [first_pre, second_pre]
+        places = placements(scores, pre)
+        for order, place, outcome in zip((1, 2), places, outcomes(places), strict=True):
+            lines.append(
+                ReportScore(
+                    report=report,
+                    order=order,
+                    score=scores[order - 1],
+                    pre_adjustment=pre[order - 1],
+                    place=place,
+                    outcome=outcome,
+                )
+            )
+    ReportScore.objects.bulk_create(lines)
     confirmed = confirm_stale_reports(now)
     assert sorted(confirmed) == sorted(match.pk for match in matches)
     outcome = {

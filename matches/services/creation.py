@@ -12,8 +12,11 @@ from datetime import datetime
 
 from django.utils import timezone
 
+from core.errors import DomainError
+
 from ..deadlines import match_deadline
 from ..models import AuditEvent, Match, MatchStatus, Outcome, Seat
+from ..results import placements
 
 
 @dataclass
@@ -30,6 +33,22 @@ class NewMatch:
     finalised_at: datetime | None = None
     scores: Sequence[int | None] | None = None
     outcomes: Sequence[str] | None = None
+    scorekeeper: int = 1  # the seat that keeps score where the table has one (G9)
+
+
+MAX_SEATS = 4
+
+
+def check_table(players: Sequence[int], scorekeeper: int = 1) -> None:
+    """One to four seats (one: a bye), nobody seated twice, the scorekeeper one of them (G9)."""
+    if not 1 <= len(players) <= MAX_SEATS:
+        raise DomainError(
+            f"A table seats two to {MAX_SEATS} players (one for a bye), not {len(players)}."
+        )
+    if len(set(players)) != len(players):
+        raise DomainError("The same player cannot take two seats at one table.")
+    if not 1 <= scorekeeper <= len(players):
+        raise DomainError(f"The scorekeeper must be one of the {len(players)} seats.")
 
 
 def matches_create(
@@ -42,6 +61,7 @@ def matches_create(
     deadlines: dict[int, datetime] = {}
     matches = []
     for item in new:
+        check_table(item.players, item.scorekeeper)
         league = item.round.league
         key = id(item.round)
         if key not in deadlines:
@@ -60,12 +80,15 @@ def matches_create(
                 venue=league.venue,
                 scheduled_at=item.scheduled_at,
                 finalised_at=now if bye else item.finalised_at,
+                scorekeeper=item.scorekeeper,
                 created_at=now,
             )
         )
     Match.objects.bulk_create(matches, batch_size=batch_size)
     seats = []
     for match, item in zip(matches, new, strict=True):
+        played = item.scores and None not in item.scores
+        places = placements(item.scores) if played else [None] * len(item.players)
         for index, player_id in enumerate(item.players):
             seats.append(
                 Seat(
@@ -73,6 +96,7 @@ def matches_create(
                     order=index + 1,
                     player_id=player_id,
                     score=item.scores[index] if item.scores else None,
+                    place=places[index],
                     outcome=Outcome.BYE
                     if match.status == MatchStatus.BYE
                     else (item.outcomes[index] if item.outcomes else ""),

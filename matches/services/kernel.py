@@ -22,7 +22,7 @@ from ..models import (
     ContactIssue,
     Dispute,
     Match,
-    Outcome,
+    ReportScore,
     ReportStatus,
     ResultReport,
     ScheduleProposal,
@@ -30,7 +30,7 @@ from ..models import (
 )
 from ..notifications import notify
 from ..policy import Action, MatchFacts, refusal
-from ..results import winner_seat
+from ..results import outcomes, placements
 from ..signals import results_finalised
 
 
@@ -100,7 +100,28 @@ def require_reason(reason: str) -> str:
     return reason
 
 
-def facts_of(match: Match, report: ResultReport | None = None) -> MatchFacts:
+def scorekeeper_of(match: Match, seats: list[Seat]) -> int | None:
+    """The player id of the table's scorekeeper where the league's tables have one (G9)."""
+    if not match.league.scorekeeper_reports:
+        return None
+    return next((seat.player_id for seat in seats if seat.order == match.scorekeeper), None)
+
+
+def answered_by(report: ResultReport | None) -> frozenset[int]:
+    """The players who confirmed or disputed `report`, the reporter included."""
+    if report is None:
+        return frozenset()
+    confirmed = ReportScore.objects.filter(report=report, confirmed_at__isnull=False).values_list(
+        "order", flat=True
+    )
+    seats = dict(Seat.objects.filter(match_id=report.match_id).values_list("order", "player_id"))
+    disputed = Dispute.objects.filter(report=report).values_list("raised_by_id", flat=True)
+    return frozenset(
+        {seats[order] for order in confirmed} | set(disputed) | {report.submitted_by_id}
+    )
+
+
+def facts_of(match: Match, seats: list[Seat], report: ResultReport | None = None) -> MatchFacts:
     """The policy's facts about a locked match, read fresh (`report`: the one acted on)."""
     if report is None:
         report = ResultReport.objects.filter(match=match, status__in=LIVE_REPORT_STATUSES).first()
@@ -118,13 +139,20 @@ def facts_of(match: Match, report: ResultReport | None = None) -> MatchFacts:
         waiting_on_director=ContactIssue.objects.filter(
             match=match, resolved_at__isnull=True
         ).exists(),
+        scorekeeper=scorekeeper_of(match, seats),
+        answered=answered_by(report),
     )
 
 
-def require_allowed(action: Action, match: Match, seat: Seat, now, report=None) -> None:
+def require_allowed(action: Action, match: Match, seat: Seat, now, report=None, seats=None) -> None:
     """The policy's refusal, if any, as the error (the match must be locked)."""
+    seats = seats if seats is not None else seats_of(match)
     reason = refusal(
-        action, facts_of(match, report), seat.player_id, now, lambda moment: local(match, moment)
+        action,
+        facts_of(match, seats, report),
+        seat.player_id,
+        now,
+        lambda moment: local(match, moment),
     )
     if reason:
         raise MatchError(reason)
@@ -133,25 +161,24 @@ def require_allowed(action: Action, match: Match, seat: Seat, now, report=None) 
 # --- Scores and the end of a match --------------------------------------------------------------
 
 
-def apply_scores(seats: list[Seat], first: int, second: int, first_pre=None, second_pre=None):
-    winner = winner_seat(first, second, first_pre, second_pre)
-    for seat, score, pre in ((seats[0], first, first_pre), (seats[1], second, second_pre)):
-        seat.score = score
-        seat.pre_adjustment_score = pre
-        seat.outcome = (
-            Outcome.TIE
-            if winner is None
-            else (Outcome.WIN if winner == seat.order else Outcome.LOSS)
-        )
-    Seat.objects.bulk_update(seats, ["score", "pre_adjustment_score", "outcome"])
+def apply_scores(seats: list[Seat], scores, pre_adjustment=()) -> None:
+    """Each seat's final score, pre-adjustment score, place and outcome (G2, G9)."""
+    pre = list(pre_adjustment) or [None] * len(seats)
+    places = placements(scores, pre)
+    for seat, score, before, place, outcome in zip(
+        seats, scores, pre, places, outcomes(places), strict=True
+    ):
+        seat.score, seat.pre_adjustment_score = score, before
+        seat.place, seat.outcome = place, outcome
+    Seat.objects.bulk_update(seats, ["score", "pre_adjustment_score", "place", "outcome"])
 
 
 def clear_scores(seats: list[Seat], outcome_of) -> None:
     """No game counts: scores cleared, each seat's outcome from `outcome_of(seat)`."""
     for seat in seats:
-        seat.score = seat.pre_adjustment_score = None
+        seat.score = seat.pre_adjustment_score = seat.place = None
         seat.outcome = outcome_of(seat)
-    Seat.objects.bulk_update(seats, ["score", "pre_adjustment_score", "outcome"])
+    Seat.objects.bulk_update(seats, ["score", "pre_adjustment_score", "place", "outcome"])
 
 
 def close_live_reports(match: Match, keep_status: str | None = None) -> None:
@@ -201,6 +228,7 @@ def snapshot(match: Match, seats: list[Seat]) -> dict:
                 "player": seat.player_id,
                 "score": seat.score,
                 "pre": seat.pre_adjustment_score,
+                "place": seat.place,
                 "outcome": seat.outcome,
             }
             for seat in seats

@@ -3,7 +3,7 @@ bulk audit events, acting as the system. Rows a concurrent transition holds are 
 (FOR UPDATE SKIP LOCKED) and caught the next night."""
 
 from django.db import transaction
-from django.db.models import Case, Exists, F, OuterRef, Q, Subquery, Value, When
+from django.db.models import Exists, F, OuterRef, Subquery
 from django.utils import timezone
 
 from ..models import (
@@ -13,6 +13,7 @@ from ..models import (
     Match,
     MatchStatus,
     Outcome,
+    ReportScore,
     ReportStatus,
     ResultReport,
     ScheduleProposal,
@@ -21,10 +22,13 @@ from ..models import (
 from .kernel import announce_final, for_institution
 
 
-def forfeit_overdue_matches(now=None, *, institution=None, announce: bool = True) -> list[int]:
+def forfeit_overdue_matches(
+    now=None, *, institution=None, announce: bool = True, spare_formats=()
+) -> list[int]:
     """Set-based, for the nightly job (L8): every match past its deadline with no live report
     becomes a double forfeit, except one with an open can't-reach-opponent report, which waits
-    for the director (L5). Returns the forfeited matches' ids.
+    for the director (L5), and the tables of leagues in `spare_formats` (club nights: the
+    director closes those). Returns the forfeited matches' ids.
 
     A report submitted before the deadline is never overwritten: match rows are claimed with
     FOR UPDATE SKIP LOCKED (a report in flight holds the lock) and the UPDATE is conditional on
@@ -38,6 +42,7 @@ def forfeit_overdue_matches(now=None, *, institution=None, announce: bool = True
             Match.objects.select_for_update(skip_locked=True, of=("self",))
             .filter(status__in=OPEN_STATUSES, deadline__lt=now)
             .exclude(Exists(waiting_for_director))
+            .exclude(league__format__in=list(spare_formats))
             .order_by(),
             institution,
         )
@@ -61,7 +66,7 @@ def forfeit_overdue_matches(now=None, *, institution=None, announce: bool = True
             status=MatchStatus.DOUBLE_FORFEIT, finalised_at=F("deadline")
         )
         Seat.objects.filter(match_id__in=match_ids).update(
-            score=None, pre_adjustment_score=None, outcome=Outcome.DOUBLE_FORFEIT
+            score=None, pre_adjustment_score=None, place=None, outcome=Outcome.DOUBLE_FORFEIT
         )
         ScheduleProposal.objects.filter(
             match_id__in=match_ids, status=ScheduleProposal.Status.OPEN
@@ -117,31 +122,18 @@ def confirm_stale_reports(now=None, *, institution=None, announce: bool = True) 
         ResultReport.objects.filter(match_id__in=match_ids, status=ReportStatus.PENDING).update(
             status=ReportStatus.CONFIRMED, confirmed_at=F("confirm_by")
         )
-        live = ResultReport.objects.filter(
-            match_id=OuterRef("match_id"), status=ReportStatus.CONFIRMED
+        # Each seat's line of the confirmed report, placed when it was reported: copied over.
+        line = ReportScore.objects.filter(
+            report__match_id=OuterRef("match_id"),
+            report__status=ReportStatus.CONFIRMED,
+            order=OuterRef("order"),
+        ).order_by()
+        Seat.objects.filter(match_id__in=match_ids).update(
+            score=Subquery(line.values("score")[:1]),
+            pre_adjustment_score=Subquery(line.values("pre_adjustment")[:1]),
+            place=Subquery(line.values("place")[:1]),
+            outcome=Subquery(line.values("outcome")[:1]),
         )
-        first_wins = Q(first_score__gt=F("second_score")) | Q(
-            first_score=F("second_score"), first_pre_adjustment__gt=F("second_pre_adjustment")
-        )
-        second_wins = Q(second_score__gt=F("first_score")) | Q(
-            first_score=F("second_score"), second_pre_adjustment__gt=F("first_pre_adjustment")
-        )
-        for order, mine, pre, i_win, they_win in (
-            (1, "first_score", "first_pre_adjustment", first_wins, second_wins),
-            (2, "second_score", "second_pre_adjustment", second_wins, first_wins),
-        ):
-            outcome = live.annotate(
-                outcome=Case(
-                    When(i_win, then=Value(Outcome.WIN)),
-                    When(they_win, then=Value(Outcome.LOSS)),
-                    default=Value(Outcome.TIE),
-                )
-            ).values("outcome")[:1]
-            Seat.objects.filter(match_id__in=match_ids, order=order).update(
-                score=Subquery(live.values(mine)[:1]),
-                pre_adjustment_score=Subquery(live.values(pre)[:1]),
-                outcome=Subquery(outcome),
-            )
         Match.objects.filter(id__in=match_ids).update(
             status=MatchStatus.CONFIRMED,
             finalised_at=Subquery(

@@ -1,6 +1,8 @@
-"""Reporting, confirming and disputing a result (L6, L7, L9, G1, G2, G3): the winner reports,
-the opponent confirms or disputes within the confirmation window."""
+"""Reporting, confirming and disputing a result (L6, L7, L9, G1, G2, G3, G9): the winner reports
+(at a table with a scorekeeper, the scorekeeper), every other seat confirms or disputes within
+the confirmation window."""
 
+from collections.abc import Sequence
 from datetime import timedelta
 
 from django.db import IntegrityError, transaction
@@ -14,13 +16,14 @@ from ..models import (
     GameEnd,
     Match,
     MatchStatus,
+    ReportScore,
     ReportStatus,
     ResultReport,
     Seat,
 )
 from ..notifications import notify
 from ..policy import Action
-from ..results import check_scores, winner_seat
+from ..results import check_scores, outcomes, placements
 from .kernel import (
     MatchError,
     UnusualScores,
@@ -33,6 +36,7 @@ from .kernel import (
     other_seats,
     player_seat,
     require_allowed,
+    scorekeeper_of,
     seats_of,
     snapshot,
     tell_opponents,
@@ -44,12 +48,9 @@ def report_submit(
     *,
     actor,
     match: Match,
-    first_score: int,
-    second_score: int,
-    first_pre_adjustment: int | None = None,
-    second_pre_adjustment: int | None = None,
-    first_tiles_left: str = "",
-    second_tiles_left: str = "",
+    scores: Sequence[int | None],
+    pre_adjustment: Sequence[int | None] = (),
+    tiles_left: Sequence[str] = (),
     ended_by: str = GameEnd.WENT_OUT,
     discrepancy_turn: int | None = None,
     discrepancy_note: str = "",
@@ -57,13 +58,16 @@ def report_submit(
     game_record: bytes | str | None = None,
     now=None,
 ) -> ResultReport:
-    """The winner reports the game before the deadline (L7); the opponent is asked to confirm.
+    """The winner (L7), or at a table with a scorekeeper the scorekeeper (G9), reports every
+    seat's score before the deadline; each other seat is asked to confirm.
 
-    ``game_record`` is the game's GCG file, optional. When given, the reported scores must agree
-    with its final totals under the league's end-of-game rule (G1); the scores before the
-    unplayed tiles and the tiles left are taken from it where the report leaves them blank."""
+    ``scores``, ``pre_adjustment`` and ``tiles_left`` are in seat order. ``game_record`` is the
+    game's GCG file, optional. When given, the reported scores must agree with its final totals
+    under the league's end-of-game rule (G1); the scores before the unplayed tiles and the tiles
+    left are taken from it where the report leaves them blank."""
     now = now or timezone.now()
-    check = check_scores(first_score, second_score)
+    scores = list(scores)
+    check = check_scores(scores)
     if check.errors:
         raise MatchError(" ".join(check.errors))
     if check.warnings and not unusual_confirmed:
@@ -82,44 +86,46 @@ def report_submit(
         match = lock(match)
         seats = seats_of(match)
         seat = player_seat(actor, seats)
-        require_allowed(Action.REPORT, match, seat, now)
-        # L10: a result counts only for a game of two eligible students, as proposing and
-        # accepting ask. The opponent too: a result over someone not eligible is not a game the
-        # league recognises. An eligible winner loses nothing by it: ruling a player ineligible
-        # settles their open matches as forfeits to their opponents at once.
+        require_allowed(Action.REPORT, match, seat, now, seats=seats)
+        pre = _per_seat(pre_adjustment, seats, None, "score before unplayed tiles")
+        tiles = _per_seat(tiles_left, seats, "", "tiles left")
+        if len(scores) != len(seats):
+            raise MatchError(
+                f"This table has {len(seats)} seats: enter one score for each "
+                f"({len(scores)} given)."
+            )
+        # L10: a result counts only for a game of eligible students, as proposing and
+        # accepting ask. The other seats too: a result over someone not eligible is not a game
+        # the league recognises. An eligible winner loses nothing by it: ruling a player
+        # ineligible settles their open matches as forfeits to the others at once.
         for each in seats:
             require_eligible(profile=each.player, season=match.league.season)
         record_text, record_note = "", ""
         if record is not None:
-            comparison = _compare_record(record, match, seats, seat, [first_score, second_score])
-            given_pre = [first_pre_adjustment, second_pre_adjustment]
+            comparison = _compare_record(record, match, seats, seat, scores)
             for index, (given, recorded) in enumerate(
-                zip(given_pre, comparison.pre_adjustment, strict=True)
+                zip(pre, comparison.pre_adjustment, strict=True)
             ):
                 if given is not None and given != recorded:
-                    whose = "Your" if index == seat.order - 1 else "Your opponent's"
+                    whose = "Your" if index == seat.order - 1 else f"{_name(seats[index])}'s"
                     raise MatchError(
                         f"{whose} score before unplayed tiles differs from the game record: "
                         f"you entered {given}, the record says {recorded}."
                     )
-            first_pre_adjustment, second_pre_adjustment = comparison.pre_adjustment
-            first_tiles_left = first_tiles_left or comparison.tiles_left[0]
-            second_tiles_left = second_tiles_left or comparison.tiles_left[1]
+            pre = list(comparison.pre_adjustment)
+            tiles = [
+                given or recorded
+                for given, recorded in zip(tiles, comparison.tiles_left, strict=True)
+            ]
             record_text, record_note = comparison.text, comparison.conversion
-        winner = winner_seat(first_score, second_score, first_pre_adjustment, second_pre_adjustment)
-        if winner is not None and winner != seat.order:
+        places = placements(scores, pre)
+        if scorekeeper_of(match, seats) is None and places[seat.order - 1] != 1:
             raise MatchError("Your scores say you lost: the winner reports the result (L7).")
         try:
             with transaction.atomic():
                 report = ResultReport.objects.create(
                     match=match,
                     submitted_by=seat.player,
-                    first_score=first_score,
-                    second_score=second_score,
-                    first_pre_adjustment=first_pre_adjustment,
-                    second_pre_adjustment=second_pre_adjustment,
-                    first_tiles_left=first_tiles_left.upper().strip(),
-                    second_tiles_left=second_tiles_left.upper().strip(),
                     ended_by=ended_by,
                     discrepancy_turn=discrepancy_turn,
                     discrepancy_note=discrepancy_note.strip(),
@@ -130,6 +136,22 @@ def report_submit(
                 )
         except IntegrityError:
             raise MatchError("A result has already been reported for this match.") from None
+        ReportScore.objects.bulk_create(
+            ReportScore(
+                report=report,
+                order=each.order,
+                score=score,
+                pre_adjustment=before,
+                tiles_left=left.upper().strip(),
+                place=place,
+                outcome=outcome,
+                # The reporter's own line stands confirmed: they wrote it.
+                confirmed_at=now if each.pk == seat.pk else None,
+            )
+            for each, score, before, left, place, outcome in zip(
+                seats, scores, pre, tiles, places, outcomes(places), strict=True
+            )
+        )
         before = snapshot(match, seats)
         match.status = MatchStatus.REPORTED
         match.save(update_fields=["status"])
@@ -144,9 +166,9 @@ def report_submit(
             match,
             seat,
             seats,
-            f"Confirm the result: {first_score}–{second_score}",
+            f"Confirm the result: {scoreline(scores)}",
             [
-                f"{actor} reported {seats[0].player.user} {first_score}, {seats[1].player.user} {second_score}.",
+                f"{actor} reported " + _named_scores(seats, scores) + ".",
                 f"Confirm it or dispute it before {local(match, report.confirm_by)}; after that it counts as reported.",
                 *(
                     ["The game record is attached: the match page shows the game move by move."]
@@ -158,12 +180,33 @@ def report_submit(
     return report
 
 
+def _per_seat(values: Sequence, seats: list[Seat], empty, what: str) -> list:
+    """Optional per-seat values: none given means empty for every seat."""
+    values = list(values)
+    if not values:
+        return [empty] * len(seats)
+    if len(values) != len(seats):
+        raise MatchError(f"Give a {what} for each of the {len(seats)} seats, or none.")
+    return [empty if value is None else value for value in values]
+
+
+def scoreline(scores: Sequence[int]) -> str:
+    return "–".join(str(score) for score in scores)
+
+
+def _name(seat: Seat) -> str:
+    return str(seat.player.user)
+
+
+def _named_scores(seats: list[Seat], scores: Sequence[int]) -> str:
+    return ", ".join(f"{_name(seat)} {score}" for seat, score in zip(seats, scores, strict=True))
+
+
 def _report_dict(report: ResultReport) -> dict:
+    lines = list(report.scores.all())
     return {
-        "first_score": report.first_score,
-        "second_score": report.second_score,
-        "first_pre_adjustment": report.first_pre_adjustment,
-        "second_pre_adjustment": report.second_pre_adjustment,
+        "scores": [line.score for line in lines],
+        "pre_adjustment": [line.pre_adjustment for line in lines],
         "ended_by": report.ended_by,
         "game_record": bool(report.game_record),
     }
@@ -192,25 +235,26 @@ def _compare_record(record, match: Match, seats: list[Seat], seat: Seat, reporte
 
 
 def report_confirm(*, actor, report: ResultReport, now=None) -> Match:
-    """The opponent agrees with the report: the result counts (L6)."""
+    """Another seat agrees with the report; once every seat has, the result counts (L6, G9)."""
     now = now or timezone.now()
     with transaction.atomic():
         match = lock(report.match)
         report = ResultReport.objects.select_for_update().get(pk=report.pk)
         seats = seats_of(match)
         seat = player_seat(actor, seats)
-        require_allowed(Action.CONFIRM, match, seat, now, report)
+        require_allowed(Action.CONFIRM, match, seat, now, report, seats=seats)
         before = snapshot(match, seats)
+        ReportScore.objects.filter(report=report, order=seat.order).update(confirmed_at=now)
+        lines = list(report.scores.order_by("order"))
+        scores = [line.score for line in lines]
+        waiting = [each for each, line in zip(seats, lines, strict=True) if not line.confirmed_at]
+        if waiting:
+            audit(match, actor, "seat_confirmed", before, snapshot(match, seats))
+            return match
         report.status = ReportStatus.CONFIRMED
         report.confirmed_at = now
         report.save(update_fields=["status", "confirmed_at"])
-        apply_scores(
-            seats,
-            report.first_score,
-            report.second_score,
-            report.first_pre_adjustment,
-            report.second_pre_adjustment,
-        )
+        apply_scores(seats, scores, [line.pre_adjustment for line in lines])
         finalise(match, MatchStatus.CONFIRMED, now)
         audit(match, actor, "confirmed", before, snapshot(match, seats))
         tell_opponents(
@@ -218,7 +262,7 @@ def report_confirm(*, actor, report: ResultReport, now=None) -> Match:
             seat,
             seats,
             "Result confirmed",
-            [f"{actor} confirmed the result {report.first_score}–{report.second_score}."],
+            [f"{actor} confirmed the result {scoreline(scores)}: it counts."],
         )
     return match
 
@@ -227,22 +271,22 @@ def report_dispute(
     *,
     actor,
     report: ResultReport,
-    first_score: int,
-    second_score: int,
+    scores: Sequence[int | None],
     note: str,
     turn: int | None = None,
-    first_score_at_turn: int | None = None,
-    second_score_at_turn: int | None = None,
+    scores_at_turn: Sequence[int | None] = (),
     move: int | None = None,
     now=None,
 ) -> Dispute:
-    """The opponent disagrees within the confirmation window (L9): their version and where the
-    discrepancy happened go to the director."""
+    """Another seat disagrees within the confirmation window (L9): their version of every seat's
+    score and where the discrepancy happened go to the director. At a table of three or four,
+    each seat that disagrees files its own; one is enough to stop the result counting (G9)."""
     now = now or timezone.now()
     note = (note or "").strip()
     if not note:
         raise MatchError("Say what you disagree with.")
-    check = check_scores(first_score, second_score)
+    scores = list(scores)
+    check = check_scores(scores)
     if check.errors:
         raise MatchError(" ".join(check.errors))
     with transaction.atomic():
@@ -250,17 +294,18 @@ def report_dispute(
         report = ResultReport.objects.select_for_update().get(pk=report.pk)
         seats = seats_of(match)
         seat = player_seat(actor, seats)
-        require_allowed(Action.DISPUTE, match, seat, now, report)
+        require_allowed(Action.DISPUTE, match, seat, now, report, seats=seats)
+        if len(scores) != len(seats):
+            raise MatchError(f"This table has {len(seats)} seats: give your score for each.")
+        at_turn = _per_seat(scores_at_turn, seats, None, "score at that turn")
         if move is not None:
             _require_record_move(report, move)
         dispute = Dispute.objects.create(
             report=report,
             raised_by=seat.player,
-            first_score=first_score,
-            second_score=second_score,
+            scores=scores,
             turn=turn,
-            first_score_at_turn=first_score_at_turn,
-            second_score_at_turn=second_score_at_turn,
+            scores_at_turn=at_turn if any(value is not None for value in at_turn) else [],
             move=move,
             note=note,
             created_at=now,
@@ -277,12 +322,7 @@ def report_dispute(
             before,
             {
                 **snapshot(match, seats),
-                "their_version": {
-                    "first_score": first_score,
-                    "second_score": second_score,
-                    "turn": turn,
-                    "move": move,
-                },
+                "their_version": {"scores": scores, "turn": turn, "move": move},
             },
             reason=note,
         )
@@ -290,8 +330,8 @@ def report_dispute(
             recipients=users(other_seats(seat, seats)) + directors(match),
             subject=f"Result disputed: {match}",
             lines=[
-                f"{actor} disputed the report {report.first_score}–{report.second_score}; their version is "
-                f"{first_score}–{second_score}.",
+                f"{actor} disputed the report {scoreline(report.score_list())}; their version is "
+                f"{scoreline(scores)}.",
                 f"Note: {note}",
                 *([f"It points at move {move} of the game record."] if move else []),
                 "The director will rule on it.",

@@ -7,6 +7,7 @@ both pass: the second finds the first's decision and is refused. Every ruling ne
 lands in the audit trail and reaches every player whatever their e-mail preferences.
 """
 
+from collections.abc import Sequence
 from datetime import datetime
 
 from django.db import models, transaction
@@ -48,7 +49,7 @@ class Ruling(models.TextChoices):
     UPHOLD = "upheld", "Uphold the report"
     AMEND = "amended", "Amend the scores"
     REPLAY = "replay", "Order a replay (new deadline)"
-    FORFEIT = "forfeit", "Forfeit: one side wins"
+    FORFEIT = "forfeit", "Forfeit: the seats named lose"
     DOUBLE_FORFEIT = "double_forfeit", "Double forfeit: a loss for both"
     EXTEND = "extend", "Extend the deadline"
 
@@ -94,23 +95,26 @@ def rule(
     reason: str,
     dispute: Dispute | None = None,
     contact_issue: ContactIssue | None = None,
-    first_score: int | None = None,
-    second_score: int | None = None,
-    first_pre_adjustment: int | None = None,
-    second_pre_adjustment: int | None = None,
-    winner: int | None = None,
+    scores: Sequence[int | None] = (),
+    pre_adjustment: Sequence[int | None] = (),
+    forfeiting: Sequence[int] = (),
     new_deadline: datetime | None = None,
     now=None,
 ) -> Match:
-    """The director's ruling on `match` (or on its `dispute`, or its `contact_issue`)."""
+    """The director's ruling on `match` (or on its `dispute`, or its `contact_issue`).
+
+    ``scores`` and ``pre_adjustment`` (amending) are in seat order; ``forfeiting`` names the
+    seat orders that forfeit (each loses to every seat that does not; two forfeiting seats count
+    a double forfeit between them, G9)."""
     now = now or timezone.now()
     reason = require_reason(reason)
     on = ruling_on(dispute, contact_issue)
     if ruling not in RULINGS_ON[on]:
         choices = ", ".join(RULINGS_ON[on])
         raise MatchError(f"{ruling!r} is not a ruling on a {on.label.lower()} ({choices}).")
-    scores = (first_score, second_score, first_pre_adjustment, second_pre_adjustment)
-    _check_details(ruling, scores, winner, new_deadline, now)
+    scores = (list(scores), list(pre_adjustment))
+    forfeiting = sorted(set(forfeiting))
+    _check_details(ruling, scores, forfeiting, new_deadline, now)
     with transaction.atomic():
         match = lock(match)
         require_director(actor, match)
@@ -125,23 +129,23 @@ def rule(
             seats=seats,
             reason=reason,
             scores=scores,
-            winner=winner,
+            forfeiting=forfeiting,
             new_deadline=new_deadline,
             dispute=dispute,
             now=now,
         )
 
 
-def _check_details(ruling, scores, winner, new_deadline, now) -> None:
+def _check_details(ruling, scores, forfeiting, new_deadline, now) -> None:
     """What each ruling needs besides the reason, checked before anything is locked."""
     if ruling == Ruling.AMEND:
-        if scores[0] is None or scores[1] is None:
-            raise MatchError("Enter both amended scores.")
-        check = check_scores(scores[0], scores[1])
+        if not scores[0]:
+            raise MatchError("Enter every seat's amended score.")
+        check = check_scores(scores[0])
         if check.errors:
             raise MatchError(" ".join(check.errors))
-    if ruling == Ruling.FORFEIT and winner is None:
-        raise MatchError("Pick the player who wins by forfeit.")
+    if ruling == Ruling.FORFEIT and not forfeiting:
+        raise MatchError("Pick the seats that forfeit.")
     if ruling in (Ruling.REPLAY, Ruling.EXTEND):
         if new_deadline is None:
             raise MatchError("Give the new deadline.")
@@ -174,25 +178,32 @@ def _decide_contact_issue(issue: ContactIssue, match: Match, ruling, reason, act
 # --- Each ruling, with the match locked ---------------------------------------------------------
 
 
-def _forfeit(*, actor, match, seats, reason, winner, now, **_) -> Match:
+def _forfeit(*, actor, match, seats, reason, forfeiting, now, **_) -> Match:
     if match.status == MatchStatus.BYE:
         raise MatchError("A bye has no opponent to forfeit to.")
-    if winner not in {seat.order for seat in seats}:
-        raise MatchError("Pick the player who wins by forfeit.")
+    orders = {seat.order for seat in seats}
+    if not set(forfeiting) <= orders:
+        raise MatchError(f"This match has seats {', '.join(map(str, sorted(orders)))}.")
+    if set(forfeiting) == orders:
+        raise MatchError("Every seat forfeiting is a double forfeit: rule that instead.")
     before = snapshot(match, seats)
     clear_scores(
-        seats, lambda seat: Outcome.FORFEIT_WIN if seat.order == winner else Outcome.FORFEIT_LOSS
+        seats,
+        lambda seat: Outcome.FORFEIT_LOSS if seat.order in forfeiting else Outcome.FORFEIT_WIN,
     )
     close_live_reports(match)
     resolve_open_dispute(match, Dispute.Resolution.FORFEIT, reason, actor, now)
     finalise(match, MatchStatus.FORFEIT, now)
     audit(match, actor, "forfeit", before, snapshot(match, seats), reason)
-    winner_name = next(seat.player.user for seat in seats if seat.order == winner)
+    losers = " and ".join(str(seat.player.user) for seat in seats if seat.order in forfeiting)
     tell_players(
         match,
         seats,
         "Match decided by forfeit",
-        [f"The director awarded the match to {winner_name} by forfeit.", f"Reason: {reason}"],
+        [
+            f"The director ruled that {losers} forfeit{'s' if len(forfeiting) == 1 else ''} the match.",
+            f"Reason: {reason}",
+        ],
     )
     return match
 
@@ -279,40 +290,38 @@ def _amend(*, actor, match, seats, reason, scores, now, **_) -> Match:
 
 
 def _uphold(*, actor, match, seats, reason, dispute, now, **_) -> Match:
-    """The disputed report stands as the winner reported it."""
+    """The disputed report stands as it was reported."""
     report = ResultReport.objects.get(pk=dispute.report_id)
     report.status = ReportStatus.CONFIRMED
     report.confirmed_at = now
     report.save(update_fields=["status", "confirmed_at"])
-    scores = (
-        report.first_score,
-        report.second_score,
-        report.first_pre_adjustment,
-        report.second_pre_adjustment,
-    )
+    lines = list(report.scores.order_by("order"))
+    scores = ([line.score for line in lines], [line.pre_adjustment for line in lines])
     return _record(actor, match, seats, scores, reason, now, Dispute.Resolution.UPHELD)
 
 
 def _record(actor, match, seats, scores, reason, now, resolution) -> Match:
-    if match.status == MatchStatus.BYE or len(seats) != 2:
-        raise MatchError("Only a two-player match has scores to record.")
+    if match.status == MatchStatus.BYE or len(seats) < 2:
+        raise MatchError("A bye has no scores to record.")
+    values, pre = scores
+    if len(values) != len(seats) or (pre and len(pre) != len(seats)):
+        raise MatchError(f"This match has {len(seats)} seats: give a score for each.")
     before = snapshot(match, seats)
-    apply_scores(seats, *scores)
+    apply_scores(seats, values, pre)
     upheld = resolution == Dispute.Resolution.UPHELD
     close_live_reports(match, keep_status=ReportStatus.CONFIRMED if upheld else None)
     resolve_open_dispute(match, resolution, reason, actor, now)
     finalise(match, MatchStatus.RESOLVED, now)
     action = "report_upheld" if upheld else "result_recorded"
     audit(match, actor, action, before, snapshot(match, seats), reason)
-    first, second = scores[0], scores[1]
+    named = ", ".join(
+        f"{seat.player.user} {score}" for seat, score in zip(seats, values, strict=True)
+    )
     tell_players(
         match,
         seats,
-        f"Result recorded by the director: {first}–{second}",
-        [
-            f"The director recorded {seats[0].player.user} {first}, {seats[1].player.user} {second}.",
-            f"Reason: {reason}",
-        ],
+        f"Result recorded by the director: {'–'.join(map(str, values))}",
+        [f"The director recorded {named}.", f"Reason: {reason}"],
     )
     return match
 
@@ -332,7 +341,7 @@ _RULE = {
 
 def withdrawal_forfeits(*, actor, player, league, reason: str, now=None) -> int:
     """A player left the league: each of their matches not yet final becomes a forfeit to the
-    opponent. Called by `league.services.entry_withdraw` inside its transaction."""
+    others. Called by `league.services.entry_withdraw` inside its transaction."""
     now = now or timezone.now()
     count = 0
     open_matches = (
@@ -343,9 +352,9 @@ def withdrawal_forfeits(*, actor, player, league, reason: str, now=None) -> int:
     for match in open_matches:
         locked = lock(match)
         seats = seats_of(locked)
-        opponent = next(seat for seat in seats if seat.player_id != player.pk)
+        mine = next(seat for seat in seats if seat.player_id == player.pk)
         _forfeit(
-            actor=actor, match=locked, seats=seats, reason=reason, winner=opponent.order, now=now
+            actor=actor, match=locked, seats=seats, reason=reason, forfeiting=[mine.order], now=now
         )
         count += 1
     return count

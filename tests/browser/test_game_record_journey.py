@@ -25,7 +25,7 @@ def test_the_winner_attaches_the_game_record_and_steps_through_the_game(
     log_in(page, live_server.url, opponent.user.email)
     page.goto(f"{live_server.url}{match.get_absolute_url()}")
     page.get_by_label("Your final score").fill("45")
-    page.get_by_label("Your opponent's final score").fill("36")
+    page.get_by_label("Rowan Pemberton's final score").fill("36")
     page.get_by_label("Yes, really").check()
     page.get_by_label("Game record, a GCG file (optional)").set_input_files(record)
     page.get_by_role("button", name="Report result").click()

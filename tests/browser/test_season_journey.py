@@ -106,7 +106,7 @@ def test_a_students_season_from_signup_to_standings(browser, live_server, campus
     # The winner reports (L7).
     student.goto(match_url)
     student.get_by_label("Your final score").fill("420")
-    student.get_by_label("Your opponent's final score").fill("380")
+    student.get_by_label("Sage Okafor's final score").fill("380")
     student.get_by_role("button", name="Report result").click()
     expect(student.get_by_role("status")).to_contain_text("Result reported")
     shoot(student, "journey-2-match-reported-phone")
@@ -115,7 +115,7 @@ def test_a_students_season_from_signup_to_standings(browser, live_server, campus
     opponent.goto(match_url)
     opponent.get_by_text("Dispute it").click()
     opponent.get_by_label("Your final score, as you recorded it").fill("380")
-    opponent.get_by_label("Your opponent's final score, as you recorded it").fill("400")
+    opponent.get_by_label("Marlow Thistlewood's final score, as you recorded it").fill("400")
     opponent.get_by_label("Turn where the discrepancy happened (optional)").fill("12")
     opponent.get_by_label("What you disagree with").fill("Turn 12 was 22 points, not 42.")
     opponent.get_by_role("button", name="Send dispute to the director").click()
