@@ -28,6 +28,7 @@ class Column:
     key: str  # the row's key: a ``Standing`` field, the player's name or the table's notes
     heading: str = ""  # its heading in the HTML table; none: not a column there (see Notes)
     public: bool = True  # a key of standings.json (DESIGN.md, public contract)
+    per_game: bool = False  # in the HTML table only where the league ranks per game (clubs, G9)
 
 
 # The one list of the standings' columns: the table's headings and cells and standings.json's
@@ -46,10 +47,20 @@ COLUMNS = [
     Column("points_for", "For"),
     Column("points_against", "Against"),
     Column("games", "Games"),
+    Column("matches", "Sat", per_game=True),  # games sat; `games` counts G9's pairings
+    Column("win_pct", "Win %", per_game=True),
     Column("notes", "Notes", public=False),
 ]
 JSON_KEYS = [column.key for column in COLUMNS if column.public]
-TABLE_COLUMNS = [column for column in COLUMNS if column.heading]
+
+
+def table_columns(league) -> list[Column]:
+    """The HTML table's columns for this league: a club's table adds games sat and win %."""
+    return [
+        column
+        for column in COLUMNS
+        if column.heading and (league.ranks_per_game or not column.per_game)
+    ]
 
 PAGE_COLUMNS = [
     "standings_html", "standings_json", "bracket_html", "bracket_json", "rendered_at", "layout",
@@ -69,13 +80,13 @@ def layout() -> str:
     return digest.hexdigest()[:12]
 
 
-def _add_cells(rows: list[dict]) -> list[dict]:
+def _add_cells(rows: list[dict], columns: list[Column]) -> list[dict]:
     """Give each row its table cells in the columns' order, each its column's key and its text.
     Text, not numbers: the template engine localizes every number it prints, which was almost
     half the cost of rendering 200 tables each night."""
     for row in rows:
         row["cells"] = [
-            {"key": column.key, "text": str(row[column.key])} for column in TABLE_COLUMNS
+            {"key": column.key, "text": str(row[column.key])} for column in columns
         ]
     return rows
 
@@ -136,13 +147,14 @@ def render_pages(league_ids, now=None) -> int:
         bracket = brackets.get(league.pk)
         champion_profile = bracket.champion if bracket else None
         updated = max((row["updated_at"] for row in rows), default=None)
+        columns = table_columns(league)
         with timezone.override(league.season.institution.tz):  # times in the campus's clock
             standings_html = render_to_string(
                 "league/_standings.html",
                 {
                     "league": league,
-                    "columns": TABLE_COLUMNS,
-                    "rows": _add_cells(rows),
+                    "columns": columns,
+                    "rows": _add_cells(rows, columns),
                     "updated": updated,
                     "champion": champion_profile.user.get_full_name() if champion_profile else "",
                     "has_bracket": bracket is not None,

@@ -145,6 +145,7 @@ def standings_rows_of(league_ids) -> dict[int, list[dict]]:
             f"{row.pop('player__user__first_name')} {row.pop('player__user__last_name')}".strip()
         )
         row["spread_display"] = f"+{row['spread']}" if row["spread"] > 0 else str(row["spread"])
+        row["win_pct"] = float(row["win_pct"])  # a number in standings.json, not a string
         notes = []
         if row["byes"]:
             notes.append(_plural(row["byes"], "bye", "byes"))

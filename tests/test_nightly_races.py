@@ -5,6 +5,7 @@ import threading
 import time
 from datetime import timedelta
 
+import pytest
 from django.core import mail
 from django.db import transaction
 
@@ -12,21 +13,33 @@ from league.models import DigestLog
 from league.nightly import run_for_institution
 from matches.models import AuditEvent, MatchStatus
 from matches.services import forfeit_overdue_matches, report_submit
-from tests.factories import eligible_student, match_between
+from tests.factories import eligible_student, match_between, table_of
 from tests.test_match_races import run_together
 
 
-def test_l8_a_report_in_flight_when_the_night_runs_is_never_overwritten(race_match):
+@pytest.fixture(params=[2, 4], ids=["2-seats", "4-seats"])
+def race_table(request, race_match):
+    """The race's match, and the same race at a table of four (G9): (match, seat 1, seat 2,
+    the scores to report in seat order, seat 1 winning)."""
     match, a, b = race_match
+    if request.param == 2:
+        return match, a, b, [400, 350]
+    season = match.league.season
+    others = [eligible_student(season), eligible_student(season)]
+    table = table_of(match.league, [a, b, *others], play_by=match.round.play_by)
+    match.delete()  # the race is the table's alone
+    return table, a, b, [400, 350, 340, 330]
+
+
+def test_l8_g9_a_report_in_flight_when_the_night_runs_is_never_overwritten(race_table):
+    match, a, b, scores = race_table
     before_deadline = match.deadline - timedelta(minutes=1)
     after_deadline = match.deadline + timedelta(hours=2)
     report_holds_lock = threading.Event()
 
     def slow_report():
         with transaction.atomic():
-            report = report_submit(
-                actor=a.user, match=match, scores=[400, 350], now=before_deadline
-            )
+            report = report_submit(actor=a.user, match=match, scores=scores, now=before_deadline)
             report_holds_lock.set()
             time.sleep(1.0)  # the nightly job runs while this transaction holds the match row
         return report
@@ -43,8 +56,8 @@ def test_l8_a_report_in_flight_when_the_night_runs_is_never_overwritten(race_mat
     assert not AuditEvent.objects.filter(match=match, action="double_forfeit").exists()
 
 
-def test_two_pipelines_at_once_forfeit_once_and_send_one_digest(race_match, director):
-    match, a, b = race_match
+def test_two_pipelines_at_once_forfeit_once_and_send_one_digest(race_table, director):
+    match, a, b, _ = race_table
     institution = match.league.season.institution
     others = [
         match_between(match.league, eligible_student(match.league.season), b) for _ in range(5)

@@ -269,8 +269,11 @@ def test_standings_json_serves_what_the_pipeline_built(client, table, league):
         "points_for",
         "points_against",
         "games",
+        "matches",  # G9: games sat; `games` counts the pairings
+        "win_pct",
     }
     assert (first["player"], first["wins"], first["spread"]) == ("Ada Example", 1, 40)
+    assert (first["matches"], first["win_pct"]) == (1, 1.0)
 
 
 def test_bracket_json_has_the_public_shape_and_byes_have_no_player_b(

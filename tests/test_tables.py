@@ -323,3 +323,26 @@ def test_g9_the_match_page_runs_as_many_queries_for_four_seats_as_for_two(
     four_seats = count(reverse("match_detail", args=[table.pk]), four[2].user)
     two_seats = count(reverse("match_detail", args=[match.pk]), player.user)
     assert four_seats == two_seats
+
+
+def test_g9_a_clubs_standings_page_shows_games_sat_and_win_percentage(client, table, four):
+    from django.urls import reverse
+
+    from league.refresh import refresh_leagues
+
+    report = report_submit(actor=four[0].user, match=table, scores=[377, 412, 301, 390])
+    for each in four[1:]:
+        report_confirm(actor=each.user, report=report)
+    refresh_leagues([table.league_id])
+    page = client.get(reverse("league_standings", args=[table.league.slug])).content.decode()
+    assert '<th scope="col">Sat</th>' in page and '<th scope="col">Win %</th>' in page
+    assert "counts as a game against each other player" in page
+    rows = client.get(reverse("league_standings_json", args=[table.league.slug])).json()
+    ben = next(row for row in rows["standings"] if row["player"].startswith("Ben"))
+    assert (ben["rank"], ben["wins"], ben["games"], ben["matches"], ben["win_pct"]) == (
+        1,
+        3,
+        3,
+        1,
+        1.0,
+    )

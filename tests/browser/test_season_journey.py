@@ -128,7 +128,7 @@ def test_a_students_season_from_signup_to_standings(browser, live_server, campus
     director.get_by_label("Amend the scores").check()
     director.get_by_label("Amended score, Marlow Thistlewood").fill("400")
     director.get_by_label("Amended score, Sage Okafor").fill("380")
-    director.get_by_label("Reason (required; both players see it)").fill(
+    director.get_by_label("Reason (required; every player sees it)").fill(
         "Score sheets compared: turn 12 was 22."
     )
     director.get_by_role("button", name="Record decision").click()
