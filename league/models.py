@@ -8,6 +8,7 @@ Words used here:
 - round: one week's games of a league, to be played by its `play_by` date.
 """
 
+from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
@@ -156,6 +157,12 @@ class Entry(models.Model):
     joined_at = models.DateTimeField(default=timezone.now)
     withdrawn_at = models.DateTimeField(null=True, blank=True)
     withdrawn_reason = models.CharField(max_length=300, blank=True)
+    player_number = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="The entrant's number at a club or event (unique in the league, never reused "
+        "for someone else); empty until one is given.",
+    )
 
     class Meta:
         verbose_name_plural = "entries"
@@ -163,6 +170,11 @@ class Entry(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["league", "player"], name="one_entry_per_player_and_league"
+            ),
+            models.UniqueConstraint(
+                fields=["league", "player_number"],
+                condition=Q(player_number__isnull=False),
+                name="player_number_unique_per_league",
             ),
         ]
 
@@ -192,6 +204,31 @@ class Round(models.Model):
 
     def __str__(self):
         return f"{self.league} round {self.number}"
+
+
+class CheckIn(models.Model):
+    """An entrant is present at a club night (E4): only those checked in are seated."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="check_ins")
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="check_ins")
+    checked_in_at = models.DateTimeField(default=timezone.now)
+    checked_in_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="Empty when the system checked them in (pair_round --all-entrants).",
+    )
+
+    class Meta:
+        ordering = ["round", "checked_in_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "entry"], name="one_check_in_per_night"),
+        ]
+
+    def __str__(self):
+        return f"{self.entry.player} at {self.round}"
 
 
 class Standing(models.Model):

@@ -4,6 +4,7 @@ checked, a DomainError on a broken rule."""
 from datetime import date, timedelta
 
 from django.db import transaction
+from django.db.models import Max
 from django.utils import timezone
 
 from accounts import roles
@@ -47,7 +48,8 @@ def _enter(
         league,
         joined=existing is not None and existing.active,
         players=Entry.objects.filter(league=league, withdrawn_at__isnull=True).count(),
-        started=league.rounds.exists(),
+        # A club's nights are all dated up front and members come and go: joining stays open.
+        started=league.format != LeagueFormat.CLUB and league.rounds.exists(),
         eligibility=eligibility_of(player, league.season).status,
         today=today,
         enrolled_name=str(player.user) if by_director else None,
@@ -62,8 +64,27 @@ def _enter(
         entry = existing
     else:
         entry = Entry.objects.create(league=league, player=player)
+    if league.format == LeagueFormat.CLUB and entry.player_number is None:
+        number_entries(league)
+        entry.refresh_from_db(fields=["player_number"])
     refresh_leagues([league.pk])  # every entry has a row in the standings
     return entry
+
+
+def number_entries(league: League) -> int:
+    """Give every entry of a locked league that has no player number the next free one, in the
+    order they joined (E3, E4). Numbers already given never change, so a number printed on a
+    table list stays its entrant's. Returns how many were numbered."""
+    unnumbered = list(
+        Entry.objects.filter(league=league, player_number__isnull=True).order_by("joined_at", "id")
+    )
+    if not unnumbered:
+        return 0
+    last = Entry.objects.filter(league=league).aggregate(Max("player_number"))["player_number__max"]
+    for number, entry in enumerate(unnumbered, start=(last or 0) + 1):
+        entry.player_number = number
+    Entry.objects.bulk_update(unnumbered, ["player_number"])
+    return len(unnumbered)
 
 
 def league_join(*, actor, league: League, today: date | None = None) -> Entry:

@@ -6,6 +6,8 @@ them all.
 - `rulings`: the director's rulings, one entry point `rule` (L5, L8, L9)
 - `nightly`: the nightly job's set-based transitions (L8, auto-confirmation)
 - `creation`: creating matches and seats, one by one or in bulk
+- `cards`: score cards entered by the director, final at once (E3, E4)
+- `tables`: closing a club night's tables as double forfeits, set-based (E4)
 - `kernel`: what they share: the errors, the match lock, seats, audit trail, e-mail
 
 Each function is keyword-only, takes model instances and the acting user, runs in one
@@ -13,6 +15,7 @@ transaction with the match row locked, writes an audit event, and raises a `Matc
 `DomainError`) that pages show as a message when the rule or the match's state forbids it.
 """
 
+from .cards import CardConflict, card_enter
 from .creation import NewMatch, match_create, matches_create
 from .kernel import MatchError, UnusualScores, is_match_director
 from .nightly import confirm_stale_reports, forfeit_overdue_matches
@@ -32,17 +35,21 @@ from .scheduling import (
     proposal_accept,
     proposal_create,
 )
+from .tables import double_forfeit_tables
 
 __all__ = [
     "MAX_PROPOSED_TIMES",
     "RULINGS_ON",
+    "CardConflict",
     "MatchError",
     "NewMatch",
     "Ruling",
     "RulingOn",
     "UnusualScores",
+    "card_enter",
     "confirm_stale_reports",
     "contact_issue_report",
+    "double_forfeit_tables",
     "equipment_agree",
     "forfeit_overdue_matches",
     "is_match_director",

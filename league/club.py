@@ -1,0 +1,192 @@
+"""Club nights (E4, G9, L8): checking in, seating a night, closing it.
+
+A club night is a ``Round`` of a club league; its ``play_by`` is the night's date. Those checked
+in (``CheckIn``) are seated at tables of four and three by ``seating.seat_tables``, keeping
+recent tablemates apart; each table is a match whose seat order is the draw for first play,
+seat 1 keeping score (G9). A night's tables are its matches in id order: table 1 is the first.
+The nightly's L8 never forfeits club tables: the director closes the night (``close_night``) and
+its tables still without scores become double forfeits then.
+
+Each service runs in one transaction with the night's row locked, so a check-in, a check-out and
+a seating of the same night happen one after another. The commands act as the site, passing
+``as_system=True``; nothing else may leave out the acting user.
+"""
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts import roles
+from accounts.models import PlayerProfile
+from core.errors import DomainError, NotAllowed
+from matches.models import OPEN_STATUSES, Match, MatchStatus, ResultReport, Seat
+from matches.services import NewMatch, double_forfeit_tables, matches_create
+
+from .models import CheckIn, Entry, League, LeagueFormat, Round
+from .seating import SeatingError, seat_tables
+from .services import number_entries
+
+
+class ClubError(DomainError):
+    pass
+
+
+def _lock_night(round_: Round) -> Round:
+    night = (
+        Round.objects.select_for_update(of=("self",))
+        .select_related("league__season__institution")
+        .get(pk=round_.pk)
+    )
+    if night.league.format != LeagueFormat.CLUB:
+        raise ClubError(f"{night.league} is not a club: it has no club nights.")
+    return night
+
+
+def _require(actor, league: League, *, front_desk: bool = False, as_system: bool = False):
+    if actor is None:
+        if as_system:
+            return
+        raise NotAllowed("Sign in first.")
+    institution = league.season.institution
+    if front_desk:
+        if not roles.is_front_desk_of(actor, institution):
+            raise NotAllowed("Only the front desk or the club's director can check players in.")
+    elif not roles.is_director_of(actor, institution):
+        raise NotAllowed("Only the club's director can do that.")
+
+
+def _active_entry(league: League, player: PlayerProfile) -> Entry:
+    entry = Entry.objects.filter(league=league, player=player, withdrawn_at__isnull=True).first()
+    if entry is None:
+        raise ClubError(f"{player.user} is not in this league.")
+    return entry
+
+
+def night_tables(round_: Round) -> list[Match]:
+    """The night's tables in number order (table 1 first), each with its seats in seat order."""
+    return list(
+        Match.objects.filter(round=round_)
+        .order_by("id")
+        .prefetch_related("seats__player__user")
+        .select_related("round")
+    )
+
+
+def seated_players(round_: Round) -> set[int]:
+    return set(Seat.objects.filter(match__round=round_).values_list("player_id", flat=True))
+
+
+def check_in(
+    *, actor, round: Round, player: PlayerProfile, now=None, as_system: bool = False
+) -> CheckIn:
+    """`player` is present tonight (front desk or director). Checking in twice changes nothing.
+    A late arrival after seating is checked in too; they sit down at the next re-seat."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        night = _lock_night(round)
+        _require(actor, night.league, front_desk=True, as_system=as_system)
+        entry = _active_entry(night.league, player)
+        if entry.player_number is None:
+            number_entries(night.league)
+        check, _ = CheckIn.objects.get_or_create(
+            round=night,
+            entry=entry,
+            defaults={
+                "checked_in_at": now,
+                "checked_in_by": actor if actor is not None and actor.is_authenticated else None,
+            },
+        )
+        return check
+
+
+def check_out(*, actor, round: Round, player: PlayerProfile, as_system: bool = False) -> None:
+    """Undo a check-in (the front desk's mistake, or someone who left before seating). Refused
+    for a player already seated tonight: their table is drawn."""
+    with transaction.atomic():
+        night = _lock_night(round)
+        _require(actor, night.league, front_desk=True, as_system=as_system)
+        entry = _active_entry(night.league, player)
+        if player.pk in seated_players(night):
+            raise ClubError(f"{player.user} is already seated tonight: their table is drawn.")
+        CheckIn.objects.filter(round=night, entry=entry).delete()
+
+
+def _history(night: Round) -> list[list[list[int]]]:
+    """The league's earlier nights' tables, most recent night first: players per table."""
+    nights: dict[int, dict[int, list[int]]] = {}
+    seats = (
+        Seat.objects.filter(
+            match__round__league=night.league, match__round__number__lt=night.number
+        )
+        .order_by("-match__round__number", "match_id", "order")
+        .values_list("match__round__number", "match_id", "player_id")
+    )
+    for number, match_id, player_id in seats:
+        nights.setdefault(number, {}).setdefault(match_id, []).append(player_id)
+    return [[table for table in tables.values() if len(table) > 1] for tables in nights.values()]
+
+
+def seat_night(
+    *,
+    actor,
+    round: Round,
+    seed: int = 1,
+    repair: bool = False,
+    now=None,
+    as_system: bool = False,
+) -> list[Match]:
+    """The director seats the night: those checked in (with an active entry) at tables of four
+    and three, recent tablemates kept apart, seat order drawn, seat 1 keeping score (E4, G9).
+    Returns the tables in number order.
+
+    A seated night is refused unless `repair`, which deletes its tables and seats it again
+    (their "created" audit events go with them: a re-seat happens before any game is played).
+    A night with any report or result is refused either way."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        night = _lock_night(round)
+        _require(actor, night.league, as_system=as_system)
+        tables = Match.objects.filter(round=night)
+        played = tables.exclude(status__in=OPEN_STATUSES).exists() or (
+            ResultReport.objects.filter(match__round=night).exists()
+        )
+        if played:
+            raise ClubError(
+                f"Night {night.number} has results reported: it cannot be seated again."
+            )
+        if tables.exists():
+            if not repair:
+                raise ClubError(f"Night {night.number} is already seated: re-seat it with repair.")
+            tables.delete()
+        present = list(
+            CheckIn.objects.filter(round=night, entry__withdrawn_at__isnull=True)
+            .order_by("entry__player_number", "entry_id")
+            .values_list("entry__player_id", flat=True)
+        )
+        if not present:
+            raise ClubError(f"Nobody is checked in for night {night.number}.")
+        try:
+            seating = seat_tables(present, history=_history(night), seed=seed)
+        except SeatingError as error:
+            raise ClubError(str(error)) from None
+        return matches_create(
+            actor=actor,
+            new=[
+                NewMatch(round=night, players=table, status=MatchStatus.SCHEDULED, scheduled_at=now)
+                for table in seating.tables
+            ],
+            reason=f"Night {night.number} seated (seed {seed})" + (", re-seated" if repair else ""),
+            now=now,
+        )
+
+
+def close_night(*, actor, round: Round, reason: str, now=None) -> int:
+    """The director closes the night: each table still without scores becomes a double forfeit
+    (a loss for every seat, G9); a table with a pending report keeps its confirmation window and
+    a disputed one waits for the director's ruling. Returns how many tables were forfeited;
+    closing again forfeits nothing more."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        night = _lock_night(round)
+        _require(actor, night.league)
+        ids = list(Match.objects.filter(round=night).values_list("id", flat=True))
+        return len(double_forfeit_tables(ids, actor=actor, reason=reason, now=now))

@@ -1,0 +1,212 @@
+"""A club league's settings file (the Public contract's `create_event` for format "club", E4):
+read it, save it as a league with its nights, and write it back out for next year.
+
+Events (format "event", E3, E5) come with a later issue and are refused by name."""
+
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from django.db import transaction
+
+from accounts import roles
+from core.errors import DomainError, NotAllowed
+
+from .models import ChallengeRule, EndOfGameRule, League, LeagueFormat, Lexicon, Round
+from .refresh import refresh_leagues
+
+# Keys of the contract's file that only events use: accepted and ignored for a club.
+EVENT_KEYS = {
+    "date",
+    "campus_only",
+    "seats_per_table",
+    "team_size",
+    "short_team",
+    "champion_category",
+    "categories",
+    "assists",
+}
+CLUB_KEYS = {
+    "name",
+    "slug",
+    "format",
+    "venue",
+    "public",
+    "lexicon",
+    "end_of_game_rule",
+    "challenge_rule",
+    "challenge_points",
+    "rounds",
+}
+
+
+class LeagueFileError(DomainError):
+    pass
+
+
+@dataclass
+class ClubFile:
+    name: str
+    slug: str
+    venue: str | None
+    public: bool
+    lexicon: str
+    end_of_game_rule: str
+    challenge_rule: str
+    challenge_points: int
+    nights: list[tuple[int, date]]  # (number, date), by number
+
+
+def _choice(data: dict, key: str, choices, default):
+    value = data.get(key, default)
+    if value not in choices.values:
+        raise LeagueFileError(f"{key}: {value!r} is not one of {', '.join(choices.values)}.")
+    return value
+
+
+def read_club_file(data) -> ClubFile:
+    """The file's settings, checked; omitted keys take the league defaults, and a club's
+    challenge rule defaults to `club_bonus_to_challenger` (003 rule 9, G5)."""
+    if not isinstance(data, dict):
+        raise LeagueFileError("The file must hold one JSON object.")
+    kind = data.get("format")
+    if kind == "event":
+        raise LeagueFileError("events are not supported yet")
+    if kind != LeagueFormat.CLUB:
+        raise LeagueFileError(f'format: {kind!r} is not "club" or "event".')
+    unknown = set(data) - CLUB_KEYS - EVENT_KEYS
+    if unknown:
+        raise LeagueFileError(f"Unknown keys: {', '.join(sorted(unknown))}.")
+    for key in ("name", "slug"):
+        if not isinstance(data.get(key), str) or not data[key].strip():
+            raise LeagueFileError(f"{key} is required.")
+    points = data.get("challenge_points", 10)
+    if points not in (5, 10):
+        raise LeagueFileError("challenge_points: 5 or 10.")
+    if not isinstance(data.get("public", True), bool):
+        raise LeagueFileError("public: true or false.")
+    nights = []
+    for index, item in enumerate(data.get("rounds") or [], start=1):
+        try:
+            number, day = int(item["number"]), date.fromisoformat(item["date"])
+        except (TypeError, KeyError, ValueError):
+            raise LeagueFileError(
+                f'rounds[{index}]: give "number" and "date" (YYYY-MM-DD).'
+            ) from None
+        if number < 1:
+            raise LeagueFileError(f"rounds[{index}]: numbers start at 1.")
+        nights.append((number, day))
+    if not nights:
+        raise LeagueFileError("A club needs its nights: rounds with a number and a date.")
+    if len({number for number, _ in nights}) != len(nights):
+        raise LeagueFileError("Two rounds have the same number.")
+    return ClubFile(
+        name=data["name"].strip(),
+        slug=data["slug"].strip(),
+        venue=(data.get("venue") or "").strip() or None,
+        public=data.get("public", True),
+        lexicon=_choice(data, "lexicon", Lexicon, Lexicon.NWL2023),
+        end_of_game_rule=_choice(data, "end_of_game_rule", EndOfGameRule, EndOfGameRule.STANDARD),
+        challenge_rule=_choice(
+            data, "challenge_rule", ChallengeRule, ChallengeRule.CLUB_BONUS_TO_CHALLENGER
+        ),
+        challenge_points=points,
+        nights=sorted(nights),
+    )
+
+
+def club_league_save(
+    *, actor, season, club: ClubFile, update: bool = False, as_system: bool = False
+) -> tuple[League, bool]:
+    """Create the club league in `season` from its file, or with `update` bring an existing one
+    in line with it (settings, and the dates of nights not yet seated; nights added, unseated
+    nights left out of the file removed). Returns the league and whether anything changed:
+    the same file again changes nothing."""
+    if actor is None and not as_system:
+        raise NotAllowed("Sign in first.")
+    if actor is not None and not roles.is_director_of(actor, season.institution):
+        raise NotAllowed("Only the institution's director can create a club.")
+    for number, day in club.nights:
+        if not season.starts_on <= day <= season.ends_on:
+            raise LeagueFileError(f"Night {number} ({day}) falls outside {season.name}.")
+    with transaction.atomic():
+        league = League.objects.select_for_update().filter(slug=club.slug).first()
+        if league is not None and not update:
+            raise LeagueFileError(f"A league {club.slug!r} already exists: use --update.")
+        if league is not None and (
+            league.season_id != season.pk or league.format != LeagueFormat.CLUB
+        ):
+            raise LeagueFileError(f"{club.slug!r} is another season's league or not a club.")
+        settings = {
+            "name": club.name,
+            "venue": club.venue or season.institution.default_venue,
+            "public": club.public,
+            "lexicon": club.lexicon,
+            "end_of_game_rule": club.end_of_game_rule,
+            "challenge_rule": club.challenge_rule,
+            "challenge_points": club.challenge_points,
+        }
+        changed = league is None
+        if league is None:
+            league = League.objects.create(
+                season=season, slug=club.slug, format=LeagueFormat.CLUB, **settings
+            )
+        else:
+            differs = {k: v for k, v in settings.items() if getattr(league, k) != v}
+            if differs:
+                for key, value in differs.items():
+                    setattr(league, key, value)
+                league.save(update_fields=list(differs))
+                changed = True
+        changed |= _save_nights(league, dict(club.nights))
+        if changed:
+            refresh_leagues([league.pk])
+    return league, changed
+
+
+def _save_nights(league: League, wanted: dict[int, date]) -> bool:
+    changed = False
+    for night in Round.objects.filter(league=league).order_by("number"):
+        seated = night.matches.exists()
+        if night.number not in wanted:
+            if seated or night.check_ins.exists():
+                raise LeagueFileError(f"Night {night.number} has begun: it stays in the file.")
+            night.delete()
+            changed = True
+        elif night.play_by != wanted[night.number]:
+            if seated:
+                raise LeagueFileError(f"Night {night.number} is seated: its date stays.")
+            night.play_by = wanted[night.number]
+            night.save(update_fields=["play_by"])
+            changed = True
+        wanted.pop(night.number, None)
+    Round.objects.bulk_create(
+        [Round(league=league, number=number, play_by=day) for number, day in wanted.items()]
+    )
+    return changed or bool(wanted)
+
+
+def export_club_file(league: League, *, slug: str | None = None, first_night=None) -> dict:
+    """The league's file, renamed to `slug` and, for a club, its nights shifted together so
+    that the first falls on `first_night`."""
+    if league.format != LeagueFormat.CLUB:
+        raise LeagueFileError(
+            "events are not supported yet"
+            if league.format == "event"
+            else f"{league.slug} is not a club."
+        )
+    nights = list(league.rounds.order_by("number").values_list("number", "play_by"))
+    shift = timedelta(0)
+    if first_night is not None and nights:
+        shift = first_night - nights[0][1]
+    return {
+        "name": league.name,
+        "slug": slug or league.slug,
+        "format": LeagueFormat.CLUB.value,
+        "venue": league.venue,
+        "public": league.public,
+        "lexicon": league.lexicon,
+        "end_of_game_rule": league.end_of_game_rule,
+        "challenge_rule": league.challenge_rule,
+        "challenge_points": league.challenge_points,
+        "rounds": [{"number": number, "date": (day + shift).isoformat()} for number, day in nights],
+    }

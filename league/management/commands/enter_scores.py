@@ -1,0 +1,152 @@
+import csv
+import io
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from core.errors import DomainError
+from league.club import night_tables
+from league.models import Entry, League, Round
+from matches.models import GameEnd, MatchStatus
+from matches.services import CardConflict, card_enter
+
+ENDED = {
+    "out": GameEnd.WENT_OUT,
+    "no_play": GameEnd.NO_PLAY_POSSIBLE,
+    "passes": GameEnd.SCORELESS_TURNS,
+    "time": GameEnd.TIME_UP,
+}
+REQUIRED = ("table", "player_number", "score")
+
+
+class Command(BaseCommand):
+    help = (
+        "Enter a night's table score cards from a CSV (E4): final at once; a table already "
+        "entered with the same scores is skipped, with different ones a conflict left as it was."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--league", required=True, help="league slug")
+        parser.add_argument("--round", required=True, type=int, help="night number")
+        parser.add_argument(
+            "file", help="CSV: table, player_number, score[, ended, pre_adjustment]"
+        )
+
+    def handle(self, *args, league, round, file, **options):
+        night = Round.objects.filter(league__slug=league, number=round).first()
+        if night is None:
+            if not League.objects.filter(slug=league).exists():
+                raise CommandError(f"No league {league!r}.")
+            raise CommandError(f"{league} has no night {round}.")
+        try:
+            text = Path(file).read_text(encoding="utf-8-sig")
+        except (OSError, UnicodeDecodeError) as error:
+            raise CommandError(f"{file}: cannot read it ({error}).") from None
+        reader = csv.DictReader(io.StringIO(text))
+        missing = [name for name in REQUIRED if name not in (reader.fieldnames or [])]
+        if missing:
+            raise CommandError(f"{file}: the header lacks {', '.join(missing)}.")
+        tables = night_tables(night)
+        numbers = dict(
+            Entry.objects.filter(league=night.league).values_list("player_number", "player_id")
+        )
+        cards: dict[int, dict[int, tuple]] = {}
+        bad: set[int] = set()
+        problems = 0
+
+        def refuse(line, table, reason):
+            nonlocal problems
+            problems += 1
+            self.stderr.write(f"{file}:{line}: {reason}")
+            if table is not None:
+                bad.add(table)
+
+        for row in reader:
+            line = reader.line_num
+            try:
+                table = int(row["table"])
+            except (TypeError, ValueError):
+                refuse(line, None, f"table {row['table']!r} is not a number")
+                continue
+            if not 1 <= table <= len(tables):
+                refuse(line, table, f"night {round} has no table {table}")
+                continue
+            try:
+                number = int(row["player_number"])
+                score = int(row["score"])
+                pre = (
+                    int(row["pre_adjustment"])
+                    if (row.get("pre_adjustment") or "").strip()
+                    else None
+                )
+            except (TypeError, ValueError):
+                refuse(line, table, "player_number, score and pre_adjustment are whole numbers")
+                continue
+            ended = (row.get("ended") or "").strip() or "out"
+            if ended not in ENDED:
+                refuse(line, table, f"ended {ended!r} is not one of {', '.join(ENDED)}")
+                continue
+            seats = {seat.player_id: seat.order for seat in tables[table - 1].seats.all()}
+            order = seats.get(numbers.get(number))
+            if order is None:
+                refuse(line, table, f"player {number} does not sit at table {table}")
+                continue
+            if order in cards.setdefault(table, {}):
+                refuse(line, table, f"player {number} is listed twice at table {table}")
+                continue
+            cards[table][order] = (score, pre, ENDED[ended], line)
+
+        entered = scores = skipped = conflicts = 0
+        for table, by_seat in sorted(cards.items()):
+            if table in bad:
+                continue
+            match = tables[table - 1]
+            seats = sorted(seat.order for seat in match.seats.all())
+            if sorted(by_seat) != seats:
+                refuse(
+                    min(row[3] for row in by_seat.values()),
+                    table,
+                    f"table {table} needs a row for each of its {len(seats)} seats",
+                )
+                continue
+            values = [by_seat[order][0] for order in seats]
+            pres = [by_seat[order][1] for order in seats]
+            ended_by = {row[2] for row in by_seat.values()}
+            if len(ended_by) > 1:
+                refuse(
+                    min(row[3] for row in by_seat.values()),
+                    table,
+                    f"table {table}'s rows disagree on how the game ended",
+                )
+                continue
+            current = [seat.score for seat in match.seats.order_by("order")]
+            if match.status in (MatchStatus.CONFIRMED, MatchStatus.RESOLVED) and current == values:
+                skipped += 1
+                continue
+            try:
+                card_enter(
+                    actor=None,
+                    as_system=True,
+                    match=match,
+                    scores=values,
+                    pre_adjustment=pres if any(p is not None for p in pres) else (),
+                    ended_by=ended_by.pop(),
+                    # The card is the table's signed record and the range is still checked.
+                    unusual_confirmed=True,
+                )
+            except CardConflict as error:
+                conflicts += 1
+                self.stderr.write(f"{file}: table {table}: {error.message}")
+                continue
+            except DomainError as error:
+                refuse(min(row[3] for row in by_seat.values()), table, error.message)
+                continue
+            entered += 1
+            scores += len(values)
+        self.stdout.write(
+            f"tables={entered} scores={scores} skipped={skipped} conflicts={conflicts}"
+        )
+        if conflicts or problems:
+            raise CommandError(
+                f"{conflicts} conflicts, {problems} bad rows: those tables were left as they were."
+            )

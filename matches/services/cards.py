@@ -1,0 +1,140 @@
+"""Score cards entered by the director (E3, E4): the scores written on a table's card are final at
+once, with no round of confirmations, because the card is the record the table signed.
+
+A second card with the same scores changes nothing. A card that differs from what the table
+already has (a final result, a scorekeeper's live report, or an open dispute) is a conflict and
+is refused until the director overrides it with a reason, which supersedes the live report,
+resolves the dispute and goes into the match's history."""
+
+from collections.abc import Sequence
+
+from django.db import transaction
+from django.utils import timezone
+
+from core.errors import NotAllowed
+
+from ..models import (
+    LIVE_REPORT_STATUSES,
+    Dispute,
+    GameEnd,
+    Match,
+    MatchStatus,
+    ResultReport,
+)
+from ..results import check_scores
+from .kernel import (
+    MatchError,
+    UnusualScores,
+    apply_scores,
+    audit,
+    close_live_reports,
+    finalise,
+    lock,
+    require_director,
+    resolve_open_dispute,
+    seats_of,
+    snapshot,
+    tell_players,
+)
+
+SCORED_STATUSES = (MatchStatus.CONFIRMED, MatchStatus.RESOLVED)
+
+
+class CardConflict(MatchError):
+    """The table already has a different result: only the director's override replaces it."""
+
+
+def card_enter(
+    *,
+    actor,
+    match: Match,
+    scores: Sequence[int],
+    pre_adjustment: Sequence[int | None] = (),
+    ended_by: str = GameEnd.WENT_OUT,
+    override_reason: str = "",
+    unusual_confirmed: bool = False,
+    now=None,
+    as_system: bool = False,
+) -> Match:
+    """The table's score card, every seat's final score in seat order, final at once (status
+    confirmed, audit "card_entered"). The director of the institution enters it; a management
+    command acts as the site with ``as_system=True`` (and only then may ``actor`` be None)."""
+    now = now or timezone.now()
+    scores = list(scores)
+    pre = list(pre_adjustment)
+    check = check_scores(scores)
+    if check.errors:
+        raise MatchError(" ".join(check.errors))
+    if check.warnings and not unusual_confirmed:
+        raise UnusualScores(
+            " ".join(check.warnings) + ' Tick "yes, really" if the scores are right.'
+        )
+    if ended_by not in GameEnd.values:
+        raise MatchError("Say how the game ended.")
+    override_reason = (override_reason or "").strip()
+    with transaction.atomic():
+        match = lock(match)
+        if actor is None and not as_system:
+            raise NotAllowed("Only the league's director can enter a score card.")
+        if actor is not None:
+            require_director(actor, match)
+        seats = seats_of(match)
+        if match.status == MatchStatus.BYE or len(seats) < 2:
+            raise MatchError("A bye has no score card.")
+        if len(scores) != len(seats) or (pre and len(pre) != len(seats)):
+            raise MatchError(
+                f"This table has {len(seats)} seats: enter one score for each ({len(scores)} given)."
+            )
+        standing = _what_the_table_has(match, seats)
+        if standing == scores and match.status in SCORED_STATUSES:
+            return match  # the same card again
+        # A scorekeeper's pending report with the card's very scores is no conflict: the card
+        # settles it.
+        if standing is not None and standing != scores and not override_reason:
+            raise CardConflict(_conflict_message(match, standing, scores))
+        before = snapshot(match, seats)
+        apply_scores(seats, scores, pre)
+        close_live_reports(match)
+        resolve_open_dispute(
+            match, Dispute.Resolution.AMENDED, override_reason or "Score card entered", actor, now
+        )
+        finalise(match, MatchStatus.CONFIRMED, now)
+        after = {**snapshot(match, seats), "ended_by": ended_by}
+        audit(match, actor, "card_entered", before, after, override_reason)
+        if override_reason:
+            tell_players(
+                match,
+                seats,
+                f"Result replaced by the director: {'–'.join(map(str, scores))}",
+                [
+                    "The director entered the table's score card over the earlier result.",
+                    f"Reason: {override_reason}",
+                ],
+            )
+    return match
+
+
+def _what_the_table_has(match: Match, seats) -> list[int] | str | None:
+    """What a card would replace: the final scores, a live report's scores, or a word for a
+    result without scores (a forfeit); None when the table has nothing yet. An open dispute
+    always needs the director's reason, whatever the card says."""
+    if match.status in SCORED_STATUSES:
+        return [seat.score for seat in seats]
+    if match.is_final:
+        return match.get_status_display().lower()
+    report = ResultReport.objects.filter(match=match, status__in=LIVE_REPORT_STATUSES).first()
+    if report is None:
+        return None
+    if Dispute.objects.filter(report=report, resolved_at__isnull=True).exists():
+        return "disputed"
+    return [line.score for line in report.scores.order_by("order")]
+
+
+def _conflict_message(match: Match, standing, scores) -> str:
+    if isinstance(standing, str):
+        return f"Table is already {standing}: give a reason to override."
+    where = "already has" if match.is_final else "has a report of"
+    return (
+        f"Table {where} {'–'.join(map(str, standing))}, not {'–'.join(map(str, scores))}: "
+        "give a reason to override."
+    )
