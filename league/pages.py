@@ -62,6 +62,7 @@ def table_columns(league) -> list[Column]:
         if column.heading and (league.ranks_per_game or not column.per_game)
     ]
 
+
 PAGE_COLUMNS = [
     "standings_html", "standings_json", "bracket_html", "bracket_json", "rendered_at", "layout",
 ]  # fmt: skip
@@ -85,9 +86,7 @@ def _add_cells(rows: list[dict], columns: list[Column]) -> list[dict]:
     Text, not numbers: the template engine localizes every number it prints, which was almost
     half the cost of rendering 200 tables each night."""
     for row in rows:
-        row["cells"] = [
-            {"key": column.key, "text": str(row[column.key])} for column in columns
-        ]
+        row["cells"] = [{"key": column.key, "text": str(row[column.key])} for column in columns]
     return rows
 
 

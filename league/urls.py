@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import club_views, views
 
 urlpatterns = [
     path("", views.league_list, name="league_list"),
@@ -12,4 +12,17 @@ urlpatterns = [
     path("<slug:slug>/bracket.json", views.league_bracket_json, name="league_bracket_json"),
     path("<slug:slug>/calendar.ics", views.league_calendar_feed, name="league_calendar"),
     path("<slug:slug>/two-letter-words/", views.two_letter_words, name="two_letter_words"),
+    path("<slug:slug>/nights/<int:number>/", club_views.club_night, name="club_night"),
+    path(
+        "<slug:slug>/nights/<int:number>/check-in/",
+        club_views.club_check_in,
+        name="club_check_in",
+    ),
+    path("<slug:slug>/nights/<int:number>/seat/", club_views.club_seat, name="club_seat"),
+    path("<slug:slug>/nights/<int:number>/close/", club_views.club_close, name="club_close"),
+    path(
+        "<slug:slug>/nights/<int:number>/tables/<int:match_id>/card/",
+        club_views.club_card,
+        name="club_card",
+    ),
 ]

@@ -62,7 +62,12 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "league/league_detail.html",
-        {"league": league, "rounds": schedule(league), "entries": entries},
+        {
+            "league": league,
+            "rounds": schedule(league),
+            "entries": entries,
+            "is_staff": roles.is_front_desk_of(request.user, league.season.institution),
+        },
     )
 
 

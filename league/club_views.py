@@ -1,0 +1,211 @@
+"""The club night's page (E4): the check-in list, seating the tables, the tables with their
+score cards, closing the night. For the club's director and the front desk; others get 404.
+Thin views: each POST calls one service in ``league.club`` or ``matches.services``."""
+
+import secrets
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from accounts import roles
+from accounts.models import PlayerProfile
+from core.errors import DomainError
+from matches import services as match_services
+from matches.forms import SCORE
+from matches.models import GameEnd, Match
+
+from . import club
+from .models import CheckIn, Entry, LeagueFormat, Round
+
+
+def _night(request: HttpRequest, slug: str, number: int) -> Round:
+    night = get_object_or_404(
+        Round.objects.select_related("league__season__institution"),
+        league__slug=slug,
+        number=number,
+    )
+    institution = night.league.season.institution
+    if night.league.format != LeagueFormat.CLUB or not roles.is_front_desk_of(
+        request.user, institution
+    ):
+        raise Http404
+    return night
+
+
+class CardForm(forms.Form):
+    """A table's score card: every seat's final score, as written on the card (final at once)."""
+
+    ended_by = forms.ChoiceField(
+        label="How the game ended", choices=GameEnd.choices, initial=GameEnd.WENT_OUT
+    )
+    override_reason = forms.CharField(
+        label="Reason to replace a different result (only then)", required=False, max_length=300
+    )
+
+    def __init__(self, *args, table: Match, **kwargs):
+        super().__init__(*args, prefix=f"table-{table.pk}", **kwargs)
+        self.orders = []
+        for seat in table.seats.all():
+            self.orders.append(seat.order)
+            self.fields[f"score_{seat.order}"] = forms.IntegerField(
+                label=f"{seat.player.user.get_full_name()}", **SCORE
+            )
+        self.order_fields([f"score_{order}" for order in self.orders])
+
+    def scores(self) -> list[int]:
+        return [self.cleaned_data[f"score_{order}"] for order in self.orders]
+
+
+def _render(request, night: Round, status: int = 200, bound_card: CardForm | None = None):
+    league = night.league
+    query = (request.GET.get("q") or "").strip()
+    entries = (
+        Entry.objects.filter(league=league, withdrawn_at__isnull=True)
+        .select_related("player__user")
+        .order_by("player_number", "player__user__last_name")
+    )
+    if query:
+        entries = entries.filter(
+            Q(player__user__first_name__icontains=query)
+            | Q(player__user__last_name__icontains=query)
+            | Q(player__campus_id=query)
+            | Q(player_number=int(query) if query.isdigit() else -1)
+        )
+    present = set(CheckIn.objects.filter(round=night).values_list("entry_id", flat=True))
+    tables = club.night_tables(night)
+    seated = {seat.player_id for table in tables for seat in table.seats.all()}
+    is_director = roles.is_director_of(request.user, league.season.institution)
+    cards = [
+        bound_card
+        if bound_card is not None and bound_card.prefix == f"table-{table.pk}"
+        # A prefix per table keeps each table's inputs apart on one page.
+        else CardForm(table=table)
+        for table in tables
+    ]
+    return render(
+        request,
+        "league/club_night.html",
+        {
+            "league": league,
+            "night": night,
+            "query": query,
+            "entries": [
+                {"entry": entry, "here": entry.pk in present, "seated": entry.player_id in seated}
+                for entry in entries
+            ],
+            "present_count": len(present),
+            "tables": list(zip(tables, cards, strict=True)),
+            "is_director": is_director,
+        },
+        status=status,
+    )
+
+
+@login_required
+def club_night(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    return _render(request, _night(request, slug, number))
+
+
+def _back(night: Round, query: str = "") -> str:
+    url = reverse("club_night", args=[night.league.slug, night.number])
+    return f"{url}?q={query}" if query else url
+
+
+def _player_from(night: Round, key: str) -> PlayerProfile:
+    """A scanned campus ID, a player number or a profile id from a button."""
+    key = key.strip()
+    entries = Entry.objects.filter(league=night.league, withdrawn_at__isnull=True)
+    entry = entries.filter(player__campus_id=key).select_related("player__user").first()
+    if entry is None and key.isdigit():
+        entry = entries.filter(player_number=int(key)).select_related("player__user").first()
+    if entry is None:
+        profile = PlayerProfile.objects.filter(
+            institution=night.league.season.institution, campus_id=key
+        ).first()
+        if profile is not None:
+            raise DomainError(f"{profile.user} is not in this league.")
+        raise DomainError(f"No player of this club has the campus ID or number {key!r}.")
+    return entry.player
+
+
+@login_required
+@require_POST
+def club_check_in(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    night = _night(request, slug, number)
+    try:
+        player = _player_from(night, request.POST.get("player", ""))
+        if request.POST.get("undo"):
+            club.check_out(actor=request.user, round=night, player=player)
+            messages.success(request, f"{player.user} is no longer checked in.")
+        else:
+            club.check_in(actor=request.user, round=night, player=player)
+            messages.success(request, f"{player.user} is checked in.")
+    except DomainError as error:
+        messages.error(request, error.message)
+    return redirect(_back(night, request.POST.get("q", "")))
+
+
+@login_required
+@require_POST
+def club_seat(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    night = _night(request, slug, number)
+    seed = secrets.randbelow(1_000_000)
+    try:
+        tables = club.seat_night(
+            actor=request.user, round=night, seed=seed, repair=bool(request.POST.get("repair"))
+        )
+    except DomainError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, f"{len(tables)} tables seated (draw {seed}).")
+    return redirect(_back(night))
+
+
+@login_required
+@require_POST
+def club_close(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    night = _night(request, slug, number)
+    try:
+        forfeited = club.close_night(
+            actor=request.user, round=night, reason=request.POST.get("reason", "").strip()
+        )
+    except DomainError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(
+            request, f"Night {night.number} closed: {forfeited} tables without scores forfeited."
+        )
+    return redirect(_back(night))
+
+
+@login_required
+@require_POST
+def club_card(request: HttpRequest, slug: str, number: int, match_id: int) -> HttpResponse:
+    night = _night(request, slug, number)
+    table = next((t for t in club.night_tables(night) if t.pk == match_id), None)
+    if table is None:
+        raise Http404
+    form = CardForm(request.POST, table=table)
+    if form.is_valid():
+        try:
+            match_services.card_enter(
+                actor=request.user,
+                match=table,
+                scores=form.scores(),
+                ended_by=form.cleaned_data["ended_by"],
+                override_reason=form.cleaned_data["override_reason"],
+                unusual_confirmed=True,  # the card is what the table signed
+            )
+        except DomainError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, "Card entered: the result is final.")
+            return redirect(_back(night))
+    messages.error(request, "Nothing was changed: see the table's card below.")
+    return _render(request, night, status=200, bound_card=form)
