@@ -117,6 +117,9 @@ def build_demo(
         for number in range(1, leagues + 1):
             _make_league(institution, season, director, number, rng)
             say("leagues", number, leagues)
+    from .demo_club import make_club
+
+    make_club(institution, season, director, desk, rng)
     return demo_logins()
 
 

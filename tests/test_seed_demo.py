@@ -78,7 +78,7 @@ def test_the_scale_path_bulk_makes_leagues_in_every_state_for_the_night(db, caps
     from matches.models import AuditEvent, Match
 
     seed(capsys, "--players", "120", "--leagues", "4", "--matches", "300")
-    assert League.objects.count() == 4
+    assert League.objects.exclude(format="club").count() == 4
     assert Match.objects.count() >= 300
     statuses = set(Match.objects.values_list("status", flat=True))
     assert {
@@ -95,7 +95,7 @@ def test_the_scale_path_bulk_makes_leagues_in_every_state_for_the_night(db, caps
     created = AuditEvent.objects.filter(action="created").count()
     assert created == Match.objects.count()
     summary = run_nightly()
-    assert summary.forfeits > 0 and summary.auto_confirmed > 0 and summary.standings_rebuilt == 4
+    assert summary.forfeits > 0 and summary.auto_confirmed > 0 and summary.standings_rebuilt == 5  # four leagues and the club
 
 
 def test_negative_sizes_are_refused(db):
@@ -117,3 +117,25 @@ def test_the_demo_mails_nobody_even_through_a_worker(transactional_db, capsys):
     assert Email.objects.filter(expires_at__isnull=False).count() > 5  # proposals, reports, ...
     assert not Email.objects.filter(expires_at__isnull=True).exists()
     assert not mail.outbox
+
+
+def test_e4_the_demo_club_has_three_past_nights_in_every_state_and_one_tonight(
+    db, capsys, django_capture_on_commit_callbacks
+):
+    from league.models import League
+    from matches.models import Match
+
+    with django_capture_on_commit_callbacks(execute=True):
+        seed(capsys)
+    club = League.objects.get(format="club")
+    nights = list(club.rounds.order_by("number"))
+    assert len(nights) == 4 and nights[-1].play_by == club.season.institution.today()
+    sizes = {table.seats.count() for table in Match.objects.filter(league=club)}
+    assert sizes == {3, 4}
+    past = set(
+        Match.objects.filter(league=club, round__in=nights[:3]).values_list("status", flat=True)
+    )
+    assert {"confirmed", "resolved", "double_forfeit"} <= past
+    tonight = set(Match.objects.filter(round=nights[3]).values_list("status", flat=True))
+    assert tonight == {"reported", "scheduled"}
+    assert club.standings.filter(games__gt=0).exists()
