@@ -163,7 +163,9 @@ def club_seat(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     except DomainError as error:
         messages.error(request, error.message)
     else:
-        messages.success(request, f"{len(tables)} tables seated (draw {seed}).")
+        messages.success(
+            request, f"{len(tables)} table{'' if len(tables) == 1 else 's'} seated (draw {seed})."
+        )
     return redirect(_back(night))
 
 

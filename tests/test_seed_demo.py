@@ -95,7 +95,9 @@ def test_the_scale_path_bulk_makes_leagues_in_every_state_for_the_night(db, caps
     created = AuditEvent.objects.filter(action="created").count()
     assert created == Match.objects.count()
     summary = run_nightly()
-    assert summary.forfeits > 0 and summary.auto_confirmed > 0 and summary.standings_rebuilt == 5  # four leagues and the club
+    assert (
+        summary.forfeits > 0 and summary.auto_confirmed > 0 and summary.standings_rebuilt == 5
+    )  # four leagues and the club
 
 
 def test_negative_sizes_are_refused(db):
