@@ -346,3 +346,25 @@ def test_g9_a_clubs_standings_page_shows_games_sat_and_win_percentage(client, ta
         1,
         1.0,
     )
+
+
+def test_g9_my_matches_shows_the_placings_of_a_table(client, table, four):
+    report = report_submit(actor=four[0].user, match=table, scores=[377, 412, 301, 390])
+    for each in four[1:]:
+        report_confirm(actor=each.user, report=report)
+    client.force_login(four[0].user)
+    page = client.get("/").content.decode()
+    assert "Final: 3rd of 4" in page
+    assert "1st Ben 412 · 2nd Dov 390 · 3rd you 377 · 4th Cat 301" in page
+
+
+def test_g2_g9_the_director_breaks_a_tie_with_the_scores_before_tiles(table, four, director):
+    rule(
+        actor=director.user,
+        match=table,
+        ruling=Ruling.AMEND,
+        reason="Cards compared",
+        scores=[400, 400, 350, 300],
+        pre_adjustment=[390, 395, None, None],
+    )
+    assert [place for _, place, _ in outcomes_and_places(table)] == [2, 1, 3, 4]
