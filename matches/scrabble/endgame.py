@@ -40,6 +40,7 @@ PASSES_EACH_TO_END = 3
 # Two-player GCG records come from tournament software, which ends a game after six scoreless
 # turns of any kind (docs/gcg.md); these are the turns that count there.
 SCORELESS_TURN_KINDS = frozenset({PASS, EXCHANGE, WITHDRAWAL})
+TURN_KINDS = (PLACEMENT, PASS, EXCHANGE)  # events that are a player's turn
 
 
 def end_of_game_adjustments(rule: str, racks: Sequence[str], went_out: int | None) -> list[int]:
@@ -125,16 +126,14 @@ def _turns(events: Sequence[Event]) -> list[tuple[int, str, str]]:
     time penalties and end-of-game lines are no turns."""
     turns: list[tuple[int, str, str]] = []
     for index, event in enumerate(events):
-        if event.kind in (PLACEMENT, PASS, EXCHANGE):
+        if event.kind in TURN_KINDS:
             turns.append((index, event.nickname, event.kind))
         elif event.kind == WITHDRAWAL and turns and turns[-1][1:] == (event.nickname, PLACEMENT):
             turns[-1] = (index, event.nickname, WITHDRAWAL)
     return turns
 
 
-def passes_end_at(
-    record: GameRecord, *, counted: frozenset[str] = frozenset({PASS})
-) -> int | None:
+def passes_end_at(record: GameRecord, *, counted: frozenset[str] = frozenset({PASS})) -> int | None:
     """The index of the event that ends the game by passes (G3): the first time the last
     3 × N turns (N players) are all passes, three by each player; None if that never happens.
     ``counted`` says which turns count as passes (``SCORELESS_TURN_KINDS`` for the tournament

@@ -26,6 +26,7 @@ from .endgame import (
     POINTS_TO_CHALLENGED,
     SCORELESS_TURN_KINDS,
     STANDARD,
+    TURN_KINDS,
     passes_end_at,
     passes_in_a_row_before,
 )
@@ -106,9 +107,6 @@ def check_record(
     return checker.report()
 
 
-_TURN_KINDS = (PLACEMENT, PASS, EXCHANGE)
-
-
 @dataclass
 class _Placed:
     """What the board replay remembers of a placement, to take it back if it is withdrawn."""
@@ -130,8 +128,9 @@ class _Checker:
         self.board = Board()
         self.board_complete = True  # False once an illegal play could not be put down
         self.bag = BAG_SIZE - RACK_SIZE * len(record.players)
-        self.went_out: Event | None = None  # the first going-out line
-        self.out_tiles = ""  # the tiles of every going-out line
+        self.going_out: Event | None = None  # the first going-out line
+        self.out_tiles = ""  # the tiles of the going-out lines
+        self.last_out_line = 0  # the last of them
         self.unseen_at_out: Counter | None = None  # tiles off the board then, if the bag was empty
         self.deductions = False  # whether any line deducts a player's own tiles
         # Under the club's rule, with the bag known to hold tiles: a withdrawn play whose
@@ -312,19 +311,21 @@ class _Checker:
                 "the end-of-game lines mix the North-American rule (2 × the tiles) and "
                 "the international rule (1 ×)",
             )
-        if self.went_out is None:
-            self.went_out = event
+        if self.going_out is None:
+            self.going_out = event
             if self.verify and self.board_complete and not self.bag:
                 # With the bag empty and one player out, every tile not on the board is on
                 # the other players' racks.
                 self.unseen_at_out = unseen_tiles(self.board.tiles())
-        elif event.nickname != self.went_out.nickname:
+        elif event.nickname != self.going_out.nickname:
             self.problem(
                 event,
-                f"{self.went_out.nickname} went out on line {self.went_out.line}: only one "
+                f"{self.going_out.nickname} went out on line {self.going_out.line}: only one "
                 f"player gains the others' tiles, not {event.nickname} too",
             )
+            return
         self.out_tiles += event.tiles
+        self.last_out_line = event.line
 
     def check_tiles_left(self) -> None:
         """The going-out lines (one for all the others' tiles, or one per player) must name
@@ -334,14 +335,9 @@ class _Checker:
             return  # not known, or the board holds more of a tile than the set: reported above
         if +left != Counter(self.out_tiles):
             expected = "".join(sorted((+left).elements()))
-            last = max(
-                event.line
-                for event in self.record.events
-                if event.kind == END_RACK_POINTS and event.nickname == self.went_out.nickname
-            )
             self.problems.append(
                 Problem(
-                    last,
+                    self.last_out_line,
                     f"the tiles left unplayed are {expected or 'none'}, "
                     f"the record says {self.out_tiles or 'none'}",
                 )
@@ -357,16 +353,14 @@ class _Checker:
         needed = PASSES_EACH_TO_END * players
         end = passes_end_at(record)
         if end is not None:
-            after = next(
-                (event for event in events[end + 1 :] if event.kind in _TURN_KINDS), None
-            )
+            after = next((event for event in events[end + 1 :] if event.kind in TURN_KINDS), None)
             if after is not None:
                 self.problem(
                     after,
                     f"the game ended on line {events[end].line}, after {needed} passes in a row "
                     f"(three by each of the {players} players, G3): no turn comes after",
                 )
-        if self.went_out is not None:
+        if self.going_out is not None:
             return
         claim = next(
             (index for index, event in enumerate(events) if event.kind == END_RACK_PENALTY), None
