@@ -1,9 +1,9 @@
 """A result report's game record (issue 6): a GCG file checked against the reported scores, and
 the game replayed move by move for the match page.
 
-Plain functions over plain values: the service passes in the league's end-of-game rule (G1), the
-two seats' names and the reported scores, and gets back the record's totals by seat and a
-sentence for each score that differs.
+Plain functions over plain values: the service passes in the league's end-of-game rule (G1) and
+challenge rule (G5), the seats' names (two to four seats, G9) and the reported scores, and gets
+back the record's totals by seat and a sentence for each score that differs.
 
 A record may score the unplayed tiles by another rule than the league's (Woogles and Quackle
 use the North-American one). Its end-of-game lines say which tiles were left, so the totals are
@@ -11,11 +11,14 @@ put under the league's rule before they are compared, and the report says so.
 """
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
+from itertools import permutations
 
 from .scrabble import (
     NO_ADJUSTMENT,
     NORTH_AMERICAN,
+    OUT_BONUS,
     STANDARD,
     Board,
     GcgError,
@@ -48,6 +51,7 @@ MAX_RECORD_BYTES = 64 * 1024
 RULE_NAMES = {
     STANDARD: "the standard rule",
     NORTH_AMERICAN: "the North-American rule",
+    OUT_BONUS: "the out-bonus rule (going out earns the others' tiles once, nobody loses their own)",
     NO_ADJUSTMENT: "no adjustment for unplayed tiles",
 }
 
@@ -67,6 +71,10 @@ class SeatName:
 
 @dataclass
 class RecordComparison:
+    """The record against the report. When the record cannot be put against the seats at all
+    (another number of players, unplayed tiles it does not attribute), ``differences`` says why
+    and the lists by seat are empty."""
+
     record: GameRecord
     text: str
     player_of_seat: list[int]  # seat index → index of that player in record.players
@@ -91,10 +99,6 @@ def read_record(data: bytes | str) -> tuple[str, GameRecord]:
         record = parse_gcg(text)
     except GcgError as error:
         raise RecordError(f"The game record cannot be read: {error}") from None
-    if len(record.players) != 2:
-        raise RecordError(
-            f"The game record has {len(record.players)} players; a league match has two."
-        )
     if not record.events:
         raise RecordError("The game record has no moves.")
     return text.removeprefix("\ufeff"), record
@@ -111,41 +115,85 @@ def _names_of(name: SeatName) -> set[str]:
     return keys
 
 
-def seat_players(record: GameRecord, seats: list[SeatName]) -> list[int] | None:
-    """Which record player sits in each seat, when the names say so unambiguously."""
-    candidates = []
+def _name_matches(record: GameRecord, seats: list[SeatName]) -> list[set[int]]:
+    """For each record player, the seats whose student the record's names could be."""
+    seat_names = [_names_of(name) for name in seats]
+    matches = []
     for player in record.players:
         said = {_key(player.nickname), _key(player.full_name)} - {""}
-        candidates.append([seat for seat, name in enumerate(seats) if said & _names_of(name)])
-    if all(len(found) == 1 for found in candidates) and candidates[0] != candidates[1]:
-        player_of_seat = [0, 0]
-        for player, found in enumerate(candidates):
-            player_of_seat[found[0]] = player
-        return player_of_seat
-    return None
+        matches.append({seat for seat, names in enumerate(seat_names) if said & names})
+    return matches
 
 
-def _end_of_game(record: GameRecord) -> tuple[list[int], list[str], int | None]:
-    """Each player's end-of-game change as recorded, their unplayed tiles, and who went out."""
+def seat_players(
+    record: GameRecord, seats: list[SeatName], totals: list[int], reported: list[int]
+) -> list[int]:
+    """Which record player sits in each seat (seat index → player index): the seating that
+    agrees with the most names (nickname or full name against each student's names), then with
+    the most reported scores, then comes closest to them; the record's order on a full tie.
+
+    Names alone may not settle it (a record player whose name fits no seat, or two seats): the
+    scores then place whoever the names leave open, so the messages name the right player."""
+    names = _name_matches(record, seats)
+    best, best_key = None, None
+    for player_of_seat in permutations(range(len(seats))):
+        key = (
+            sum(seat in names[player] for seat, player in enumerate(player_of_seat)),
+            sum(totals[player] == reported[seat] for seat, player in enumerate(player_of_seat)),
+            -sum(
+                abs(totals[player] - reported[seat]) for seat, player in enumerate(player_of_seat)
+            ),
+        )
+        if best_key is None or key > best_key:
+            best, best_key = list(player_of_seat), key
+    return best
+
+
+@dataclass
+class _Ending:
+    recorded: list[int]  # each player's end-of-game change as the record has it
+    racks: list[str]  # each player's unplayed tiles
+    went_out: int | None
+    # Players whose tiles the record does not attribute (no deduction line, and more than one
+    # player to hold what the going-out lines name): all those tiles stand on the first of them.
+    unattributed: list[int] = field(default_factory=list)
+
+
+def _end_of_game(record: GameRecord) -> _Ending:
+    """The record's end-of-game lines, read per player. A player's own tiles are on their
+    deduction line; without one, the going-out lines tell them only when a single player is
+    left to hold what those lines name."""
     index = {player.nickname: number for number, player in enumerate(record.players)}
     recorded = [0] * len(record.players)
     racks = [""] * len(record.players)
+    deducted = set()
     went_out = None
-    others_tiles = ""
+    gained = ""  # every tile the going-out lines name
     for event in record.events:
         player = index[event.nickname]
         if event.kind == END_RACK_POINTS:
             recorded[player] += event.change
             went_out = player
-            others_tiles = event.tiles
+            gained += event.tiles
         elif event.kind == END_RACK_PENALTY:
             recorded[player] += event.change
             racks[player] = event.tiles
-    if went_out is not None:
-        other = 1 - went_out
-        racks[other] = racks[other] or others_tiles
-        racks[went_out] = ""
-    return recorded, racks, went_out
+            deducted.add(player)
+    ending = _Ending(recorded, racks, went_out)
+    if went_out is None:
+        return ending
+    racks[went_out] = ""
+    unknown = [player for player in range(len(racks)) if player not in deducted | {went_out}]
+    if not unknown:
+        return ending
+    left = Counter(gained)
+    for player in deducted - {went_out}:
+        left.subtract(racks[player])
+    # The going-out tiles as written, unless deduction lines have claimed some of them.
+    racks[unknown[0]] = gained if deducted <= {went_out} else "".join(sorted((+left).elements()))
+    if len(unknown) > 1 and racks[unknown[0]]:
+        ending.unattributed = unknown
+    return ending
 
 
 def compare_with_report(
@@ -156,65 +204,92 @@ def compare_with_report(
     seats: list[SeatName],
     reported: list[int],
     reporter: int,
+    challenge_rule: str | None = None,
 ) -> RecordComparison:
-    """The record's final totals under the league's rule, by seat, and how they differ from the
-    reported scores. ``reporter`` is the reporting player's seat index (0 or 1): messages speak to
-    them."""
-    check = check_record(record, verify=True)
+    """The record's final totals under the league's end-of-game rule, by seat, and how they
+    differ from the reported scores (one per seat, in seat order). ``reporter`` is the reporting
+    player's seat index (0-based): messages speak to them. ``challenge_rule`` is the league's
+    (G5): the replay reports a challenge bonus kept under another rule."""
+    if len(reported) != len(seats) or not 0 <= reporter < len(seats):
+        raise ValueError("give one reported score per seat and the reporter's seat index")
+    check = check_record(record, verify=True, challenge_rule=challenge_rule)
+    comparison = RecordComparison(
+        record=record,
+        text=text,
+        player_of_seat=[],
+        recorded_totals=[],
+        totals=[],
+        pre_adjustment=[],
+        tiles_left=[],
+        problems=check.problems,
+    )
+    if len(record.players) != len(seats):
+        comparison.differences.append(
+            f"The game record has {len(record.players)} players; this match has {len(seats)} seats."
+        )
+        return comparison
     stated = [check.final_totals[player.nickname] for player in record.players]
-    recorded_end, racks, went_out = _end_of_game(record)
-    pre = [total - change for total, change in zip(stated, recorded_end, strict=True)]
-    has_end_lines = any(recorded_end) or went_out is not None or any(racks)
-    if has_end_lines:
-        league_end = end_of_game_adjustments(league_rule, racks, went_out)
+    ending = _end_of_game(record)
+    racks = ending.racks
+    if ending.unattributed and league_rule == STANDARD:
+        comparison.differences.append(
+            f"The game record does not say which player held which of the unplayed tiles "
+            f"{racks[ending.unattributed[0]]}, so its totals cannot be put under "
+            f"{RULE_NAMES[league_rule]} (G1): attach a record that deducts each player's own "
+            "tiles, or report without it."
+        )
+        return comparison
+    pre = [total - change for total, change in zip(stated, ending.recorded, strict=True)]
+    if any(ending.recorded) or ending.went_out is not None or any(racks):
+        # Under every rule but the standard one the tiles' holders gain and lose nothing, so
+        # unattributed tiles may stand on any one of them.
+        league_end = end_of_game_adjustments(league_rule, racks, ending.went_out)
     else:
-        league_end = [0, 0]  # a record that stops before the end (or never wrote the lines)
+        # A record that stops before the end (or never wrote the lines).
+        league_end = [0] * len(stated)
     converted = [score + change for score, change in zip(pre, league_end, strict=True)]
 
-    conversion = ""
     if converted != stated:
-        used = RULE_NAMES.get(check.end_rule, "another end-of-game rule")
+        if ending.went_out is None:
+            used = "deducting each player's own tiles"
+        else:
+            used = RULE_NAMES.get(check.end_rule, "another end-of-game rule")
         changes = ", ".join(
             f"{player.nickname} {before} → {after}"
             for player, before, after in zip(record.players, stated, converted, strict=True)
         )
-        conversion = (
+        comparison.conversion = (
             f"The record scores the unplayed tiles by {used}; this league uses "
             f"{RULE_NAMES[league_rule]} (G1), so its totals were converted: {changes}."
         )
 
-    player_of_seat = seat_players(record, seats)
-    if player_of_seat is None:
-        player_of_seat = _order_by_scores(converted, reported)
+    player_of_seat = seat_players(record, seats, converted, reported)
     by_seat = [converted[player] for player in player_of_seat]
-    comparison = RecordComparison(
-        record=record,
-        text=text,
-        player_of_seat=player_of_seat,
-        recorded_totals=[stated[player] for player in player_of_seat],
-        totals=by_seat,
-        pre_adjustment=[pre[player] for player in player_of_seat],
-        tiles_left=[racks[player] for player in player_of_seat],
-        conversion=conversion,
-        problems=check.problems,
-    )
-    for seat in (reporter, 1 - reporter):
+    comparison.player_of_seat = player_of_seat
+    comparison.recorded_totals = [stated[player] for player in player_of_seat]
+    comparison.totals = by_seat
+    comparison.pre_adjustment = [pre[player] for player in player_of_seat]
+    comparison.tiles_left = [
+        "" if player in ending.unattributed else racks[player] for player in player_of_seat
+    ]
+    others = [seat for seat in range(len(seats)) if seat != reporter]
+    for seat in [reporter, *others]:
         if by_seat[seat] != reported[seat]:
-            whose = "Your score" if seat == reporter else "Your opponent's score"
             nickname = record.players[player_of_seat[seat]].nickname
             comparison.differences.append(
-                f"{whose} differs from the game record: you entered {reported[seat]}, "
-                f"the record's final total for {nickname} is {by_seat[seat]}."
+                f"{_whose_score(seat, reporter, seats)} differs from the game record: you "
+                f"entered {reported[seat]}, the record's final total for {nickname} is "
+                f"{by_seat[seat]}."
             )
     return comparison
 
 
-def _order_by_scores(totals: list[int], reported: list[int]) -> list[int]:
-    """Without names to go by, the seating that agrees with more of the reported scores; the
-    record's order when neither agrees better."""
-    straight = sum(a == b for a, b in zip(totals, reported, strict=True))
-    crossed = sum(a == b for a, b in zip(reversed(totals), reported, strict=True))
-    return [1, 0] if crossed > straight else [0, 1]
+def _whose_score(seat: int, reporter: int, seats: list[SeatName]) -> str:
+    if seat == reporter:
+        return "Your score"
+    if len(seats) == 2:
+        return "Your opponent's score"
+    return f"{seats[seat].full_name or f'Seat {seat + 1}'}'s score"
 
 
 # --- The game move by move ----------------------------------------------------------------------
@@ -264,7 +339,7 @@ def _premium(index: int) -> str:
     return ""
 
 
-def _summary(event: Event) -> str:
+def _summary(event: Event, players: int) -> str:
     if event.kind == PLACEMENT:
         return f"{event.position} {event.word}"
     if event.kind == EXCHANGE:
@@ -273,7 +348,9 @@ def _summary(event: Event) -> str:
         PASS: "passed",
         WITHDRAWAL: "phony withdrawn",
         CHALLENGE_BONUS: "challenge bonus",
-        END_RACK_POINTS: f"tiles left by the opponent ({event.tiles})",
+        END_RACK_POINTS: (
+            f"tiles left by the {'opponent' if players == 2 else 'others'} ({event.tiles})"
+        ),
         END_RACK_PENALTY: f"own tiles left ({event.tiles})",
         TIME_PENALTY: "time penalty",
     }.get(event.kind, event.kind)
@@ -294,7 +371,7 @@ def moves(record: GameRecord, problems: list[Problem] = ()) -> list[Move]:
                 nickname=event.nickname,
                 full_name=names[event.nickname],
                 kind=event.kind,
-                summary=_summary(event),
+                summary=_summary(event, len(record.players)),
                 change=event.change,
                 totals=tuple(totals.values()),
                 line=event.line,

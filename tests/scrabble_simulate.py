@@ -1,4 +1,5 @@
-"""Random games that follow the rules the engine knows (geometry, scoring, bag, G1, G5, G6).
+"""Random games that follow the rules the engine knows (geometry, scoring, bag, G1, G3, G5,
+G6), for two to four players (G9).
 
 No dictionary is involved: words are random letters. The games feed the property tests
 (tests/test_gcg_properties.py: write → parse → replay gives the same totals) and the replay
@@ -7,8 +8,16 @@ benchmark (benchmarks/replay.py). Test code, so it lives here and not in the eng
 
 import random
 
-from matches.scrabble.board import SIZE, Board
-from matches.scrabble.endgame import NORTH_AMERICAN, STANDARD, end_of_game_adjustments
+from matches.scrabble.board import SIZE, Board, Position
+from matches.scrabble.endgame import (
+    CLUB_BONUS_TO_CHALLENGER,
+    CLUB_CHALLENGE_BONUS,
+    NO_ADJUSTMENT,
+    NORTH_AMERICAN,
+    PASSES_EACH_TO_END,
+    POINTS_TO_CHALLENGED,
+    end_of_game_adjustments,
+)
 from matches.scrabble.errors import IllegalPlay
 from matches.scrabble.gcg import (
     CHALLENGE_BONUS,
@@ -23,10 +32,9 @@ from matches.scrabble.gcg import (
     GameRecord,
     Player,
 )
-from matches.scrabble.scoring import ScoredPlay, score_placement
+from matches.scrabble.scoring import ScoredPlay, play, score_placement, score_word, tiles_from_word
 from matches.scrabble.tiles import BLANK, RACK_SIZE, full_bag
 
-SCORELESS_TURNS_TO_END = 6
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
@@ -81,9 +89,17 @@ def random_game(
     *,
     players: int = 2,
     end_rule: str = NORTH_AMERICAN,
+    challenge_rule: str = POINTS_TO_CHALLENGED,
     max_turns: int = 80,
 ) -> GameRecord:
-    """A whole random game as a GameRecord, with a few of every kind of event."""
+    """A whole random game as a GameRecord, with a few of every kind of event. It ends when a
+    player goes out or every player has passed three times in a row (G3); a game still going
+    after ``max_turns`` turns is written as ``#incomplete``, without end-of-game lines.
+
+    Challenges follow ``challenge_rule`` (G5): an unsuccessful challenge gives 5 points to the
+    challenged player (``points_to_challenged``) or costs the challenger their next turn,
+    written as a pass; under ``club_bonus_to_challenger`` a successful challenger gains 10
+    while the bag holds tiles."""
     bag = full_bag()
     rng.shuffle(bag)
     record = GameRecord(
@@ -97,7 +113,8 @@ def random_game(
     racks = [[bag.pop() for _ in range(RACK_SIZE)] for _ in range(players)]
     totals = [0] * players
     board = Board()
-    scoreless = 0
+    passes = 0  # in a row; exchanges and plays taken back are not passes (G3)
+    loses_next_turn: set[int] = set()  # unsuccessful challengers (G5)
     went_out = None
 
     def add(player: int, kind: str, change: int, **fields) -> Event:
@@ -108,25 +125,39 @@ def random_game(
 
     for turn in range(max_turns):
         player = turn % players
+        challenger = (turn + 1) % players
         rack = racks[player]
         rack_text = "".join(rack)
-        scored = random_placement(board, rack, rng) if rng.random() < 0.9 else None
+        lost_turn = player in loses_next_turn  # an unsuccessful challenger's: written as a pass
+        loses_next_turn.discard(player)
+        scored = None
+        if not lost_turn and rng.random() < 0.9:
+            scored = random_placement(board, rack, rng)
         if scored is not None:
+            passes = 0
             position, word = scored.main_word.start, scored.gcg_word()
             add(player, PLACEMENT, scored.score, rack=rack_text, position=position, word=word)
             if rng.random() < 0.05:  # a phony, challenged off
                 add(player, WITHDRAWAL, -scored.score, rack=rack_text)
-                scoreless += 1
+                if challenge_rule == CLUB_BONUS_TO_CHALLENGER and bag:
+                    add(
+                        challenger,
+                        CHALLENGE_BONUS,
+                        CLUB_CHALLENGE_BONUS,
+                        rack="".join(racks[challenger]),
+                    )
             else:
                 _put(board, scored, rack)
                 rack.extend(bag.pop() for _ in range(min(len(bag), len(scored.tiles))))
-                scoreless = 0
-                if rng.random() < 0.05:  # an unsuccessful challenge under the 5-point rule
-                    add(player, CHALLENGE_BONUS, 5, rack="".join(rack))
+                if rng.random() < 0.05:  # an unsuccessful challenge
+                    if challenge_rule == POINTS_TO_CHALLENGED:
+                        add(player, CHALLENGE_BONUS, 5, rack="".join(rack))
+                    else:
+                        loses_next_turn.add(challenger)
                 if not rack:
                     went_out = player
                     break
-        elif len(bag) >= 7 and rng.random() < 0.5:
+        elif not lost_turn and len(bag) >= 7 and rng.random() < 0.5:
             returned = rng.sample(rack, rng.randint(1, len(rack)))
             for tile in returned:
                 rack.remove(tile)
@@ -142,12 +173,15 @@ def random_game(
                 exchanged=exchanged,
                 exchanged_count=len(returned),
             )
-            scoreless += 1
+            passes = 0
         else:
             add(player, PASS, 0, rack=rack_text)
-            scoreless += 1
-        if scoreless >= SCORELESS_TURNS_TO_END:
+            passes += 1
+        if passes == PASSES_EACH_TO_END * players:
             break
+    else:
+        record.incomplete = True  # stopped mid-game: nobody's tiles are counted
+        return record
     _end(record, racks, went_out, end_rule, add)
     if rng.random() < 0.1:
         add(rng.randrange(players), TIME_PENALTY, -10, rack="")
@@ -163,9 +197,34 @@ def _put(board: Board, scored: ScoredPlay, rack: list[str]) -> None:
 def _end(record: GameRecord, racks, went_out: int | None, end_rule: str, add) -> None:
     rack_texts = ["".join(rack) for rack in racks]
     adjustments = end_of_game_adjustments(end_rule, rack_texts, went_out)
-    if went_out is not None and end_rule in (NORTH_AMERICAN, STANDARD):
+    if went_out is not None and end_rule != NO_ADJUSTMENT:
         others = "".join(rack for player, rack in enumerate(rack_texts) if player != went_out)
         add(went_out, END_RACK_POINTS, adjustments[went_out], tiles=others)
     for player, rack in enumerate(rack_texts):
         if player != went_out and adjustments[player] and rack:
             add(player, END_RACK_PENALTY, adjustments[player], rack=rack, tiles=rack)
+
+
+# Long games for the bag: rows of tiles across, from a full set in alphabetical order.
+_ROWS = (7, 8, 9, 10, 11, 12, 13, 14, 6, 5, 4, 3, 2, 1, 0)
+
+
+def rows_game(lengths: list[int], header: str) -> tuple[str, list[str], dict, Board]:
+    """A record whose players (``header``'s ``#playerN`` lines, in turn) place rows of
+    ``lengths`` tiles (any letters: the engine does not judge words); returns its text, the
+    tiles not placed, the totals and the board."""
+    board = Board()
+    pool = full_bag()
+    nicknames = [line.split()[1] for line in header.splitlines() if line.startswith("#player")]
+    totals = dict.fromkeys(nicknames, 0)
+    lines = [header.rstrip("\n")]
+    for turn, length in enumerate(lengths):
+        player = nicknames[turn % len(nicknames)]
+        tiles, pool = pool[:length], pool[length:]
+        word = "".join("e" if tile == "?" else tile for tile in tiles)
+        at = Position(_ROWS[turn], 1, True)
+        score = score_word(board, at, word).score
+        play(board, tiles_from_word(board, at, word))
+        totals[player] += score
+        lines.append(f">{player}: {''.join(tiles)} {at} {word} +{score} {totals[player]}")
+    return "\n".join(lines) + "\n", pool, totals, board

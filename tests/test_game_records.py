@@ -1,9 +1,12 @@
 """Issue 6, in the app: a report may carry its GCG game record. The reported scores must agree
 with the record's final totals under the league's end-of-game rule (G1), converting a record
 kept under another rule; the match page replays the game move by move; a dispute can point at a
-move. Records here are written for these tests (the corpus stays outside the project)."""
+move. Tables of three and four are compared seat by seat (G9), and the league's challenge rule
+reaches the replay (G5). Records here are written for these tests, inline or in
+tests/fixtures/gcg/ (the corpus stays outside the project)."""
 
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -19,8 +22,10 @@ from matches.game_records import (
     read_record,
 )
 from matches.models import Dispute, MatchStatus, ResultReport
+from matches.scrabble.tiles import rack_value
 from matches.services import MatchError, report_dispute, report_submit, rule
 from tests.factories import submitted_report
+from tests.scrabble_simulate import rows_game
 
 # Sage (the opponent fixture, seat 2) moves first and goes out; Rowan (seat 1) is left with EI.
 # Move 6 is a phony Rowan takes back; move 8 scores the unplayed tiles.
@@ -97,6 +102,32 @@ def test_without_matching_names_the_seating_follows_the_scores():
     assert result.differences == []
 
 
+def test_the_winner_entering_the_records_own_rule_totals_is_told_about_the_right_seats():
+    """The known bug: without names to go by and with neither score equal to the converted
+    totals (Sage, seat 2, entered the North-American totals 38 and 47), the seating fell back
+    to the record's order and the message gave Sage Rowan's total. The seating closest to the
+    scores entered is taken instead."""
+    strangers = [SeatName("Ira Vance", "Ira"), SeatName("Juno Marsh", "Juno")]
+    result = compare(NORTH_AMERICAN_RECORD, "standard", [38, 47], reporter=1, seats=strangers)
+    assert result.player_of_seat == [1, 0]
+    assert result.differences == [
+        "Your score differs from the game record: you entered 47, the record's final total "
+        "for sage is 45.",
+        "Your opponent's score differs from the game record: you entered 38, the record's "
+        "final total for rowan is 36.",
+    ]
+
+
+def test_a_name_that_fits_one_seat_places_the_other_player_too():
+    """Rowan is named; the record calls Sage by a handle no seat has."""
+    text = STANDARD_RECORD.replace("#player1 sage Sage Okafor", "#player1 qzx99 qzx99").replace(
+        ">sage:", ">qzx99:"
+    )
+    result = compare(text, "standard", [100, 200])
+    assert result.player_of_seat == [1, 0]
+    assert result.differences[0].endswith("the record's final total for qzx99 is 45.")
+
+
 def test_a_differing_score_is_named_from_the_reporters_side():
     result = compare(STANDARD_RECORD, "standard", [36, 47], reporter=1)
     assert result.differences == [
@@ -125,7 +156,6 @@ def test_a_mis_scored_move_is_found_by_the_replay_and_named_by_its_line():
     ("text", "message"),
     [
         ("#player1 a A\n#player2 b B\n>a: XYZ 8H ZZ9 +1 1\n", "line 3"),
-        ("#player1 a A\n#player2 b B\n#player3 c C\n>a: ABC 8H CAB +14 14\n", "3 players"),
         ("#player1 a A\n#player2 b B\n", "no moves"),
         ("#" + "x" * MAX_RECORD_BYTES, "KB"),
     ],
@@ -148,6 +178,149 @@ def test_the_board_after_a_move_holds_exactly_the_tiles_played_so_far():
     assert new == set()
     listed = moves(record)
     assert [move.scoreline for move in listed][-1] == "sage 45, rowan 36"
+
+
+# --- Tables of three and four (G9) -----------------------------------------------------------
+
+FIXTURES = Path(__file__).parent / "fixtures" / "gcg"
+# Sam, Ines and Theo (003 rules): Sam gains the club's 10 for a successful challenge; the game
+# ends by passes and each loses their own tiles. Final 47, 12, 2.
+CLUB_THREE = (FIXTURES / "club_night_three_players.gcg").read_text()
+CLUB_THREE_SEATS = [
+    SeatName("Sam Whitaker", "Sam"),
+    SeatName("Ines Duarte", "Ines"),
+    SeatName("Theo Marsh", "Theo"),
+]
+# Mara 36, Jo 12, Lev 5, Nia 9 when twelve passes end the game; then each loses their tiles.
+CLUB_FOUR = (FIXTURES / "club_night_four_players_passes.gcg").read_text()
+# Seated in another order than the record's.
+FOUR_SEATS = [
+    SeatName("Nia Brandt", "Nia"),
+    SeatName("Lev Antal", "Lev"),
+    SeatName("Mara Quist", "Mara"),
+    SeatName("Jo Okonkwo", "Jo"),
+]
+
+
+def test_g9_a_table_of_four_is_compared_seat_by_seat():
+    result = compare(CLUB_FOUR, "standard", [-20, -12, 28, 4], reporter=2, seats=FOUR_SEATS)
+    assert result.differences == []
+    assert result.player_of_seat == [3, 2, 0, 1]
+    assert result.totals == [-20, -12, 28, 4]
+    assert result.pre_adjustment == [9, 5, 36, 12]
+    assert result.tiles_left == ["IKNPQUX", "EEFGUWY", "AGIOSTU", "AADELRT"]
+    assert result.problems == []
+
+
+def test_g9_a_differing_score_at_a_table_of_four_names_that_seat():
+    result = compare(CLUB_FOUR, "standard", [-20, -10, 29, 4], reporter=2, seats=FOUR_SEATS)
+    assert result.differences == [
+        "Your score differs from the game record: you entered 29, the record's final total "
+        "for mara is 28.",
+        "Lev Antal's score differs from the game record: you entered -10, the record's final "
+        "total for lev is -12.",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "seats", "message"),
+    [
+        (CLUB_THREE, FOUR_SEATS, "The game record has 3 players; this match has 4 seats."),
+        (CLUB_FOUR, SEATS, "The game record has 4 players; this match has 2 seats."),
+        (
+            STANDARD_RECORD,
+            CLUB_THREE_SEATS,
+            "The game record has 2 players; this match has 3 seats.",
+        ),
+    ],
+)
+def test_g9_a_record_of_another_number_of_players_than_seats_says_so(text, seats, message):
+    result = compare(text, "standard", [0] * len(seats), reporter=0, seats=seats)
+    assert result.differences == [message]
+    assert result.totals == []
+
+
+def test_g1_an_out_bonus_league_undoes_the_deductions_of_a_game_ended_by_passes():
+    """Document 004 as read here: nobody loses their own tiles, and nobody went out."""
+    result = compare(CLUB_FOUR, "out_bonus", [9, 5, 36, 12], reporter=2, seats=FOUR_SEATS)
+    assert result.differences == []
+    assert "deducting each player's own tiles" in result.conversion
+    assert "mara 28 → 36" in result.conversion and "out-bonus rule" in result.conversion
+
+
+def _brin_went_out(factor: int, deduct: bool) -> tuple[str, dict, str, str]:
+    """Ada, Brin and Cy empty the bag (91 tiles placed); Brin goes out, gaining ``factor`` ×
+    Ada's four tiles and Cy's five, each on its own line; with ``deduct`` they lose them."""
+    text, left, totals, _ = rows_game(
+        [7] * 13, "#player1 ada Ada Quill\n#player2 brin Brin Tamsworth\n#player3 cy Cy Osei\n"
+    )
+    ada, cy = "".join(left[:4]), "".join(left[4:])
+    brin = totals["brin"]
+    for tiles in (ada, cy):
+        brin += factor * rack_value(tiles)
+        text += f">brin: ({tiles}) +{factor * rack_value(tiles)} {brin}\n"
+    if deduct:
+        text += f">ada: {ada} ({ada}) -{rack_value(ada)} {totals['ada'] - rack_value(ada)}\n"
+        text += f">cy: {cy} ({cy}) -{rack_value(cy)} {totals['cy'] - rack_value(cy)}\n"
+    return text, totals, ada, cy
+
+
+TABLE_OF_THREE = [
+    SeatName("Cy Osei", "Cy"),
+    SeatName("Ada Quill", "Ada"),
+    SeatName("Brin Tamsworth"),
+]
+
+
+def test_g1_a_table_of_three_kept_under_the_standard_rule_is_put_under_the_north_american():
+    text, totals, ada, cy = _brin_went_out(factor=1, deduct=True)
+    gained = 2 * rack_value(ada + cy)
+    reported = [totals["cy"], totals["ada"], totals["brin"] + gained]
+    result = compare(text, "north_american", reported, reporter=2, seats=TABLE_OF_THREE)
+    assert result.differences == []
+    assert result.tiles_left == [cy, ada, ""]
+    assert "standard rule" in result.conversion
+
+
+def test_g1_a_north_american_table_of_three_is_put_under_the_out_bonus_rule():
+    text, totals, ada, cy = _brin_went_out(factor=2, deduct=False)
+    reported = [totals["cy"], totals["ada"], totals["brin"] + rack_value(ada + cy)]
+    result = compare(text, "out_bonus", reported, reporter=2, seats=TABLE_OF_THREE)
+    assert result.differences == []
+    assert "North-American rule" in result.conversion
+    assert result.tiles_left == ["", "", ""]  # the record does not say whose tiles were whose
+
+
+def test_g1_a_table_of_three_without_deductions_cannot_be_put_under_the_standard_rule():
+    """The going-out lines name the tiles but not who held them: under the standard rule each
+    player loses their own, so the record cannot say the final scores."""
+    text, totals, ada, cy = _brin_went_out(factor=2, deduct=False)
+    result = compare(text, "standard", [0, 0, 0], reporter=2, seats=TABLE_OF_THREE)
+    assert result.differences == [
+        f"The game record does not say which player held which of the unplayed tiles {ada + cy}, "
+        "so its totals cannot be put under the standard rule (G1): attach a record that deducts "
+        "each player's own tiles, or report without it."
+    ]
+
+
+@pytest.mark.parametrize(
+    ("challenge_rule", "problems"), [("club_bonus_to_challenger", 0), ("lose_turn", 1)]
+)
+def test_g5_the_leagues_challenge_rule_is_held_to_by_the_replay(challenge_rule, problems):
+    """A bonus kept under another rule is marked on the move, as a mis-scored move is; the
+    scores still agree with the record."""
+    result = compare_with_report(
+        *read_record(CLUB_THREE),
+        league_rule="standard",
+        challenge_rule=challenge_rule,
+        seats=CLUB_THREE_SEATS,
+        reported=[47, 12, 2],
+        reporter=0,
+    )
+    assert result.differences == []
+    assert len(result.problems) == problems
+    assert all("kept under another challenge rule" in p.message for p in result.problems)
+    assert all(problem.line == 10 for problem in result.problems)
 
 
 # --- Reporting with a record ----------------------------------------------------------------

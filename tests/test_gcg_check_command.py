@@ -115,3 +115,29 @@ def test_command_line_exit_codes_through_manage_py(write):
     assert results[0].stdout == "ada\t56\nbrin\t16\n"
     assert results[1].stdout.splitlines()[-1].startswith("line 4: ")
     assert "line 3: unsupported tile set" in results[2].stderr
+
+
+CLUB_THREE = PROJECT / "tests" / "fixtures" / "gcg" / "club_night_three_players.gcg"
+
+
+def test_g5_the_challenge_rule_option_holds_the_club_bonus_to_the_games_rule():
+    """Sam's club bonus on line 10 stands under the club's rule, not under lose_turn; without
+    the option the record is read as it shows itself."""
+    assert _run(CLUB_THREE, "--verify")[0] == 0
+    assert _run(CLUB_THREE, "--verify", "--challenge-rule", "club_bonus_to_challenger")[0] == 0
+    code, out, _ = _run(CLUB_THREE, "--challenge-rule", "lose_turn")
+    assert code == 1
+    assert out.splitlines() == [
+        "sam\t47",
+        "ines\t12",
+        "theo\t2",
+        "line 10: a challenge bonus to the challenger sam is kept under another challenge rule "
+        "(club_bonus_to_challenger) than this game's (lose_turn, G5)",
+    ]
+
+
+def test_g9_a_game_of_four_prints_every_players_total():
+    path = PROJECT / "tests" / "fixtures" / "gcg" / "club_night_four_players_passes.gcg"
+    code, out, _ = _run(path, "--verify")
+    assert code == 0
+    assert out == "mara\t28\njo\t4\nlev\t-12\nnia\t-20\n"

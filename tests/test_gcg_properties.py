@@ -7,7 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from matches.scrabble import (
+    CHALLENGE_RULES,
     NORTH_AMERICAN,
+    OUT_BONUS,
     STANDARD,
     GcgError,
     check_record,
@@ -18,17 +20,22 @@ from matches.scrabble.gcg import END_RACK_POINTS
 from tests.scrabble_simulate import random_game
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(
     seed=st.integers(0, 2**32 - 1),
     players=st.integers(2, 4),
-    rule=st.sampled_from([NORTH_AMERICAN, STANDARD]),
+    rule=st.sampled_from([NORTH_AMERICAN, STANDARD, OUT_BONUS]),
+    challenge_rule=st.sampled_from(CHALLENGE_RULES),
 )
-def test_g4_random_legal_games_replay_to_the_same_totals(seed, players, rule):
-    game = random_game(random.Random(seed), players=players, end_rule=rule)
+def test_g4_random_legal_games_replay_to_the_same_totals(seed, players, rule, challenge_rule):
+    """Games of two to four players (G9), under every end-of-game rule that writes lines (G1)
+    and every challenge rule, checked against that challenge rule (G5)."""
+    game = random_game(
+        random.Random(seed), players=players, end_rule=rule, challenge_rule=challenge_rule
+    )
     record = parse_gcg(write_gcg(game))
     assert record == game
-    report = check_record(record, verify=True)
+    report = check_record(record, verify=True, challenge_rule=challenge_rule)
     assert [str(problem) for problem in report.problems] == []
     assert report.final_totals == game.final_totals()
     went_out = [e for e in game.events if e.kind == END_RACK_POINTS and e.change]

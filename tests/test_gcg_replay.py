@@ -8,11 +8,10 @@ from matches.scrabble import (
     Board,
     Position,
     check_gcg,
-    play,
     score_word,
-    tiles_from_word,
 )
-from matches.scrabble.tiles import full_bag, rack_value
+from matches.scrabble.tiles import rack_value
+from tests.scrabble_simulate import rows_game
 
 HEADER = "#player1 ada Ada Quill\n#player2 brin Brin Tamsworth\n"
 
@@ -132,8 +131,9 @@ def test_withdrawn_phony_is_taken_off_the_board():
 def test_challenge_bonus_must_follow_the_challenged_players_placement():
     text = HEADER + ">ada: DINNVWY 8D WINDY +32 32\n>brin: (challenge) +5 5\n"
     assert _messages(check_gcg(text)) == [
-        "line 4: a challenge bonus goes to the player whose play was challenged: "
-        "it must follow a placement by brin"
+        "line 4: a challenge bonus goes to the player whose valid play was challenged, right "
+        "after that play, or (the club's rule) to a successful challenger, right after the "
+        "challenged play is taken back: this line follows neither"
     ]
 
 
@@ -166,8 +166,12 @@ def test_g1_international_end_of_game_is_detected():
     assert report.end_rule == STANDARD
 
 
+# After ada's WINDY, three passes each end the game (G3).
+PASSED_OUT = HEADER + ">ada: DINNVWY 8D WINDY +32 32\n" + ">brin: AB - +0 0\n>ada: QZ - +0 32\n" * 3
+
+
 def test_g1_end_of_game_rule_cannot_be_told_without_going_out_points():
-    text = HEADER + ">ada: DINNVWY 8D WINDY +32 32\n>ada: QZ (QZ) -20 12\n>brin: ?? (??) -0 0\n"
+    text = PASSED_OUT + ">ada: QZ (QZ) -20 12\n>brin: ?? (??) -0 0\n"
     report = check_gcg(text)
     assert report.consistent
     assert report.end_rule is None
@@ -182,9 +186,9 @@ def test_g1_going_out_points_must_be_once_or_twice_the_tiles():
 
 
 def test_g1_own_rack_deduction_must_be_the_tiles_value():
-    text = HEADER + ">ada: DINNVWY 8D WINDY +32 32\n>ada: QZ (QZ) -10 22\n"
+    text = PASSED_OUT + ">ada: QZ (QZ) -10 22\n"
     assert _messages(check_gcg(text)) == [
-        "line 4: deducting the unplayed tiles QZ should be -20, the record says -10"
+        "line 10: deducting the unplayed tiles QZ should be -20, the record says -10"
     ]
 
 
@@ -199,27 +203,9 @@ def test_g1_mixing_the_two_end_of_game_rules_is_reported():
     assert report.end_rule is None
 
 
-# Long games for the bag: rows of tiles across, from a full set in alphabetical order.
-_ROWS = (7, 8, 9, 10, 11, 12, 13, 14, 6, 5, 4, 3, 2, 1, 0)
-
-
 def _filled_game(lengths: list[int]) -> tuple[str, list[str], dict, Board]:
-    """A two-player record placing rows of ``lengths`` tiles (any letters: the engine does not
-    judge words); returns its text, the tiles not placed, the totals and the board."""
-    board = Board()
-    pool = full_bag()
-    totals = {"ada": 0, "brin": 0}
-    lines = [HEADER.rstrip("\n")]
-    for turn, length in enumerate(lengths):
-        player = ("ada", "brin")[turn % 2]
-        tiles, pool = pool[:length], pool[length:]
-        word = "".join("e" if tile == "?" else tile for tile in tiles)
-        at = Position(_ROWS[turn], 1, True)
-        score = score_word(board, at, word).score
-        play(board, tiles_from_word(board, at, word))
-        totals[player] += score
-        lines.append(f">{player}: {''.join(tiles)} {at} {word} +{score} {totals[player]}")
-    return "\n".join(lines) + "\n", pool, totals, board
+    """A two-player game of rows of tiles (``tests/scrabble_simulate.py`` · ``rows_game``)."""
+    return rows_game(lengths, HEADER)
 
 
 def test_g6_exchange_with_seven_tiles_in_the_bag_is_allowed():

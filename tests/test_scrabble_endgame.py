@@ -8,6 +8,7 @@ from matches.scrabble import (
     LOSE_TURN,
     NO_ADJUSTMENT,
     NORTH_AMERICAN,
+    OUT_BONUS,
     POINTS_TO_CHALLENGED,
     STANDARD,
     end_of_game_adjustments,
@@ -47,6 +48,21 @@ def test_g1_standard_rule_with_three_players_gains_everyone_elses_tiles():
 
 def test_g1_north_american_rule_with_three_players_doubles_all_the_others_tiles():
     assert end_of_game_adjustments(NORTH_AMERICAN, ["K", "", "JX"], went_out=1) == [0, 42, 0]
+
+
+def test_g1_out_bonus_gains_the_others_tiles_once_and_nobody_loses_their_own():
+    """Document 004: going out earns the others' tiles; nothing is deducted at the end."""
+    assert end_of_game_adjustments(OUT_BONUS, ["K", "", "JX"], went_out=1) == [0, 21, 0]
+    assert end_of_game_adjustments(OUT_BONUS, ["", "QZ"], went_out=0) == [20, 0]
+
+
+def test_g1_out_bonus_changes_nothing_when_nobody_went_out():
+    assert end_of_game_adjustments(OUT_BONUS, ["AE", "QZ", "K", "?"], went_out=None) == [0] * 4
+
+
+def test_g1_standard_rule_with_four_players_gains_all_three_other_racks():
+    adjustments = end_of_game_adjustments(STANDARD, ["K", "JX", "", "AE"], went_out=2)
+    assert adjustments == [-5, -16, 23, -2]
 
 
 def test_g1_final_scores_apply_the_adjustment():

@@ -15,7 +15,8 @@ The words used throughout:
 - score: see ``scoring`` (G4); a bingo is a play of all seven tiles, worth 50 more.
 - pass, exchange (G6: only with seven or more tiles in the bag), phony (an unacceptable play,
   taken back after a challenge, G5), going out (playing one's last tile with the bag empty),
-  end-of-game adjustment for unplayed tiles (G1) and the tie-break (G2): see ``endgame``.
+  the end of a game by passes (three by every player in a row, G3), end-of-game adjustment for
+  unplayed tiles (G1) and the tie-break (G2): see ``endgame``.
 - cumulative total: a player's score after an event, as a GCG record states it.
 - GCG: the plain-text game record format read and written by ``gcg`` and checked by ``replay``.
 """
@@ -28,10 +29,12 @@ from .endgame import (
     LOSE_TURN,
     NO_ADJUSTMENT,
     NORTH_AMERICAN,
+    OUT_BONUS,
     POINTS_TO_CHALLENGED,
     STANDARD,
     ChallengeOutcome,
     end_of_game_adjustments,
+    ended_by_passes,
     final_scores,
     resolve_challenge,
     winners,
@@ -63,6 +66,7 @@ __all__ = [
     "LOSE_TURN",
     "NORTH_AMERICAN",
     "NO_ADJUSTMENT",
+    "OUT_BONUS",
     "POINTS_TO_CHALLENGED",
     "SIZE",
     "STANDARD",
@@ -85,6 +89,7 @@ __all__ = [
     "check_gcg",
     "check_record",
     "end_of_game_adjustments",
+    "ended_by_passes",
     "exchange_allowed",
     "final_scores",
     "parse_gcg",

@@ -1,4 +1,4 @@
-"""``python manage.py gcg_check FILE [--verify]``: check a GCG game record.
+"""``python manage.py gcg_check FILE [--verify] [--challenge-rule RULE]``: check a GCG game record.
 
 Prints one line per player, ``NICKNAME<TAB>FINAL_TOTAL``, then one line per problem found,
 naming its line. Exit status: 0 consistent, 1 problems found, 2 unreadable file (the message on
@@ -9,7 +9,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from matches.scrabble import GcgError, check_gcg
+from matches.scrabble import CHALLENGE_RULES, GcgError, check_gcg
 
 EXIT_PROBLEMS = 1
 EXIT_UNREADABLE = 2
@@ -28,15 +28,21 @@ class Command(BaseCommand):
             action="store_true",
             help="replay every move on the board and check its score and legality",
         )
+        parser.add_argument(
+            "--challenge-rule",
+            choices=CHALLENGE_RULES,
+            help="the game's challenge rule (G5): a challenge bonus kept under another rule is "
+            "a problem; without it either kind of bonus line is accepted",
+        )
 
-    def handle(self, *args, file, verify, **options):
+    def handle(self, *args, file, verify, challenge_rule=None, **options):
         try:
             data = Path(file).read_bytes()
         except OSError as error:
             self.stderr.write(f"gcg_check: cannot read {file}: {error.strerror or error}")
             raise SystemExit(EXIT_UNREADABLE) from None
         try:
-            report = check_gcg(data, verify=verify)
+            report = check_gcg(data, verify=verify, challenge_rule=challenge_rule)
         except GcgError as error:
             self.stderr.write(f"gcg_check: {file}: {error}")
             raise SystemExit(EXIT_UNREADABLE) from None
