@@ -51,7 +51,10 @@ class EndOfGameRule(models.TextChoices):
         endgame.NORTH_AMERICAN,
         "North American: +2 × opponent's tiles, no deduction",
     )
-    OUT_BONUS = "out_bonus", "Out bonus: going out earns the others' tiles, nobody loses their own"
+    OUT_BONUS = (
+        endgame.OUT_BONUS,
+        "Out bonus: going out earns the others' tiles, nobody loses their own",
+    )
     NONE = endgame.NO_ADJUSTMENT, "None: no adjustment for unplayed tiles"
 
 

@@ -260,7 +260,10 @@ class DisputeAdmin(InstitutionScopedAdmin):
 
 def _record_move(dispute: Dispute):
     """The move of the report's game record that the dispute points at, if any."""
-    stored = stored_moves(dispute.report.game_record) if dispute.move else None
+    league = dispute.report.match.league
+    stored = (
+        stored_moves(dispute.report.game_record, league.challenge_rule) if dispute.move else None
+    )
     if stored is None:
         return None
     listed = stored[1]

@@ -382,15 +382,19 @@ def moves(record: GameRecord, problems: list[Problem] = ()) -> list[Move]:
     return listed
 
 
-def stored_moves(text: str) -> tuple[GameRecord, list[Move]] | None:
-    """A stored report's record and its moves, each with what the replay found wrong in it; None
-    if the record no longer reads (it was read when reported: a later change to the reader must
-    not break a page)."""
+def stored_moves(
+    text: str, challenge_rule: str | None = None
+) -> tuple[GameRecord, list[Move]] | None:
+    """A stored report's record and its moves, each with what the replay found wrong in it under
+    the league's challenge rule (G5); None if the record no longer reads (it was read when
+    reported: a later change to the reader must not break a page)."""
     try:
         _, record = read_record(text)
     except RecordError:
         return None
-    return record, moves(record, check_record(record, verify=True).problems)
+    return record, moves(
+        record, check_record(record, verify=True, challenge_rule=challenge_rule).problems
+    )
 
 
 def board_after(record: GameRecord, move: int) -> tuple[list[list[Square]], set[int]]:

@@ -39,10 +39,10 @@ def _my_seat(request, match):
     )
 
 
-def _game(request, report) -> dict | None:
+def _game(request, report, challenge_rule: str) -> dict | None:
     """The report's game record move by move, with the board after the move asked for in
     ``?move=`` (the final position by default)."""
-    stored = stored_moves(report.game_record) if report is not None else None
+    stored = stored_moves(report.game_record, challenge_rule) if report is not None else None
     if stored is None:
         return None
     record, listed = stored
@@ -81,7 +81,7 @@ def _render(request, match, status=200, **forms):
     recorded = report
     if report is None and match.is_final:
         recorded = next((r for r in match.all_reports if r.game_record), None)
-    game = _game(request, recorded)
+    game = _game(request, recorded, match.league.challenge_rule)
     open_issue = next((i for i in match.contact_issues.all() if i.resolved_at is None), None)
     seats = list(match.seats.all())
     lines = list(report.scores.all()) if report else []
@@ -276,7 +276,7 @@ def match_confirm(request, pk, report_id):
 def match_dispute(request, pk, report_id):
     match = _match_for(request, pk)
     report = _live_report(match, report_id)
-    stored = stored_moves(report.game_record)
+    stored = stored_moves(report.game_record, match.league.challenge_rule)
     form = DisputeForm(
         request.POST,
         seats=list(match.seats.all()),

@@ -5,12 +5,13 @@ director by the nightly (L8)."""
 
 from datetime import timedelta
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 from django.utils import timezone
 
 from accounts import roles
-from league.models import LeagueFormat, Standing
+from league.models import ChallengeRule, LeagueFormat, Standing
 from league.standings import rebuild_standings
 from matches.models import AuditEvent, Dispute, MatchStatus, ReportStatus, ResultReport
 from matches.results import placements
@@ -368,3 +369,85 @@ def test_g2_g9_the_director_breaks_a_tie_with_the_scores_before_tiles(table, fou
         pre_adjustment=[390, 395, None, None],
     )
     assert [place for _, place, _ in outcomes_and_places(table)] == [2, 1, 3, 4]
+
+
+# --- A table's report with its game record (G9, G1, G3, G5) -----------------------------------------
+
+GCG = Path(__file__).parent / "fixtures" / "gcg"
+
+
+@pytest.fixture
+def recorded_table(season):
+    """The four players of the fixture record, seated in its order at a club table."""
+    names = [("Mara", "Quist"), ("Jo", "Okonkwo"), ("Lev", "Antal"), ("Nia", "Brandt")]
+    players = [eligible_student(season, first_name=first, last_name=last) for first, last in names]
+    club = LeagueFactory(
+        season=season,
+        format=LeagueFormat.CLUB,
+        challenge_rule=ChallengeRule.CLUB_BONUS_TO_CHALLENGER,
+    )
+    return table_of(club, players), players
+
+
+def test_g9_g3_a_four_seat_report_is_checked_against_its_four_player_record(recorded_table):
+    """Twelve passes end the game (G3); each player loses their own tiles (G1, standard)."""
+    match, players = recorded_table
+    record = (GCG / "club_night_four_players_passes.gcg").read_bytes()
+    with pytest.raises(MatchError, match="Jo Okonkwo's score differs"):
+        report_submit(
+            actor=players[0].user,
+            match=match,
+            scores=[28, 14, -12, -20],
+            unusual_confirmed=True,
+            game_record=record,
+        )
+    report = report_submit(
+        actor=players[0].user,
+        match=match,
+        scores=[28, 4, -12, -20],
+        ended_by="scoreless_turns",
+        unusual_confirmed=True,
+        game_record=record,
+    )
+    lines = list(report.scores.order_by("order"))
+    assert [line.pre_adjustment for line in lines] == [36, 12, 5, 9]
+    assert [line.place for line in lines] == [1, 2, 3, 4]
+
+
+def test_g9_a_record_of_three_players_for_a_table_of_four_is_refused(recorded_table):
+    match, players = recorded_table
+    with pytest.raises(MatchError, match="The game record has 3 players; this match has 4 seats"):
+        report_submit(
+            actor=players[0].user,
+            match=match,
+            scores=[300, 290, 280, 270],
+            game_record=(GCG / "club_night_three_players.gcg").read_bytes(),
+        )
+    assert not ResultReport.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("rule", "flagged"),
+    [(ChallengeRule.CLUB_BONUS_TO_CHALLENGER, False), (ChallengeRule.LOSE_TURN, True)],
+)
+def test_g5_a_tables_record_is_checked_under_the_leagues_challenge_rule(
+    client, season, rule, flagged
+):
+    """003 rule 9: the club's +10 to a successful challenger is applied, not only shown; a record
+    kept under another challenge rule than the league's is flagged on the match page."""
+    names = [("Sam", "Whitaker"), ("Ines", "Duarte"), ("Theo", "Marsh")]
+    players = [eligible_student(season, first_name=first, last_name=last) for first, last in names]
+    club = LeagueFactory(season=season, format=LeagueFormat.CLUB, challenge_rule=rule)
+    match = table_of(club, players)
+    report_submit(
+        actor=players[0].user,
+        match=match,
+        scores=[47, 12, 2],
+        unusual_confirmed=True,
+        game_record=(GCG / "club_night_three_players.gcg").read_bytes(),
+    )
+    from django.urls import reverse
+
+    client.force_login(players[1].user)
+    page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
+    assert ("kept under another challenge rule" in page) is flagged

@@ -225,6 +225,7 @@ def _compare_record(record, match: Match, seats: list[Seat], seat: Seat, reporte
         text,
         parsed,
         league_rule=match.league.end_of_game_rule,
+        challenge_rule=match.league.challenge_rule,
         seats=[_seat_name(each) for each in seats],
         reported=reported,
         reporter=seat.order - 1,
