@@ -21,16 +21,15 @@ from ..models import (
     MatchStatus,
     ResultReport,
 )
-from ..results import check_scores
 from .kernel import (
     MatchError,
-    UnusualScores,
     apply_scores,
     audit,
     close_live_reports,
     finalise,
     lock,
     require_director,
+    require_scores,
     resolve_open_dispute,
     seats_of,
     snapshot,
@@ -62,13 +61,7 @@ def card_enter(
     now = now or timezone.now()
     scores = list(scores)
     pre = list(pre_adjustment)
-    check = check_scores(scores)
-    if check.errors:
-        raise MatchError(" ".join(check.errors))
-    if check.warnings and not unusual_confirmed:
-        raise UnusualScores(
-            " ".join(check.warnings) + ' Tick "yes, really" if the scores are right.'
-        )
+    require_scores(scores, unusual_confirmed=unusual_confirmed)
     if ended_by not in GameEnd.values:
         raise MatchError("Say how the game ended.")
     override_reason = (override_reason or "").strip()

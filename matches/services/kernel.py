@@ -30,7 +30,7 @@ from ..models import (
 )
 from ..notifications import notify
 from ..policy import Action, MatchFacts, refusal
-from ..results import outcomes, placements
+from ..results import check_scores, outcomes, placements
 from ..signals import results_finalised
 
 
@@ -159,6 +159,17 @@ def require_allowed(action: Action, match: Match, seat: Seat, now, report=None, 
 
 
 # --- Scores and the end of a match --------------------------------------------------------------
+
+
+def require_scores(scores, *, unusual_confirmed: bool) -> None:
+    """Every seat's score in range (G1); unusual ones only after an explicit "yes, really"."""
+    check = check_scores(scores)
+    if check.errors:
+        raise MatchError(" ".join(check.errors))
+    if check.warnings and not unusual_confirmed:
+        raise UnusualScores(
+            " ".join(check.warnings) + ' Tick "yes, really" if the scores are right.'
+        )
 
 
 def apply_scores(seats: list[Seat], scores, pre_adjustment=()) -> None:

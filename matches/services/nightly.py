@@ -62,29 +62,12 @@ def forfeit_overdue_matches(
         match_ids = [row[0] for row in claimed]
         # Final at its own deadline, not at the night that noticed: a run after missed nights
         # records what each night would have.
-        Match.objects.filter(id__in=match_ids, status__in=OPEN_STATUSES).update(
-            status=MatchStatus.DOUBLE_FORFEIT, finalised_at=F("deadline")
-        )
-        Seat.objects.filter(match_id__in=match_ids).update(
-            score=None, pre_adjustment_score=None, place=None, outcome=Outcome.DOUBLE_FORFEIT
-        )
-        ScheduleProposal.objects.filter(
-            match_id__in=match_ids, status=ScheduleProposal.Status.OPEN
-        ).update(status=ScheduleProposal.Status.SUPERSEDED)
-        AuditEvent.objects.bulk_create(
-            [
-                AuditEvent(
-                    match_id=match_id,
-                    actor=None,
-                    action="double_forfeit",
-                    before={"status": "unreported"},
-                    after={"status": MatchStatus.DOUBLE_FORFEIT},
-                    reason="Not reported by the deadline: a double forfeit (L8).",
-                    created_at=now,
-                )
-                for match_id in match_ids
-            ],
-            batch_size=2000,
+        record_double_forfeits(
+            match_ids,
+            actor=None,
+            reason="Not reported by the deadline: a double forfeit (L8).",
+            now=now,
+            finalised_at=F("deadline"),
         )
         if announce:
             announce_final(row[1] for row in claimed)
@@ -94,6 +77,37 @@ def forfeit_overdue_matches(
         # for exactly the matches it forfeited.
         notify_double_forfeits(match_ids)
     return match_ids
+
+
+def record_double_forfeits(match_ids, *, actor, reason: str, now, finalised_at) -> None:
+    """Claimed, still-open matches become double forfeits in one statement per table: a loss for
+    every seat (G9), open proposals superseded, an audit event each. The nightly's L8 and a club
+    night's closing (``tables.double_forfeit_tables``) both come here."""
+    Match.objects.filter(id__in=match_ids, status__in=OPEN_STATUSES).update(
+        status=MatchStatus.DOUBLE_FORFEIT, finalised_at=finalised_at
+    )
+    Seat.objects.filter(match_id__in=match_ids).update(
+        score=None, pre_adjustment_score=None, place=None, outcome=Outcome.DOUBLE_FORFEIT
+    )
+    ScheduleProposal.objects.filter(
+        match_id__in=match_ids, status=ScheduleProposal.Status.OPEN
+    ).update(status=ScheduleProposal.Status.SUPERSEDED)
+    who = actor if actor is not None and actor.is_authenticated else None
+    AuditEvent.objects.bulk_create(
+        [
+            AuditEvent(
+                match_id=match_id,
+                actor=who,
+                action="double_forfeit",
+                before={"status": "unreported"},
+                after={"status": MatchStatus.DOUBLE_FORFEIT},
+                reason=reason,
+                created_at=now,
+            )
+            for match_id in match_ids
+        ],
+        batch_size=2000,
+    )
 
 
 def confirm_stale_reports(now=None, *, institution=None, announce: bool = True) -> list[int]:

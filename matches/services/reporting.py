@@ -26,7 +26,6 @@ from ..policy import Action
 from ..results import check_scores, outcomes, placements
 from .kernel import (
     MatchError,
-    UnusualScores,
     apply_scores,
     audit,
     directors,
@@ -36,6 +35,7 @@ from .kernel import (
     other_seats,
     player_seat,
     require_allowed,
+    require_scores,
     scorekeeper_of,
     seats_of,
     snapshot,
@@ -67,13 +67,7 @@ def report_submit(
     left are taken from it where the report leaves them blank."""
     now = now or timezone.now()
     scores = list(scores)
-    check = check_scores(scores)
-    if check.errors:
-        raise MatchError(" ".join(check.errors))
-    if check.warnings and not unusual_confirmed:
-        raise UnusualScores(
-            " ".join(check.warnings) + ' Tick "yes, really" if the scores are right.'
-        )
+    require_scores(scores, unusual_confirmed=unusual_confirmed)
     if ended_by not in GameEnd.values:
         raise MatchError("Say how the game ended.")
     record = None

@@ -12,16 +12,12 @@ from django.utils import timezone
 from ..models import (
     LIVE_REPORT_STATUSES,
     OPEN_STATUSES,
-    AuditEvent,
     ContactIssue,
     Match,
-    MatchStatus,
-    Outcome,
     ResultReport,
-    ScheduleProposal,
-    Seat,
 )
 from .kernel import announce_final, require_reason
+from .nightly import record_double_forfeits
 
 
 def double_forfeit_tables(match_ids: Sequence[int], *, actor, reason: str, now=None) -> list[int]:
@@ -47,34 +43,11 @@ def double_forfeit_tables(match_ids: Sequence[int], *, actor, reason: str, now=N
         if not claimed:
             return []
         ids = [row[0] for row in claimed]
-        Match.objects.filter(id__in=ids, status__in=OPEN_STATUSES).update(
-            status=MatchStatus.DOUBLE_FORFEIT, finalised_at=now
-        )
-        Seat.objects.filter(match_id__in=ids).update(
-            score=None, pre_adjustment_score=None, place=None, outcome=Outcome.DOUBLE_FORFEIT
-        )
-        ScheduleProposal.objects.filter(
-            match_id__in=ids, status=ScheduleProposal.Status.OPEN
-        ).update(status=ScheduleProposal.Status.SUPERSEDED)
+        record_double_forfeits(ids, actor=actor, reason=reason, now=now, finalised_at=now)
         ContactIssue.objects.filter(match_id__in=ids, resolved_at__isnull=True).update(
             resolved_at=now,
             resolved_by=actor if actor is not None and actor.is_authenticated else None,
             resolution="Match double forfeit: the night was closed",
-        )
-        who = actor if actor is not None and actor.is_authenticated else None
-        AuditEvent.objects.bulk_create(
-            [
-                AuditEvent(
-                    match_id=match_id,
-                    actor=who,
-                    action="double_forfeit",
-                    before={"status": "unreported"},
-                    after={"status": MatchStatus.DOUBLE_FORFEIT},
-                    reason=reason,
-                    created_at=now,
-                )
-                for match_id in ids
-            ]
         )
         announce_final(row[1] for row in claimed)
     return ids
