@@ -179,6 +179,27 @@ def seat_night(
         )
 
 
+def night_add(*, actor, league: League, on) -> Round:
+    """The director schedules the club's next night on date `on` (within the season, after the
+    last night)."""
+    with transaction.atomic():
+        league = League.objects.select_for_update().select_related("season").get(pk=league.pk)
+        if league.format != LeagueFormat.CLUB:
+            raise ClubError(f"{league} is not a club: it has no club nights.")
+        _require(actor, league)
+        season = league.season
+        if not season.starts_on <= on <= season.ends_on:
+            raise ClubError(
+                f"A night must fall within {season.name} ({season.starts_on} to {season.ends_on})."
+            )
+        last = Round.objects.filter(league=league).order_by("-number").first()
+        if last is not None and on <= last.play_by:
+            raise ClubError(f"The next night must come after night {last.number} ({last.play_by}).")
+        return Round.objects.create(
+            league=league, number=(last.number + 1) if last else 1, play_by=on
+        )
+
+
 def close_night(*, actor, round: Round, reason: str, now=None) -> int:
     """The director closes the night: each table still without scores becomes a double forfeit
     (a loss for every seat, G9); a table with a pending report keeps its confirmation window and

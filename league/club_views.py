@@ -171,6 +171,33 @@ def club_seat(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 @login_required
 @require_POST
+def club_night_add(request: HttpRequest, slug: str) -> HttpResponse:
+    from .models import League
+
+    league = get_object_or_404(League.objects.select_related("season__institution"), slug=slug)
+    if not roles.is_director_of(request.user, league.season.institution):
+        raise Http404
+    form = NightForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Give the night's date.")
+    else:
+        try:
+            night = club.night_add(actor=request.user, league=league, on=form.cleaned_data["on"])
+        except DomainError as error:
+            messages.error(request, error.message)
+        else:
+            messages.success(request, f"Night {night.number} scheduled.")
+    return redirect(league)
+
+
+class NightForm(forms.Form):
+    on = forms.DateField(
+        label="Date of the next night", widget=forms.DateInput(attrs={"type": "date"})
+    )
+
+
+@login_required
+@require_POST
 def club_close(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     night = _night(request, slug, number)
     try:

@@ -12,6 +12,7 @@ urlpatterns = [
     path("<slug:slug>/bracket.json", views.league_bracket_json, name="league_bracket_json"),
     path("<slug:slug>/calendar.ics", views.league_calendar_feed, name="league_calendar"),
     path("<slug:slug>/two-letter-words/", views.two_letter_words, name="two_letter_words"),
+    path("<slug:slug>/nights/", club_views.club_night_add, name="club_night_add"),
     path("<slug:slug>/nights/<int:number>/", club_views.club_night, name="club_night"),
     path(
         "<slug:slug>/nights/<int:number>/check-in/",

@@ -9,6 +9,7 @@ from accounts.models import Eligibility, EligibilityStatus
 from accounts.selectors import eligibility_of
 from core.errors import DomainError
 
+from .club_views import NightForm
 from .models import Entry, League
 from .pages import layout, render_pages
 from .policies import join_refusal
@@ -67,6 +68,8 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "rounds": schedule(league),
             "entries": entries,
             "is_staff": roles.is_front_desk_of(request.user, league.season.institution),
+            "is_director": roles.is_director_of(request.user, league.season.institution),
+            "night_form": NightForm(),
         },
     )
 
