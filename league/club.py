@@ -12,18 +12,20 @@ a seating of the same night happen one after another. The commands act as the si
 ``as_system=True``; nothing else may leave out the acting user.
 """
 
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 from django.db import transaction
 from django.utils import timezone
 
 from accounts import roles
-from accounts.models import PlayerProfile
+from accounts.models import GUEST_NAME_MAX, PlayerProfile, User
 from core.errors import DomainError, NotAllowed
 from matches.models import OPEN_STATUSES, Match, MatchStatus, ResultReport, Seat
 from matches.services import NewMatch, double_forfeit_tables, matches_create
 
 from .models import CheckIn, Entry, League, LeagueFormat, Round
 from .seating import SeatingError, seat_tables
-from .services import number_entries
+from .services import _enter, _lock, number_entries
 
 
 class ClubError(DomainError):
@@ -57,7 +59,7 @@ def _require(actor, league: League, *, front_desk: bool = False, as_system: bool
 def _active_entry(league: League, player: PlayerProfile) -> Entry:
     entry = Entry.objects.filter(league=league, player=player, withdrawn_at__isnull=True).first()
     if entry is None:
-        raise ClubError(f"{player.user} is not in this league.")
+        raise ClubError(f"{player.name} is not in this league.")
     return entry
 
 
@@ -106,8 +108,64 @@ def check_out(*, actor, round: Round, player: PlayerProfile, as_system: bool = F
         _require(actor, night.league, front_desk=True, as_system=as_system)
         entry = _active_entry(night.league, player)
         if player.pk in seated_players(night):
-            raise ClubError(f"{player.user} is already seated tonight: their table is drawn.")
+            raise ClubError(f"{player.name} is already seated tonight: their table is drawn.")
         CheckIn.objects.filter(round=night, entry=entry).delete()
+
+
+def guest_add(
+    *, actor, league: League, name: str, email: str = "", round: Round | None = None, now=None
+) -> Entry:
+    """The front desk or the director adds a guest (a visitor with no campus ID, who never logs
+    in) to a club open to visitors (E4); the guest gets the next player number and, given
+    `round`, is checked in for that night too. A guest of the institution with the same e-mail
+    is the same person: their profile (and name on file) is reused, and an entry they already
+    have in this league is returned, not doubled."""
+    name = " ".join((name or "").split())
+    email = (email or "").strip().lower()
+    if not name:
+        raise ClubError("Give the guest's name.")
+    if len(name) > GUEST_NAME_MAX:
+        raise ClubError(
+            f"A guest's name is at most {GUEST_NAME_MAX} characters ({len(name)} given): "
+            "shorten it."
+        )
+    if email:
+        try:
+            validate_email(email)
+        except ValidationError:
+            raise ClubError(f"{email!r} is not an e-mail address.") from None
+    with transaction.atomic():
+        league = _lock(league)
+        _require(actor, league, front_desk=True)
+        if league.format != LeagueFormat.CLUB:
+            raise ClubError(f"{league} is not a club: guests join clubs.")
+        if league.campus_only:
+            raise ClubError(
+                f"{league} is for students only: guests cannot be added until the director "
+                "opens it to visitors."
+            )
+        if round is not None and round.league_id != league.pk:
+            raise ClubError(f"That night is not one of {league}'s.")
+        institution = league.season.institution
+        guest = None
+        if email:
+            if User.objects.filter(email__iexact=email, profile__institution=institution).exists():
+                raise ClubError(
+                    f"{email} belongs to a student: check them in by campus ID or number."
+                )
+            guest = PlayerProfile.objects.filter(
+                institution=institution, user__isnull=True, email__iexact=email
+            ).first()
+        if guest is None:
+            guest = PlayerProfile.objects.create(
+                institution=institution, display_name=name, email=email
+            )
+        entry = Entry.objects.filter(league=league, player=guest, withdrawn_at__isnull=True).first()
+        if entry is None:
+            entry = _enter(league, guest, by_director=True)
+        if round is not None:
+            check_in(actor=actor, round=round, player=guest, now=now)
+        return entry
 
 
 def _history(night: Round) -> list[list[list[int]]]:

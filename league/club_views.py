@@ -53,9 +53,7 @@ class CardForm(forms.Form):
         self.orders = []
         for seat in table.seats.all():
             self.orders.append(seat.order)
-            self.fields[f"score_{seat.order}"] = forms.IntegerField(
-                label=f"{seat.player.user.get_full_name()}", **SCORE
-            )
+            self.fields[f"score_{seat.order}"] = forms.IntegerField(label=seat.player.name, **SCORE)
         self.order_fields([f"score_{order}" for order in self.orders])
 
     def scores(self) -> list[int]:
@@ -129,7 +127,7 @@ def _player_from(night: Round, key: str) -> PlayerProfile:
             institution=night.league.season.institution, campus_id=key
         ).first()
         if profile is not None:
-            raise DomainError(f"{profile.user} is not in this league.")
+            raise DomainError(f"{profile.name} is not in this league.")
         raise DomainError(f"No player of this club has the campus ID or number {key!r}.")
     return entry.player
 
@@ -142,10 +140,10 @@ def club_check_in(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         player = _player_from(night, request.POST.get("player", ""))
         if request.POST.get("undo"):
             club.check_out(actor=request.user, round=night, player=player)
-            messages.success(request, f"{player.user} is no longer checked in.")
+            messages.success(request, f"{player.name} is no longer checked in.")
         else:
             club.check_in(actor=request.user, round=night, player=player)
-            messages.success(request, f"{player.user} is checked in.")
+            messages.success(request, f"{player.name} is checked in.")
     except DomainError as error:
         messages.error(request, error.message)
     return redirect(_back(night, request.POST.get("q", "")))
