@@ -3,9 +3,10 @@
 A club night is a ``Round`` of a club league; its ``play_by`` is the night's date. Those checked
 in (``CheckIn``) are seated at tables of four and three by ``seating.seat_tables``, keeping
 recent tablemates apart; each table is a match whose seat order is the draw for first play,
-seat 1 keeping score (G9). A night's tables are its matches in id order: table 1 is the first.
-The nightly's L8 never forfeits club tables: the director closes the night (``close_night``) and
-its tables still without scores become double forfeits then.
+seat 1 keeping score (G9), or the first student after a guest there. Guests (``guest_add``)
+play only in a club that is not campus-only. A night's tables are its matches in id order:
+table 1 is the first. The nightly's L8 never forfeits club tables: the director closes the
+night (``close_night``) and its tables still without scores become double forfeits then.
 
 Each service runs in one transaction with the night's row locked, so a check-in, a check-out and
 a seating of the same night happen one after another. The commands act as the site, passing
@@ -183,6 +184,13 @@ def _history(night: Round) -> list[list[list[int]]]:
     return [[table for table in tables.values() if len(table) > 1] for tables in nights.values()]
 
 
+def _scorekeeper(table: list[int], guests: set[int]) -> int:
+    """The seat that keeps score: the first, unless a guest sits there. A guest never signs in
+    to report, so the table names the first student after them (G9: "the first seat unless the
+    table names another"); the first seat still plays first."""
+    return next((order for order, player in enumerate(table, 1) if player not in guests), 1)
+
+
 def seat_night(
     *,
     actor,
@@ -193,7 +201,8 @@ def seat_night(
     as_system: bool = False,
 ) -> list[Match]:
     """The director seats the night: those checked in (with an active entry) at tables of four
-    and three, recent tablemates kept apart, seat order drawn, seat 1 keeping score (E4, G9).
+    and three, recent tablemates kept apart, seat order drawn, seat 1 keeping score unless a
+    guest sits there (E4, G9).
     Returns the tables in number order.
 
     A seated night is refused unless `repair`, which deletes its tables and seats it again
@@ -215,11 +224,13 @@ def seat_night(
             if not repair:
                 raise ClubError(f"Night {night.number} is already seated: re-seat it with repair.")
             tables.delete()
-        present = list(
+        rows = list(
             CheckIn.objects.filter(round=night, entry__withdrawn_at__isnull=True)
             .order_by("entry__player_number", "entry_id")
-            .values_list("entry__player_id", flat=True)
+            .values_list("entry__player_id", "entry__player__user_id")
         )
+        present = [player_id for player_id, _ in rows]
+        guests = {player_id for player_id, user_id in rows if user_id is None}
         if not present:
             raise ClubError(f"Nobody is checked in for night {night.number}.")
         try:
@@ -229,7 +240,13 @@ def seat_night(
         return matches_create(
             actor=actor,
             new=[
-                NewMatch(round=night, players=table, status=MatchStatus.SCHEDULED, scheduled_at=now)
+                NewMatch(
+                    round=night,
+                    players=table,
+                    status=MatchStatus.SCHEDULED,
+                    scheduled_at=now,
+                    scorekeeper=_scorekeeper(table, guests),
+                )
                 for table in seating.tables
             ],
             reason=f"Night {night.number} seated (seed {seed})" + (", re-seated" if repair else ""),
