@@ -63,6 +63,7 @@ class PlayerProfileInline(admin.StackedInline):
     form = CampusIdAdminForm
     can_delete = False
     fk_name = "user"
+    exclude = ["display_name", "email"]  # a guest's fields: a user's name and address are above
 
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
         if db_field.name == "institution" and not request.user.is_superuser:
@@ -168,11 +169,26 @@ class PendingThisSeasonFilter(admin.SimpleListFilter):
 @admin.register(PlayerProfile)
 class PlayerProfileAdmin(InstitutionScopedAdmin):
     form = CampusIdAdminForm
-    list_display = ["user", "campus_id", "institution", "rule_eligibility"]
+    list_display = ["name", "campus_id", "institution", "is_guest", "rule_eligibility"]
     list_select_related = ["user", "institution"]
     list_filter = [PendingThisSeasonFilter]
-    search_fields = ["campus_id", "user__email", "user__first_name", "user__last_name"]
+    search_fields = [
+        "campus_id",
+        "user__email",
+        "user__first_name",
+        "user__last_name",
+        "display_name",
+        "email",
+    ]
     raw_id_fields = ["user"]
+
+    @admin.display(description="Name", ordering="user__last_name")
+    def name(self, profile):
+        return profile.name
+
+    @admin.display(description="Guest", boolean=True)
+    def is_guest(self, profile):
+        return profile.is_guest
 
     @admin.display(description="Eligibility")
     def rule_eligibility(self, profile):

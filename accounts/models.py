@@ -177,11 +177,27 @@ class User(AbstractUser):
         return profile.institution if profile else None
 
 
+GUEST_NAME_MAX = 150
+
+
 class PlayerProfile(models.Model):
-    """Who a user is at their institution: students, front-desk staff and directors alike."""
+    """Who a user is at their institution: students, front-desk staff and directors alike; or a
+    guest (E3, E4): a visitor with no user, who never logs in, has no campus ID and gets mail only
+    at the address they gave (`email`). A guest plays only where the league is not campus-only."""
 
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="profile",
+        null=True,
+        blank=True,
+        help_text="Empty for a guest.",
+    )
+    display_name = models.CharField(
+        max_length=GUEST_NAME_MAX, blank=True, help_text="A guest's name, as they gave it."
+    )
+    email = models.EmailField(
+        blank=True, help_text="A guest's own address, if they gave one (a user's is on the user)."
     )
     institution = models.ForeignKey(Institution, on_delete=models.PROTECT, related_name="profiles")
     campus_id = models.CharField(max_length=40, blank=True)
@@ -201,17 +217,49 @@ class PlayerProfile(models.Model):
     )
 
     class Meta:
-        ordering = ["user__last_name", "user__first_name"]
+        ordering = ["user__last_name", "user__first_name", "display_name"]
         constraints = [
             models.UniqueConstraint(
                 fields=["institution", "campus_id"],
                 condition=~Q(campus_id=""),
                 name="campus_id_unique_per_institution",
             ),
+            models.CheckConstraint(
+                condition=Q(user__isnull=False) | ~Q(display_name=""),
+                name="profile_has_user_or_display_name",
+            ),
+            models.CheckConstraint(
+                condition=Q(user__isnull=False) | Q(campus_id=""),
+                name="guest_has_no_campus_id",
+            ),
         ]
 
     def __str__(self):
+        if self.is_guest:
+            return f"{self.display_name} (guest)"
         return f"{self.user} ({self.campus_id or 'no campus ID'})"
+
+    @property
+    def is_guest(self) -> bool:
+        return self.user_id is None
+
+    @property
+    def name(self) -> str:
+        """The name shown wherever a player appears: a user's full name, else their e-mail;
+        a guest's display name."""
+        if self.user is not None:
+            return self.user.get_full_name() or self.user.email
+        return self.display_name
+
+    @property
+    def first_name(self) -> str:
+        """How a table names them in short: a user's first name (maybe empty), a guest's name."""
+        return self.user.first_name if self.user is not None else self.display_name
+
+    @property
+    def address(self) -> str:
+        """Where their mail goes: a user's login address, a guest's own (maybe none)."""
+        return self.user.email if self.user is not None else self.email
 
 
 class Season(models.Model):
@@ -422,7 +470,7 @@ class Checkout(models.Model):
         indexes = [models.Index(fields=["checked_in_at", "due_at"], name="checkout_open_due")]
 
     def __str__(self):
-        return f"{self.item} to {self.profile.user}"
+        return f"{self.item} to {self.profile.name}"
 
     @property
     def overdue(self) -> bool:

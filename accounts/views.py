@@ -174,7 +174,7 @@ def front_desk_return(request: HttpRequest, checkout_id: int) -> HttpResponse:
     except DomainError as error:
         messages.error(request, error.message)
     else:
-        messages.success(request, f"{checkout.item} checked in from {checkout.profile.user}.")
+        messages.success(request, f"{checkout.item} checked in from {checkout.profile.name}.")
     return redirect(
         request.POST.get("next")
         if request.POST.get("next", "").startswith("/desk/")

@@ -168,7 +168,7 @@ class EntryAdmin(InstitutionScopedAdmin):
     list_display = ["player", "league", "seed", "joined_at", "withdrawn_at", "withdrawn_reason"]
     list_filter = ["league"]
     list_select_related = ["player__user", "league"]
-    search_fields = ["player__user__last_name", "player__campus_id"]
+    search_fields = ["player__user__last_name", "player__display_name", "player__campus_id"]
     autocomplete_fields = ["player"]
     actions = ["withdraw_action"]
 
@@ -235,7 +235,7 @@ class EntryAdmin(InstitutionScopedAdmin):
                     messages.SUCCESS,
                 )
                 return redirect("admin:league_entry_changelist")
-        names = ", ".join(str(e.player.user) for e in entries) or "nobody (already withdrawn?)"
+        names = ", ".join(e.player.name for e in entries) or "nobody (already withdrawn?)"
         return _form_page(
             self,
             request,

@@ -3,27 +3,30 @@
 A club night is a ``Round`` of a club league; its ``play_by`` is the night's date. Those checked
 in (``CheckIn``) are seated at tables of four and three by ``seating.seat_tables``, keeping
 recent tablemates apart; each table is a match whose seat order is the draw for first play,
-seat 1 keeping score (G9). A night's tables are its matches in id order: table 1 is the first.
-The nightly's L8 never forfeits club tables: the director closes the night (``close_night``) and
-its tables still without scores become double forfeits then.
+seat 1 keeping score (G9), or the first student after a guest there. Guests (``guest_add``)
+play only in a club that is not campus-only. A night's tables are its matches in id order:
+table 1 is the first. The nightly's L8 never forfeits club tables: the director closes the
+night (``close_night``) and its tables still without scores become double forfeits then.
 
 Each service runs in one transaction with the night's row locked, so a check-in, a check-out and
 a seating of the same night happen one after another. The commands act as the site, passing
 ``as_system=True``; nothing else may leave out the acting user.
 """
 
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 from django.db import transaction
 from django.utils import timezone
 
 from accounts import roles
-from accounts.models import PlayerProfile
+from accounts.models import GUEST_NAME_MAX, PlayerProfile, User
 from core.errors import DomainError, NotAllowed
 from matches.models import OPEN_STATUSES, Match, MatchStatus, ResultReport, Seat
 from matches.services import NewMatch, double_forfeit_tables, matches_create
 
 from .models import CheckIn, Entry, League, LeagueFormat, Round
 from .seating import SeatingError, seat_tables
-from .services import number_entries
+from .services import _enter, _lock, number_entries
 
 
 class ClubError(DomainError):
@@ -57,7 +60,7 @@ def _require(actor, league: League, *, front_desk: bool = False, as_system: bool
 def _active_entry(league: League, player: PlayerProfile) -> Entry:
     entry = Entry.objects.filter(league=league, player=player, withdrawn_at__isnull=True).first()
     if entry is None:
-        raise ClubError(f"{player.user} is not in this league.")
+        raise ClubError(f"{player.name} is not in this league.")
     return entry
 
 
@@ -106,8 +109,64 @@ def check_out(*, actor, round: Round, player: PlayerProfile, as_system: bool = F
         _require(actor, night.league, front_desk=True, as_system=as_system)
         entry = _active_entry(night.league, player)
         if player.pk in seated_players(night):
-            raise ClubError(f"{player.user} is already seated tonight: their table is drawn.")
+            raise ClubError(f"{player.name} is already seated tonight: their table is drawn.")
         CheckIn.objects.filter(round=night, entry=entry).delete()
+
+
+def guest_add(
+    *, actor, league: League, name: str, email: str = "", round: Round | None = None, now=None
+) -> Entry:
+    """The front desk or the director adds a guest (a visitor with no campus ID, who never logs
+    in) to a club open to visitors (E4); the guest gets the next player number and, given
+    `round`, is checked in for that night too. A guest of the institution with the same e-mail
+    is the same person: their profile (and name on file) is reused, and an entry they already
+    have in this league is returned, not doubled."""
+    name = " ".join((name or "").split())
+    email = (email or "").strip().lower()
+    if not name:
+        raise ClubError("Give the guest's name.")
+    if len(name) > GUEST_NAME_MAX:
+        raise ClubError(
+            f"A guest's name is at most {GUEST_NAME_MAX} characters ({len(name)} given): "
+            "shorten it."
+        )
+    if email:
+        try:
+            validate_email(email)
+        except ValidationError:
+            raise ClubError(f"{email!r} is not an e-mail address.") from None
+    with transaction.atomic():
+        league = _lock(league)
+        _require(actor, league, front_desk=True)
+        if league.format != LeagueFormat.CLUB:
+            raise ClubError(f"{league} is not a club: guests join clubs.")
+        if league.campus_only:
+            raise ClubError(
+                f"{league} is for students only: guests cannot be added until the director "
+                "opens it to visitors."
+            )
+        if round is not None and round.league_id != league.pk:
+            raise ClubError(f"That night is not one of {league}'s.")
+        institution = league.season.institution
+        guest = None
+        if email:
+            if User.objects.filter(email__iexact=email, profile__institution=institution).exists():
+                raise ClubError(
+                    f"{email} belongs to a student: check them in by campus ID or number."
+                )
+            guest = PlayerProfile.objects.filter(
+                institution=institution, user__isnull=True, email__iexact=email
+            ).first()
+        if guest is None:
+            guest = PlayerProfile.objects.create(
+                institution=institution, display_name=name, email=email
+            )
+        entry = Entry.objects.filter(league=league, player=guest, withdrawn_at__isnull=True).first()
+        if entry is None:
+            entry = _enter(league, guest, by_director=True)
+        if round is not None:
+            check_in(actor=actor, round=round, player=guest, now=now)
+        return entry
 
 
 def _history(night: Round) -> list[list[list[int]]]:
@@ -125,6 +184,13 @@ def _history(night: Round) -> list[list[list[int]]]:
     return [[table for table in tables.values() if len(table) > 1] for tables in nights.values()]
 
 
+def _scorekeeper(table: list[int], guests: set[int]) -> int:
+    """The seat that keeps score: the first, unless a guest sits there. A guest never signs in
+    to report, so the table names the first student after them (G9: "the first seat unless the
+    table names another"); the first seat still plays first."""
+    return next((order for order, player in enumerate(table, 1) if player not in guests), 1)
+
+
 def seat_night(
     *,
     actor,
@@ -135,7 +201,8 @@ def seat_night(
     as_system: bool = False,
 ) -> list[Match]:
     """The director seats the night: those checked in (with an active entry) at tables of four
-    and three, recent tablemates kept apart, seat order drawn, seat 1 keeping score (E4, G9).
+    and three, recent tablemates kept apart, seat order drawn, seat 1 keeping score unless a
+    guest sits there (E4, G9).
     Returns the tables in number order.
 
     A seated night is refused unless `repair`, which deletes its tables and seats it again
@@ -157,11 +224,13 @@ def seat_night(
             if not repair:
                 raise ClubError(f"Night {night.number} is already seated: re-seat it with repair.")
             tables.delete()
-        present = list(
+        rows = list(
             CheckIn.objects.filter(round=night, entry__withdrawn_at__isnull=True)
             .order_by("entry__player_number", "entry_id")
-            .values_list("entry__player_id", flat=True)
+            .values_list("entry__player_id", "entry__player__user_id")
         )
+        present = [player_id for player_id, _ in rows]
+        guests = {player_id for player_id, user_id in rows if user_id is None}
         if not present:
             raise ClubError(f"Nobody is checked in for night {night.number}.")
         try:
@@ -171,7 +240,13 @@ def seat_night(
         return matches_create(
             actor=actor,
             new=[
-                NewMatch(round=night, players=table, status=MatchStatus.SCHEDULED, scheduled_at=now)
+                NewMatch(
+                    round=night,
+                    players=table,
+                    status=MatchStatus.SCHEDULED,
+                    scheduled_at=now,
+                    scorekeeper=_scorekeeper(table, guests),
+                )
                 for table in seating.tables
             ],
             reason=f"Night {night.number} seated (seed {seed})" + (", re-seated" if repair else ""),

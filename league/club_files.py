@@ -1,6 +1,11 @@
 """A club league's settings file (the Public contract's `create_event` for format "club", E4):
 read it, save it as a league with its nights, and write it back out for next year.
 
+`campus_only` is the one key whose default here differs from the league's: a club file without
+it makes a club open to visitors (false), since a club night is where members bring a friend
+(seed 003 is a club's rules, not a campus league's). A league made any other way stays
+campus-only unless the director says otherwise; an exported file always names the key.
+
 Events (format "event", E3, E5) come with a later issue and are refused by name."""
 
 from dataclasses import dataclass
@@ -17,7 +22,6 @@ from .refresh import refresh_leagues
 # Keys of the contract's file that only events use: accepted and ignored for a club.
 EVENT_KEYS = {
     "date",
-    "campus_only",
     "seats_per_table",
     "team_size",
     "short_team",
@@ -31,6 +35,7 @@ CLUB_KEYS = {
     "format",
     "venue",
     "public",
+    "campus_only",
     "lexicon",
     "end_of_game_rule",
     "challenge_rule",
@@ -49,6 +54,7 @@ class ClubFile:
     slug: str
     venue: str | None
     public: bool
+    campus_only: bool
     lexicon: str
     end_of_game_rule: str
     challenge_rule: str
@@ -84,6 +90,8 @@ def read_club_file(data) -> ClubFile:
         raise LeagueFileError("challenge_points: 5 or 10.")
     if not isinstance(data.get("public", True), bool):
         raise LeagueFileError("public: true or false.")
+    if not isinstance(data.get("campus_only", False), bool):
+        raise LeagueFileError("campus_only: true or false.")
     nights = []
     for index, item in enumerate(data.get("rounds") or [], start=1):
         try:
@@ -104,6 +112,7 @@ def read_club_file(data) -> ClubFile:
         slug=data["slug"].strip(),
         venue=(data.get("venue") or "").strip() or None,
         public=data.get("public", True),
+        campus_only=data.get("campus_only", False),  # a club is open to visitors unless it says
         lexicon=_choice(data, "lexicon", Lexicon, Lexicon.NWL2023),
         end_of_game_rule=_choice(data, "end_of_game_rule", EndOfGameRule, EndOfGameRule.STANDARD),
         challenge_rule=_choice(
@@ -140,6 +149,7 @@ def club_league_save(
             "name": club.name,
             "venue": club.venue or season.institution.default_venue,
             "public": club.public,
+            "campus_only": club.campus_only,
             "lexicon": club.lexicon,
             "end_of_game_rule": club.end_of_game_rule,
             "challenge_rule": club.challenge_rule,
@@ -204,6 +214,7 @@ def export_club_file(league: League, *, slug: str | None = None, first_night=Non
         "format": LeagueFormat.CLUB.value,
         "venue": league.venue,
         "public": league.public,
+        "campus_only": league.campus_only,
         "lexicon": league.lexicon,
         "end_of_game_rule": league.end_of_game_rule,
         "challenge_rule": league.challenge_rule,

@@ -53,16 +53,30 @@ class CardForm(forms.Form):
         self.orders = []
         for seat in table.seats.all():
             self.orders.append(seat.order)
-            self.fields[f"score_{seat.order}"] = forms.IntegerField(
-                label=f"{seat.player.user.get_full_name()}", **SCORE
-            )
+            self.fields[f"score_{seat.order}"] = forms.IntegerField(label=seat.player.name, **SCORE)
         self.order_fields([f"score_{order}" for order in self.orders])
 
     def scores(self) -> list[int]:
         return [self.cleaned_data[f"score_{order}"] for order in self.orders]
 
 
-def _render(request, night: Round, status: int = 200, bound_card: CardForm | None = None):
+class GuestForm(forms.Form):
+    """A visitor without a campus ID (E4): added to the club and checked in at once. The name's
+    length is the service's to refuse, with a message, never cut short here."""
+
+    name = forms.CharField(label="Guest's name")
+    email = forms.EmailField(
+        label="E-mail (optional: only for their results)", required=False, max_length=254
+    )
+
+
+def _render(
+    request,
+    night: Round,
+    status: int = 200,
+    bound_card: CardForm | None = None,
+    guest_form: GuestForm | None = None,
+):
     league = night.league
     query = (request.GET.get("q") or "").strip()
     entries = (
@@ -74,6 +88,7 @@ def _render(request, night: Round, status: int = 200, bound_card: CardForm | Non
         entries = entries.filter(
             Q(player__user__first_name__icontains=query)
             | Q(player__user__last_name__icontains=query)
+            | Q(player__display_name__icontains=query)
             | Q(player__campus_id=query)
             | Q(player_number=int(query) if query.isdigit() else -1)
         )
@@ -102,6 +117,7 @@ def _render(request, night: Round, status: int = 200, bound_card: CardForm | Non
             "present_count": len(present),
             "tables": list(zip(tables, cards, strict=True)),
             "is_director": is_director,
+            "guest_form": guest_form or GuestForm(),
         },
         status=status,
     )
@@ -129,7 +145,7 @@ def _player_from(night: Round, key: str) -> PlayerProfile:
             institution=night.league.season.institution, campus_id=key
         ).first()
         if profile is not None:
-            raise DomainError(f"{profile.user} is not in this league.")
+            raise DomainError(f"{profile.name} is not in this league.")
         raise DomainError(f"No player of this club has the campus ID or number {key!r}.")
     return entry.player
 
@@ -142,10 +158,10 @@ def club_check_in(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         player = _player_from(night, request.POST.get("player", ""))
         if request.POST.get("undo"):
             club.check_out(actor=request.user, round=night, player=player)
-            messages.success(request, f"{player.user} is no longer checked in.")
+            messages.success(request, f"{player.name} is no longer checked in.")
         else:
             club.check_in(actor=request.user, round=night, player=player)
-            messages.success(request, f"{player.user} is checked in.")
+            messages.success(request, f"{player.name} is checked in.")
     except DomainError as error:
         messages.error(request, error.message)
     return redirect(_back(night, request.POST.get("q", "")))
@@ -238,3 +254,29 @@ def club_card(request: HttpRequest, slug: str, number: int, match_id: int) -> Ht
             return redirect(_back(night))
     messages.error(request, "Nothing was changed: see the table's card below.")
     return _render(request, night, status=200, bound_card=form)
+
+
+@login_required
+@require_POST
+def club_guest(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    night = _night(request, slug, number)
+    form = GuestForm(request.POST)
+    if form.is_valid():
+        try:
+            entry = club.guest_add(
+                actor=request.user,
+                league=night.league,
+                name=form.cleaned_data["name"],
+                email=form.cleaned_data["email"],
+                round=night,
+            )
+        except DomainError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(
+                request,
+                f"{entry.player.name} (guest, number {entry.player_number}) is checked in.",
+            )
+            return redirect(_back(night))
+    messages.error(request, "No guest was added: see the form below.")
+    return _render(request, night, guest_form=form)

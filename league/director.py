@@ -111,7 +111,7 @@ def export_standings(request: HttpRequest, slug: str) -> HttpResponse:
     rows = [
         [
             r.rank,
-            r.player.user.get_full_name(),
+            r.player.name,
             r.player.campus_id,
             *(getattr(r, key) for key in counts),
             r.withdrawn,
@@ -155,10 +155,10 @@ def export_results(request: HttpRequest, slug: str) -> HttpResponse:
                 match.round.number,
                 match.round.playoff,
                 match.status,
-                first.player.user.get_full_name(),
+                first.player.name,
                 first.score,
                 first.outcome,
-                second.player.user.get_full_name() if second else "",
+                second.player.name if second else "",
                 second.score if second else "",
                 second.outcome if second else "",
                 match.finalised_at.isoformat() if match.finalised_at else "",

@@ -112,6 +112,11 @@ class League(models.Model):
     public = models.BooleanField(
         default=True, help_text="Standings, schedule and bracket visible to anyone."
     )
+    campus_only = models.BooleanField(
+        default=True,
+        help_text="Only eligible students play (L10); untick to admit guests without a campus "
+        "ID (a club open to visitors, E4).",
+    )
     playoff_size = models.PositiveSmallIntegerField(
         default=4, help_text="Players in the playoff bracket (0 for none)."
     )
@@ -182,7 +187,7 @@ class Entry(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.player.user} in {self.league}"
+        return f"{self.player.name} in {self.league}"
 
     @property
     def active(self) -> bool:
@@ -273,7 +278,7 @@ class Standing(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.rank}. {self.player.user} ({self.league})"
+        return f"{self.rank}. {self.player.name} ({self.league})"
 
 
 # A Standing's stored columns by their database names, in the model's order: the one list the

@@ -124,7 +124,7 @@ def _brackets(ids) -> tuple[dict, dict, dict]:
         slots.setdefault(slot.bracket_id, []).append(slot)
     seeds = {seed for bracket in brackets.values() for seed in bracket.seeds}
     names = {
-        profile.pk: profile.user.get_full_name() or profile.user.email
+        profile.pk: profile.name
         for profile in PlayerProfile.objects.filter(pk__in=seeds).select_related("user")
     }
     return brackets, slots, names
@@ -155,7 +155,7 @@ def render_pages(league_ids, now=None) -> int:
                     "columns": columns,
                     "rows": _add_cells(rows, columns),
                     "updated": updated,
-                    "champion": champion_profile.user.get_full_name() if champion_profile else "",
+                    "champion": champion_profile.name if champion_profile else "",
                     "has_bracket": bracket is not None,
                 },
             )

@@ -40,7 +40,9 @@ def _seeded_players(league: League) -> tuple[list[int], list[dict]]:
         if places is not None and len(seeds) == places:
             break
         try:
-            require_eligible(profile=candidate.player, season=league.season)
+            require_eligible(
+                profile=candidate.player, season=league.season, campus_only=league.campus_only
+            )
         except NotEligible as refusal:
             left_out.append({"player": candidate.player_id, "why": refusal.message})
         else:
@@ -144,13 +146,13 @@ def _settle_if_ineligible(league: League, players: list[PlayerProfile]) -> None:
     out too. It goes to the opponent by forfeit, as the ruling does with games already drawn."""
     for player in players:
         try:
-            require_eligible(profile=player, season=league.season)
+            require_eligible(profile=player, season=league.season, campus_only=league.campus_only)
         except NotEligible:
             withdrawal_forfeits(
                 actor=None,
                 player=player,
                 league=league,
-                reason=f"{player.user} is not eligible to play in {league.season.name} (L10).",
+                reason=f"{player.name} is not eligible to play in {league.season.name} (L10).",
             )
             return
 

@@ -3,6 +3,7 @@ from typing import NamedTuple
 
 from django.db import connection
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q
+from django.db.models.functions import Coalesce
 from django.utils.dateparse import parse_datetime
 
 from accounts import roles
@@ -134,16 +135,24 @@ def standings_rows_of(league_ids) -> dict[int, list[dict]]:
     from .models import STANDING_COLUMNS, Standing
 
     by_league: dict[int, list[dict]] = {}
+    # A guest has no user (the join is a LEFT JOIN, their name columns NULL): their row is
+    # named, and sorted among ties, by the name they gave.
     rows = (
         Standing.objects.filter(league_id__in=list(league_ids))
-        .order_by("league_id", "rank", "player__user__last_name", "player__user__first_name")
-        .values(*STANDING_COLUMNS, "player__user__first_name", "player__user__last_name")
+        .annotate(sort_name=Coalesce("player__user__last_name", "player__display_name"))
+        .order_by("league_id", "rank", "sort_name", "player__user__first_name")
+        .values(
+            *STANDING_COLUMNS,
+            "player__user__first_name",
+            "player__user__last_name",
+            "player__display_name",
+        )
     )
     for row in rows:
         by_league.setdefault(row.pop("league_id"), []).append(row)
-        row["player"] = (
-            f"{row.pop('player__user__first_name')} {row.pop('player__user__last_name')}".strip()
-        )
+        first, last = row.pop("player__user__first_name"), row.pop("player__user__last_name")
+        guest_name = row.pop("player__display_name")
+        row["player"] = f"{first or ''} {last or ''}".strip() or guest_name
         row["spread_display"] = f"+{row['spread']}" if row["spread"] > 0 else str(row["spread"])
         row["win_pct"] = float(row["win_pct"])  # a number in standings.json, not a string
         notes = []
@@ -183,7 +192,8 @@ SELECT m.id, m.status, m.deadline, m.scheduled_at, league.name, round.number, se
      OR EXISTS (SELECT 1 FROM matches_dispute dispute
         WHERE dispute.report_id = live.id AND dispute.raised_by_id = seat.player_id)),
     seat.place, seat.score,
-    person.first_name, person.last_name, person.email, other.place, other.score
+    other.player_id, COALESCE(person.first_name, profile.display_name),
+    COALESCE(person.last_name, ''), COALESCE(person.email, profile.email), other.place, other.score
 FROM matches_seat seat
 JOIN matches_match m ON m.id = seat.match_id
 JOIN league_league league ON league.id = m.league_id
@@ -226,12 +236,12 @@ def my_matches(profile, *, seasons) -> list:
         cursor.execute(sql, [profile.pk, *season_ids])
         rows = cursor.fetchall()
     matches: dict[int, MyMatch] = {}
-    for *fields, first, last, email, place, score in rows:
+    for *fields, opponent_id, first, last, email, place, score in rows:
         match = matches.get(fields[0])
         if match is None:
             fields[2], fields[3] = _moment(fields[2]), _moment(fields[3])
             fields[10], fields[12] = bool(fields[10]), bool(fields[12])  # SQLite's EXISTS: 0/1
             match = matches[fields[0]] = MyMatch(*fields)
-        if email is not None:
+        if opponent_id is not None:  # a guest opponent has no user: named by their profile
             match.opponents.append(Opponent(f"{first} {last}".strip(), first, email, place, score))
     return list(matches.values())

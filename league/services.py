@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from accounts import roles
 from accounts.errors import NotEligible
-from accounts.models import PlayerProfile
+from accounts.models import EligibilityStatus, PlayerProfile
 from accounts.selectors import eligibility_of
 from accounts.services import require_eligible
 from core.errors import DomainError, NotAllowed
@@ -44,15 +44,21 @@ def _enter(
 ) -> Entry:
     """Add a player to a locked league, if `join_refusal` lets them (L10 and the league's limits)."""
     existing = Entry.objects.filter(league=league, player=player).first()
+    eligibility = eligibility_of(player, league.season).status
+    if player.is_guest:
+        # A guest has no eligibility to look up: an open league admits them, a campus-only
+        # league refuses them by name (L10, E4).
+        require_eligible(profile=player, season=league.season, campus_only=league.campus_only)
+        eligibility = EligibilityStatus.ELIGIBLE
     refusal = join_refusal(
         league,
         joined=existing is not None and existing.active,
         players=Entry.objects.filter(league=league, withdrawn_at__isnull=True).count(),
         # A club's nights are all dated up front and members come and go: joining stays open.
         started=league.format != LeagueFormat.CLUB and league.rounds.exists(),
-        eligibility=eligibility_of(player, league.season).status,
+        eligibility=eligibility,
         today=today,
-        enrolled_name=str(player.user) if by_director else None,
+        enrolled_name=player.name if by_director else None,
     )
     if refusal:
         raise (NotEligible if refusal.not_eligible else LeagueError)(refusal.reason)
@@ -102,7 +108,7 @@ def entry_enrol(*, actor, league: League, player: PlayerProfile) -> Entry:
         league = _lock(league)
         _require_director(actor, league)
         if player.institution_id != league.season.institution_id:
-            raise LeagueError(f"{player.user} is not a student of {league.season.institution}.")
+            raise LeagueError(f"{player.name} is not a student of {league.season.institution}.")
         return _enter(league, player, by_director=True)
 
 
@@ -117,7 +123,7 @@ def entry_withdraw(*, actor, entry: Entry, reason: str) -> int:
         _require_director(actor, league)
         entry = Entry.objects.select_for_update().get(pk=entry.pk)
         if not entry.active:
-            raise LeagueError(f"{entry.player.user} has already withdrawn.")
+            raise LeagueError(f"{entry.player.name} has already withdrawn.")
         entry.withdrawn_at = timezone.now()
         entry.withdrawn_reason = reason
         entry.save(update_fields=["withdrawn_at", "withdrawn_reason"])
@@ -125,7 +131,7 @@ def entry_withdraw(*, actor, entry: Entry, reason: str) -> int:
             actor=actor,
             player=entry.player,
             league=league,
-            reason=f"{entry.player.user} withdrew: {reason}",
+            reason=f"{entry.player.name} withdrew: {reason}",
         )
         # Their row is marked withdrawn (or goes, if they never played), forfeits or none.
         refresh_leagues([league.pk])
@@ -152,7 +158,7 @@ def ineligibility_forfeits(*, actor, player: PlayerProfile, season) -> int:
                 actor=actor,
                 player=player,
                 league=league,
-                reason=f"{player.user} was ruled ineligible for {season.name} (L10).",
+                reason=f"{player.name} was ruled ineligible for {season.name} (L10).",
             )
     return forfeits
 
@@ -178,7 +184,7 @@ def rounds_generate(*, actor, league: League, first_play_by: date) -> list[Round
         if not season.starts_on <= first_play_by <= season.ends_on:
             raise LeagueError(f"The first play-by date must fall within {season.name}.")
         for entry in entries:
-            require_eligible(profile=entry.player, season=season)
+            require_eligible(profile=entry.player, season=season, campus_only=league.campus_only)
         schedule = round_robin([entry.player for entry in entries])
         last_play_by = first_play_by + timedelta(
             days=league.round_length_days * (len(schedule) - 1)

@@ -19,6 +19,7 @@ urlpatterns = [
         club_views.club_check_in,
         name="club_check_in",
     ),
+    path("<slug:slug>/nights/<int:number>/guest/", club_views.club_guest, name="club_guest"),
     path("<slug:slug>/nights/<int:number>/seat/", club_views.club_seat, name="club_seat"),
     path("<slug:slug>/nights/<int:number>/close/", club_views.club_close, name="club_close"),
     path(

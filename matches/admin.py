@@ -42,7 +42,7 @@ class RulingForm(forms.Form):
         self.orders = [seat.order for seat in seats]
         self.fields["ruling"].choices = [(ruling.value, ruling.label) for ruling in rulings]
         for seat in seats:
-            name = seat.player.user
+            name = seat.player.name
             self.fields[f"score_{seat.order}"] = forms.IntegerField(
                 label=f"Amended score, {name}", required=False, **SCORE
             )
@@ -53,7 +53,7 @@ class RulingForm(forms.Form):
             )
         for seat in seats:
             self.fields[f"forfeit_{seat.order}"] = forms.BooleanField(
-                label=f"{seat.player.user} forfeits", required=False
+                label=f"{seat.player.name} forfeits", required=False
             )
         self.order_fields(["ruling", "reason"])
 
@@ -169,7 +169,7 @@ class DisputeAdmin(InstitutionScopedAdmin):
     @admin.display(description="Match")
     def match_link(self, dispute):
         match = dispute.report.match
-        names = " v ".join(str(seat.player.user) for seat in match.seats.all())
+        names = " v ".join(seat.player.name for seat in match.seats.all())
         return format_html(
             '<a href="{}">{}</a><br><small>{}, round {}</small>',
             reverse("match_detail", args=[match.pk]),
@@ -186,7 +186,7 @@ class DisputeAdmin(InstitutionScopedAdmin):
     def _scores(dispute, scores, by) -> str:
         """Each score beside its player's first name: seat order alone read as "1–88"."""
         seats = list(dispute.report.match.seats.all())
-        names = [seat.player.user.first_name or f"Seat {seat.order}" for seat in seats]
+        names = [seat.player.first_name or f"Seat {seat.order}" for seat in seats]
         return format_html(
             "<strong>{}</strong><br><small>by {}</small>",
             " – ".join(f"{name} {score}" for name, score in zip(names, scores, strict=False)),
@@ -338,7 +338,11 @@ class MatchAdmin(InstitutionScopedAdmin):
     list_display = ["__str__", "league", "status", "deadline", "scheduled_at", "rule_link"]
     list_filter = ["status", "league"]
     list_select_related = ["league", "round"]
-    search_fields = ["seats__player__user__last_name", "seats__player__campus_id"]
+    search_fields = [
+        "seats__player__user__last_name",
+        "seats__player__display_name",
+        "seats__player__campus_id",
+    ]
     readonly_fields = [f.name for f in Match._meta.fields]
     inlines = [SeatInline]
 

@@ -18,7 +18,7 @@ def _calendar(name: str) -> Calendar:
 
 
 def _names(match) -> str:
-    return " v ".join(seat.player.user.get_full_name() or "TBD" for seat in match.seats.all())
+    return " v ".join(seat.player.name or "TBD" for seat in match.seats.all())
 
 
 def _add_match_events(calendar: Calendar, match, stamp) -> None:
@@ -48,7 +48,7 @@ def _add_match_events(calendar: Calendar, match, stamp) -> None:
 
 
 def player_calendar(profile, matches, stamp) -> bytes:
-    calendar = _calendar(f"Scrabble: {profile.user.get_full_name()}")
+    calendar = _calendar(f"Scrabble: {profile.name}")
     for match in matches:
         _add_match_events(calendar, match, stamp)
     return calendar.to_ical()

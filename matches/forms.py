@@ -19,9 +19,7 @@ def seat_labels(seats, me) -> list[tuple[int, str]]:
     return [
         (
             seat.order,
-            "Your"
-            if seat == me
-            else f"{seat.player.user.get_full_name() or 'Seat ' + str(seat.order)}'s",
+            "Your" if seat == me else f"{seat.player.name or 'Seat ' + str(seat.order)}'s",
         )
         for seat in seats
     ]

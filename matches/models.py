@@ -106,7 +106,7 @@ class Match(models.Model):
         indexes = [models.Index(fields=["status", "deadline"], name="match_status_deadline")]
 
     def __str__(self):
-        names = " v ".join(str(seat.player.user) for seat in self.seats.all())
+        names = " v ".join(seat.player.name for seat in self.seats.all())
         return f"Round {self.round.number}: {names}"
 
     def get_absolute_url(self):
@@ -145,7 +145,7 @@ class Seat(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.player.user} (seat {self.order})"
+        return f"{self.player.name} (seat {self.order})"
 
 
 class ScheduleProposal(models.Model):

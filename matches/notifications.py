@@ -20,7 +20,7 @@ def notify(
     link: str = "",
     preference: str | None = ACTIVITY,
 ) -> None:
-    """One message per recipient (users), each with the match and a link to act on it, written
+    """One message per recipient (users or players' profiles), each with the match and a link to act on it, written
     to the outbox in the caller's transaction.
 
     `preference` names the profile setting that lets a person opt out of this kind of message;
@@ -37,6 +37,20 @@ def notify(
     )
 
 
+def _addressee(person) -> tuple[str, str, object] | None:
+    """(address, greeting, profile or user id for preferences) of a user or a player's profile;
+    None for someone with nowhere to write: a guest gets mail only at an address they gave."""
+    if isinstance(person, PlayerProfile):
+        if person.is_guest:
+            if not person.email:
+                return None
+            return person.email, person.display_name, person
+        person = person.user
+    if not person.email:
+        return None
+    return person.email, person.first_name or person.email, person.pk
+
+
 def messages(
     *,
     recipients,
@@ -46,20 +60,26 @@ def messages(
     link: str = "",
     preference: str | None = ACTIVITY,
 ) -> list[EmailMultiAlternatives]:
-    """The rendered messages `notify` queues, for a caller that queues many matches' at once."""
+    """The rendered messages `notify` queues, for a caller that queues many matches' at once.
+    `recipients` are users (directors) or players' profiles (a guest's has no user)."""
     link = link or match.get_absolute_url()
-    recipients = [user for user in recipients if user.email]
+    addressees = [each for each in map(_addressee, recipients) if each is not None]
     if preference:
+        user_ids = [who for _, _, who in addressees if isinstance(who, int)]
         opted_out = set(
-            PlayerProfile.objects.filter(user__in=recipients, **{preference: False}).values_list(
+            PlayerProfile.objects.filter(user__in=user_ids, **{preference: False}).values_list(
                 "user_id", flat=True
             )
         )
-        recipients = [user for user in recipients if user.pk not in opted_out]
+        addressees = [
+            (address, greeting, who)
+            for address, greeting, who in addressees
+            if (who not in opted_out if isinstance(who, int) else getattr(who, preference))
+        ]
     rendered = []
-    for user in recipients:
+    for address, greeting, _ in addressees:
         context = {
-            "user": user,
+            "greeting": greeting,
             "lines": lines,
             "match": match,
             "link": link,
@@ -68,7 +88,7 @@ def messages(
         message = EmailMultiAlternatives(
             subject=f"[Scrabble league] {subject}",
             body=render_to_string("email/match_update.txt", context),
-            to=[user.email],
+            to=[address],
         )
         message.attach_alternative(
             render_to_string("email/match_update.html", context), "text/html"

@@ -29,7 +29,7 @@ def placings(seats) -> list[Placing]:
         Placing(
             place=seat.place,
             ordinal=ordinal(seat.place, counts[seat.place] > 1),
-            name=seat.player.user.get_full_name() or str(seat.player.user),
+            name=seat.player.name,
             score=seat.score,
             seat_order=seat.order,
         )

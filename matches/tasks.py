@@ -26,7 +26,7 @@ def notify_double_forfeits(match_ids: list[int]) -> int:
     )
     rendered = []
     for match in matches:
-        players = [seat.player.user for seat in match.seats.all()]
+        players = [seat.player for seat in match.seats.all()]
         rendered += messages(
             recipients=players,
             subject=f"Double forfeit: {match.league}, round {match.round.number}",
@@ -55,9 +55,9 @@ def send_reminders(match_ids: list[int]) -> int:
     )
     rendered = []
     for match in matches:
-        names = [str(seat.player.user) for seat in match.seats.all()]
+        names = [seat.player.name for seat in match.seats.all()]
         deadline = deadline_text(match.deadline, match.league.season.institution.tz)
-        recipients = [seat.player.user for seat in match.seats.all() if seat.player.email_reminders]
+        recipients = [seat.player for seat in match.seats.all() if seat.player.email_reminders]
         todo = "schedule and play" if match.status == "unscheduled" else "play and report"
         rendered += messages(
             recipients=recipients,

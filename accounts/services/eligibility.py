@@ -24,10 +24,17 @@ from ..signals import ruled_ineligible
 MESSAGE_REASON_REQUIRED = "A reason is required."
 
 
-def require_eligible(*, profile: PlayerProfile, season: Season) -> None:
-    """The one gate on every way into a game of a campus league (L10): joining, enrolment, the
-    round-robin and bracket draws, scheduling and reporting. (Events, not built yet, will admit
-    guests without a campus ID.)"""
+def require_eligible(*, profile: PlayerProfile, season: Season, campus_only: bool = True) -> None:
+    """The one gate on every way into a game (L10): joining, enrolment, the round-robin and
+    bracket draws, check-in, scheduling and reporting. Callers pass their league's
+    `campus_only`: a league open to visitors (E3, E4) admits guests, who have no campus ID and
+    so no eligibility; students are held to it everywhere."""
+    if profile.is_guest:
+        if campus_only:
+            raise NotEligible(f"{profile.name} is a guest: this league is for students only.")
+        if profile.institution_id != season.institution_id:
+            raise NotEligible(f"{profile.name} is a guest of another institution.")
+        return
     if profile.institution_id != season.institution_id:
         raise NotEligible(f"{profile.user} is not a student of {season.institution}.")
     eligibility = eligibility_of(profile, season)

@@ -37,7 +37,7 @@ def equipment_check_out(
         )
         if open_checkout:
             raise DomainError(
-                f"{item} is already out with {open_checkout.profile.user}: check it in first."
+                f"{item} is already out with {open_checkout.profile.name}: check it in first."
             )
         return Checkout.objects.create(
             item=item,

@@ -119,7 +119,7 @@ def _make_roster_students_eligible(*, season: Season, actor: User | None) -> int
     )
     decided = {
         e.profile_id: e
-        for e in Eligibility.objects.select_for_update().filter(
+        for e in Eligibility.objects.select_for_update(of=("self",)).filter(
             season=season, profile__in=on_roster
         )
     }

@@ -258,8 +258,9 @@ def audit(match: Match, actor, action: str, before: dict, after: dict, reason: s
     )
 
 
-def users(seats) -> list:
-    return [seat.player.user for seat in seats]
+def players(seats) -> list:
+    """The seats' players' profiles, whom `notify` writes to (a guest at their own address)."""
+    return [seat.player for seat in seats]
 
 
 def directors(match: Match) -> list:
@@ -282,9 +283,9 @@ def local(match: Match, moment: datetime) -> str:
 
 def tell_opponents(match: Match, seat: Seat, seats, subject: str, lines: list[str]) -> None:
     """What a player did, told to the other players (they may opt out of such e-mail)."""
-    notify(recipients=users(other_seats(seat, seats)), subject=subject, lines=lines, match=match)
+    notify(recipients=players(other_seats(seat, seats)), subject=subject, lines=lines, match=match)
 
 
 def tell_players(match: Match, seats, subject: str, lines: list[str]) -> None:
     """The director's rulings reach every player whatever their preferences."""
-    notify(recipients=users(seats), subject=subject, lines=lines, match=match, preference=None)
+    notify(recipients=players(seats), subject=subject, lines=lines, match=match, preference=None)

@@ -34,13 +34,13 @@ from .kernel import (
     lock,
     other_seats,
     player_seat,
+    players,
     require_allowed,
     require_scores,
     scorekeeper_of,
     seats_of,
     snapshot,
     tell_opponents,
-    users,
 )
 
 
@@ -93,7 +93,11 @@ def report_submit(
         # the league recognises. An eligible winner loses nothing by it: ruling a player
         # ineligible settles their open matches as forfeits to the others at once.
         for each in seats:
-            require_eligible(profile=each.player, season=match.league.season)
+            require_eligible(
+                profile=each.player,
+                season=match.league.season,
+                campus_only=match.league.campus_only,
+            )
         record_text, record_note = "", ""
         if record is not None:
             comparison = _compare_record(record, match, seats, seat, scores)
@@ -189,7 +193,7 @@ def scoreline(scores: Sequence[int]) -> str:
 
 
 def _name(seat: Seat) -> str:
-    return str(seat.player.user)
+    return seat.player.name
 
 
 def _named_scores(seats: list[Seat], scores: Sequence[int]) -> str:
@@ -207,8 +211,8 @@ def _report_dict(report: ResultReport) -> dict:
 
 
 def _seat_name(seat: Seat) -> SeatName:
-    user = seat.player.user
-    return SeatName(user.get_full_name(), user.first_name, user.email)
+    player = seat.player
+    return SeatName(player.name, player.first_name, player.address)
 
 
 def _compare_record(record, match: Match, seats: list[Seat], seat: Seat, reported: list[int]):
@@ -322,7 +326,7 @@ def report_dispute(
             reason=note,
         )
         notify(
-            recipients=users(other_seats(seat, seats)) + directors(match),
+            recipients=players(other_seats(seat, seats)) + directors(match),
             subject=f"Result disputed: {match}",
             lines=[
                 f"{actor} disputed the report {scoreline(report.score_list())}; their version is "

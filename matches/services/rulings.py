@@ -195,7 +195,7 @@ def _forfeit(*, actor, match, seats, reason, forfeiting, now, **_) -> Match:
     resolve_open_dispute(match, Dispute.Resolution.FORFEIT, reason, actor, now)
     finalise(match, MatchStatus.FORFEIT, now)
     audit(match, actor, "forfeit", before, snapshot(match, seats), reason)
-    losers = " and ".join(str(seat.player.user) for seat in seats if seat.order in forfeiting)
+    losers = " and ".join(seat.player.name for seat in seats if seat.order in forfeiting)
     tell_players(
         match,
         seats,
@@ -315,7 +315,7 @@ def _record(actor, match, seats, scores, reason, now, resolution) -> Match:
     action = "report_upheld" if upheld else "result_recorded"
     audit(match, actor, action, before, snapshot(match, seats), reason)
     named = ", ".join(
-        f"{seat.player.user} {score}" for seat, score in zip(seats, values, strict=True)
+        f"{seat.player.name} {score}" for seat, score in zip(seats, values, strict=True)
     )
     tell_players(
         match,

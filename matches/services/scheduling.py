@@ -37,7 +37,11 @@ def proposal_create(*, actor, match: Match, times: list[datetime], now=None) -> 
         seat = player_seat(actor, seats)
         require_allowed(Action.PROPOSE, match, seat, now)
         for other in seats:
-            require_eligible(profile=other.player, season=match.league.season)
+            require_eligible(
+                profile=other.player,
+                season=match.league.season,
+                campus_only=match.league.campus_only,
+            )
         times = sorted(set(times))
         if not times:
             raise MatchError("Propose at least one time.")
@@ -91,7 +95,11 @@ def proposal_accept(*, actor, proposal: ScheduleProposal, starts_at: datetime, n
         if starts_at <= now:
             raise MatchError("That time has passed: propose another.")
         for other in seats:
-            require_eligible(profile=other.player, season=match.league.season)
+            require_eligible(
+                profile=other.player,
+                season=match.league.season,
+                campus_only=match.league.campus_only,
+            )
         before = snapshot(match, seats)
         proposal.status = ScheduleProposal.Status.ACCEPTED
         proposal.accepted_time = starts_at
