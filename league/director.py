@@ -15,6 +15,7 @@ from accounts import roles
 from accounts.models import Eligibility
 from accounts.selectors import current_season, overdue_checkouts, pending_students
 from matches.models import FINAL_STATUSES, ContactIssue, Dispute, Match, Seat
+from matches.services import MAX_SEATS
 
 from .models import League
 from .nightly import last_run, nightly_overdue
@@ -134,33 +135,32 @@ def export_results(request: HttpRequest, slug: str) -> HttpResponse:
         )
         .order_by("round__number", "id")
     )
+    # A column group per seat, up to a table of four (G9); a two-player match leaves 3 and 4 empty.
+    seat_columns = ["player", "score", "place", "outcome"]
     header = [
         "round",
         "playoff",
         "status",
-        "player_1",
-        "score_1",
-        "outcome_1",
-        "player_2",
-        "score_2",
-        "outcome_2",
+        *(f"{column}_{order}" for order in range(1, MAX_SEATS + 1) for column in seat_columns),
         "finalised_at",
     ]
     rows = []
     for match in matches:
-        seats = list(match.seats.all()) + [None]
-        first, second = seats[0], seats[1]
+        seats = list(match.seats.all())
+        cells = []
+        for order in range(MAX_SEATS):
+            seat = seats[order] if order < len(seats) else None
+            cells += (
+                [seat.player.name, seat.score, seat.place, seat.outcome]
+                if seat
+                else ["", "", "", ""]
+            )
         rows.append(
             [
                 match.round.number,
                 match.round.playoff,
                 match.status,
-                first.player.name,
-                first.score,
-                first.outcome,
-                second.player.name if second else "",
-                second.score if second else "",
-                second.outcome if second else "",
+                *cells,
                 match.finalised_at.isoformat() if match.finalised_at else "",
             ]
         )

@@ -333,7 +333,7 @@ def test_csv_exports_of_standings_results_and_roster(
     results = (
         client.get(reverse("export_results", args=[league.slug])).content.decode().splitlines()
     )
-    assert "Rowan Pemberton,410,win,Sage Okafor,380,loss" in results[1]
+    assert "Rowan Pemberton,410,1,win,Sage Okafor,380,2,loss,,,,,,,," in results[1]
     roster = client.get(reverse("export_roster")).content.decode().splitlines()
     assert roster[0] == "campus_id,first_name,last_name,email,eligibility_fall-2026"
     assert any(

@@ -451,3 +451,17 @@ def test_g5_a_tables_record_is_checked_under_the_leagues_challenge_rule(
     client.force_login(players[1].user)
     page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
     assert ("kept under another challenge rule" in page) is flagged
+
+
+def test_g9_the_results_export_has_every_seat_of_a_table(client, table, four, director):
+    from django.urls import reverse
+
+    report = report_submit(actor=four[0].user, match=table, scores=[377, 412, 301, 390])
+    for each in four[1:]:
+        report_confirm(actor=each.user, report=report)
+    client.force_login(director.user)
+    lines = client.get(reverse("export_results", args=[table.league.slug])).content.decode()
+    header, row = lines.splitlines()[:2]
+    assert header.split(",")[3:7] == ["player_1", "score_1", "place_1", "outcome_1"]
+    assert header.split(",")[-5:] == ["player_4", "score_4", "place_4", "outcome_4", "finalised_at"]
+    assert ",377,3,loss," in row and ",412,1,win," in row and ",390,2,loss," in row

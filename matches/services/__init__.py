@@ -16,7 +16,7 @@ transaction with the match row locked, writes an audit event, and raises a `Matc
 """
 
 from .cards import CardConflict, card_enter
-from .creation import NewMatch, match_create, matches_create
+from .creation import MAX_SEATS, NewMatch, match_create, matches_create
 from .kernel import MatchError, UnusualScores, is_match_director
 from .nightly import confirm_stale_reports, forfeit_overdue_matches
 from .reporting import report_confirm, report_dispute, report_submit
@@ -42,6 +42,7 @@ __all__ = [
     "RULINGS_ON",
     "CardConflict",
     "MatchError",
+    "MAX_SEATS",
     "NewMatch",
     "Ruling",
     "RulingOn",
