@@ -150,20 +150,30 @@ def _player_from(night: Round, key: str) -> PlayerProfile:
     return entry.player
 
 
+def _act(request: HttpRequest, call, success) -> None:
+    """Run one service call; its domain error, or `success(result)`, as the page's message."""
+    try:
+        result = call()
+    except DomainError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, success(result))
+
+
 @login_required
 @require_POST
 def club_check_in(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     night = _night(request, slug, number)
-    try:
+
+    def check_in_or_out():
         player = _player_from(night, request.POST.get("player", ""))
         if request.POST.get("undo"):
             club.check_out(actor=request.user, round=night, player=player)
-            messages.success(request, f"{player.name} is no longer checked in.")
-        else:
-            club.check_in(actor=request.user, round=night, player=player)
-            messages.success(request, f"{player.name} is checked in.")
-    except DomainError as error:
-        messages.error(request, error.message)
+            return f"{player.name} is no longer checked in."
+        club.check_in(actor=request.user, round=night, player=player)
+        return f"{player.name} is checked in."
+
+    _act(request, check_in_or_out, lambda said: said)
     return redirect(_back(night, request.POST.get("q", "")))
 
 
@@ -172,16 +182,15 @@ def club_check_in(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 def club_seat(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     night = _night(request, slug, number)
     seed = secrets.randbelow(1_000_000)
-    try:
-        tables = club.seat_night(
+    _act(
+        request,
+        lambda: club.seat_night(
             actor=request.user, round=night, seed=seed, repair=bool(request.POST.get("repair"))
-        )
-    except DomainError as error:
-        messages.error(request, error.message)
-    else:
-        messages.success(
-            request, f"{len(tables)} table{'' if len(tables) == 1 else 's'} seated (draw {seed})."
-        )
+        ),
+        lambda tables: (
+            f"{len(tables)} table{'' if len(tables) == 1 else 's'} seated (draw {seed})."
+        ),
+    )
     return redirect(_back(night))
 
 
@@ -197,12 +206,11 @@ def club_night_add(request: HttpRequest, slug: str) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, "Give the night's date.")
     else:
-        try:
-            night = club.night_add(actor=request.user, league=league, on=form.cleaned_data["on"])
-        except DomainError as error:
-            messages.error(request, error.message)
-        else:
-            messages.success(request, f"Night {night.number} scheduled.")
+        _act(
+            request,
+            lambda: club.night_add(actor=request.user, league=league, on=form.cleaned_data["on"]),
+            lambda night: f"Night {night.number} scheduled.",
+        )
     return redirect(league)
 
 
@@ -216,16 +224,15 @@ class NightForm(forms.Form):
 @require_POST
 def club_close(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     night = _night(request, slug, number)
-    try:
-        forfeited = club.close_night(
+    _act(
+        request,
+        lambda: club.close_night(
             actor=request.user, round=night, reason=request.POST.get("reason", "").strip()
-        )
-    except DomainError as error:
-        messages.error(request, error.message)
-    else:
-        messages.success(
-            request, f"Night {night.number} closed: {forfeited} tables without scores forfeited."
-        )
+        ),
+        lambda forfeited: (
+            f"Night {night.number} closed: {forfeited} tables without scores forfeited."
+        ),
+    )
     return redirect(_back(night))
 
 

@@ -89,11 +89,7 @@ def _render(request, match, status=200, **forms):
         each.player_id for each, line in zip(seats, lines, strict=False) if line.confirmed_at
     }
     answered |= {dispute.raised_by_id for dispute in report.disputes.all()} if report else set()
-    scorekeeper = (
-        next((each for each in seats if each.order == match.scorekeeper), None)
-        if match.league.scorekeeper_reports
-        else None
-    )
+    scorekeeper = services.scorekeeper_seat(match, seats)
     facts = MatchFacts(
         status=match.status,
         deadline=match.deadline,

@@ -17,7 +17,7 @@ transaction with the match row locked, writes an audit event, and raises a `Matc
 
 from .cards import CardConflict, card_enter
 from .creation import MAX_SEATS, NewMatch, match_create, matches_create
-from .kernel import MatchError, UnusualScores, is_match_director
+from .kernel import MatchError, UnusualScores, is_match_director, scorekeeper_seat
 from .nightly import confirm_stale_reports, forfeit_overdue_matches
 from .reporting import report_confirm, report_dispute, report_submit
 from .rulings import (
@@ -62,6 +62,7 @@ __all__ = [
     "report_dispute",
     "report_submit",
     "rule",
+    "scorekeeper_seat",
     "ruling_on",
     "withdrawal_forfeits",
 ]

@@ -100,24 +100,31 @@ def require_reason(reason: str) -> str:
     return reason
 
 
-def scorekeeper_of(match: Match, seats: list[Seat]) -> int | None:
-    """The player id of the table's scorekeeper where the league's tables have one (G9)."""
+def scorekeeper_seat(match: Match, seats: list[Seat]) -> Seat | None:
+    """The table's scorekeeper where the league's tables have one (G9); None where the winner
+    reports (L7)."""
     if not match.league.scorekeeper_reports:
         return None
-    return next((seat.player_id for seat in seats if seat.order == match.scorekeeper), None)
+    return next((seat for seat in seats if seat.order == match.scorekeeper), None)
 
 
-def answered_by(report: ResultReport | None) -> frozenset[int]:
+def scorekeeper_of(match: Match, seats: list[Seat]) -> int | None:
+    """The scorekeeper's player id, for the policy's facts."""
+    keeper = scorekeeper_seat(match, seats)
+    return keeper.player_id if keeper else None
+
+
+def answered_by(report: ResultReport | None, seats: list[Seat]) -> frozenset[int]:
     """The players who confirmed or disputed `report`, the reporter included."""
     if report is None:
         return frozenset()
+    player_of = {seat.order: seat.player_id for seat in seats}
     confirmed = ReportScore.objects.filter(report=report, confirmed_at__isnull=False).values_list(
         "order", flat=True
     )
-    seats = dict(Seat.objects.filter(match_id=report.match_id).values_list("order", "player_id"))
     disputed = Dispute.objects.filter(report=report).values_list("raised_by_id", flat=True)
     return frozenset(
-        {seats[order] for order in confirmed} | set(disputed) | {report.submitted_by_id}
+        {player_of[order] for order in confirmed} | set(disputed) | {report.submitted_by_id}
     )
 
 
@@ -140,7 +147,7 @@ def facts_of(match: Match, seats: list[Seat], report: ResultReport | None = None
             match=match, resolved_at__isnull=True
         ).exists(),
         scorekeeper=scorekeeper_of(match, seats),
-        answered=answered_by(report),
+        answered=answered_by(report, seats),
     )
 
 

@@ -158,7 +158,15 @@ def report_submit(
             actor,
             "reported",
             before,
-            {**snapshot(match, seats), "report": _report_dict(report)},
+            {
+                **snapshot(match, seats),
+                "report": {
+                    "scores": scores,
+                    "pre_adjustment": pre,
+                    "ended_by": ended_by,
+                    "game_record": bool(record_text),
+                },
+            },
         )
         tell_opponents(
             match,
@@ -198,16 +206,6 @@ def _name(seat: Seat) -> str:
 
 def _named_scores(seats: list[Seat], scores: Sequence[int]) -> str:
     return ", ".join(f"{_name(seat)} {score}" for seat, score in zip(seats, scores, strict=True))
-
-
-def _report_dict(report: ResultReport) -> dict:
-    lines = list(report.scores.all())
-    return {
-        "scores": [line.score for line in lines],
-        "pre_adjustment": [line.pre_adjustment for line in lines],
-        "ended_by": report.ended_by,
-        "game_record": bool(report.game_record),
-    }
 
 
 def _seat_name(seat: Seat) -> SeatName:
