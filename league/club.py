@@ -68,7 +68,7 @@ def night_tables(round_: Round) -> list[Match]:
     """The night's tables in number order (table 1 first), each with its seats in seat order."""
     return list(
         Match.objects.filter(round=round_)
-        .order_by("id")
+        .order_by("table", "id")
         .prefetch_related("seats__player__user")
         .select_related("round")
     )
@@ -246,8 +246,9 @@ def seat_night(
                     status=MatchStatus.SCHEDULED,
                     scheduled_at=now,
                     scorekeeper=_scorekeeper(table, guests),
+                    table=number,
                 )
-                for table in seating.tables
+                for number, table in enumerate(seating.tables, start=1)
             ],
             reason=f"Night {night.number} seated (seed {seed})" + (", re-seated" if repair else ""),
             now=now,

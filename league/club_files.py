@@ -6,7 +6,7 @@ it makes a club open to visitors (false), since a club night is where members br
 (seed 003 is a club's rules, not a campus league's). A league made any other way stays
 campus-only unless the director says otherwise; an exported file always names the key.
 
-Events (format "event", E3, E5) come with a later issue and are refused by name."""
+An event's file (format "event", E3, E5) is read by ``league.event_files``."""
 
 from dataclasses import dataclass
 from datetime import date, timedelta
@@ -75,8 +75,6 @@ def read_club_file(data) -> ClubFile:
     if not isinstance(data, dict):
         raise LeagueFileError("The file must hold one JSON object.")
     kind = data.get("format")
-    if kind == "event":
-        raise LeagueFileError("events are not supported yet")
     if kind != LeagueFormat.CLUB:
         raise LeagueFileError(f'format: {kind!r} is not "club" or "event".')
     unknown = set(data) - CLUB_KEYS - EVENT_KEYS
@@ -199,11 +197,7 @@ def export_club_file(league: League, *, slug: str | None = None, first_night=Non
     """The league's file, renamed to `slug` and, for a club, its nights shifted together so
     that the first falls on `first_night`."""
     if league.format != LeagueFormat.CLUB:
-        raise LeagueFileError(
-            "events are not supported yet"
-            if league.format == "event"
-            else f"{league.slug} is not a club."
-        )
+        raise LeagueFileError(f"{league.slug} is not a club or an event.")
     nights = list(league.rounds.order_by("number").values_list("number", "play_by"))
     shift = timedelta(0)
     if first_night is not None and nights:

@@ -23,14 +23,25 @@ class LeagueFormat(models.TextChoices):
     LEAGUE = "league", "League (round robin, then playoffs)"
     SINGLE_ELIMINATION = "single_elimination", "Single-elimination tournament"
     CLUB = "club", "Club nights (tables of four and three, E4)"
+    EVENT = "event", "One-day event (numbered tables, score cards, E3)"
 
 
 # Formats whose tables have a scorekeeper who reports every seat's score (G9); in the others
-# the winner reports (L7).
+# the winner reports (L7). At an event nobody reports from a phone: the scoring table enters
+# each table's card (E3).
 SCOREKEEPER_FORMATS = (LeagueFormat.CLUB,)
-# Formats whose tables the director closes (the night's unreported tables become double
-# forfeits then); the nightly's L8 never forfeits them.
-DIRECTOR_CLOSES = (LeagueFormat.CLUB,)
+# Formats whose tables the director closes (the night's or round's unreported tables become
+# double forfeits then); the nightly's L8 never forfeits them.
+DIRECTOR_CLOSES = (LeagueFormat.CLUB, LeagueFormat.EVENT)
+# Formats whose results come only from score cards entered by staff (E3).
+CARDS_ONLY_FORMATS = (LeagueFormat.EVENT,)
+
+
+class ShortTeam(models.TextChoices):
+    """How a team short of members is totalled (E5, ours)."""
+
+    SUM = "sum", "The plain sum of its members' scores"
+    AVERAGE_FILL = "average_fill", "Each empty place counts its members' average"
 
 
 class Lexicon(models.TextChoices):
@@ -120,6 +131,25 @@ class League(models.Model):
     playoff_size = models.PositiveSmallIntegerField(
         default=4, help_text="Players in the playoff bracket (0 for none)."
     )
+    # An event's own settings (E3, E5); other formats leave them at their defaults.
+    event_date = models.DateField(null=True, blank=True, help_text="An event's day.")
+    seats_per_table = models.PositiveSmallIntegerField(
+        default=2,
+        validators=[MinValueValidator(2), MaxValueValidator(4)],
+        help_text="An event's seats per table (2 to 4).",
+    )
+    team_size = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="An event's team size (E5), empty for no fixed size."
+    )
+    short_team = models.CharField(max_length=12, choices=ShortTeam.choices, default=ShortTeam.SUM)
+    champion_category = models.ForeignKey(
+        "EventCategory",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="Whose first place is the event's champion (E3: Competitive).",
+    )
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -146,6 +176,15 @@ class League(models.Model):
         return self.format in SCOREKEEPER_FORMATS
 
     @property
+    def is_event(self) -> bool:
+        return self.format == LeagueFormat.EVENT
+
+    @property
+    def cards_only(self) -> bool:
+        """Results come only from score cards entered at the scoring table (E3)."""
+        return self.format in CARDS_ONLY_FORMATS
+
+    @property
     def ranks_per_game(self) -> bool:
         """Where attendance varies (club nights) the table ranks by win percentage, then
         spread per game (G9)."""
@@ -153,7 +192,77 @@ class League(models.Model):
 
     def registration_open(self, today=None) -> bool:
         today = today or self.season.institution.today()
+        if self.format == LeagueFormat.EVENT and self.event_date is not None:
+            # Entrants sign up until the day itself; walk-ins are added at the door.
+            return today <= self.event_date
         return today <= self.season.registration_deadline and today <= self.season.ends_on
+
+
+class EventCategory(models.Model):
+    """An event's category (E3): its pairing group (categories sharing a group pair together)
+    and its turn timing (G8). Prizes go to each category's top three."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="categories")
+    name = models.CharField(max_length=60)
+    pairing_group = models.CharField(
+        max_length=60, help_text="Categories with the same group are paired together."
+    )
+    turn_seconds = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Per-turn limit (G8), e.g. 150 for 2:30; empty: untimed."
+    )
+    position = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        verbose_name_plural = "event categories"
+        ordering = ["league", "position", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "name"], name="category_name_unique"),
+        ]
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def timed(self) -> bool:
+        return bool(self.turn_seconds)
+
+
+class Team(models.Model):
+    """A team at an event (E3's corporate teams, E5): teammates never share a table."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="teams")
+    name = models.CharField(max_length=120)
+
+    class Meta:
+        ordering = ["league", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "name"], name="team_name_unique"),
+        ]
+
+    def __str__(self):
+        return self.name
+
+
+class EventScorer(models.Model):
+    """A volunteer who may enter an event's score cards (the event scorer role, E3): an account
+    the director made, valid for that event only and until the day after it."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="scorers")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="scorer_for"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["league", "user"], name="one_scorer_row_per_event"),
+        ]
+
+    def __str__(self):
+        return f"{self.user} scores {self.league}"
 
 
 class Entry(models.Model):
@@ -170,6 +279,12 @@ class Entry(models.Model):
         blank=True,
         help_text="The entrant's number at a club or event (unique in the league, never reused "
         "for someone else); empty until one is given.",
+    )
+    category = models.ForeignKey(
+        EventCategory, null=True, blank=True, on_delete=models.PROTECT, related_name="entries"
+    )
+    team = models.ForeignKey(
+        Team, null=True, blank=True, on_delete=models.PROTECT, related_name="entries"
     )
 
     class Meta:
@@ -201,6 +316,9 @@ class Round(models.Model):
     playoff = models.BooleanField(
         default=False, help_text="A round of the playoff bracket, not the regular season."
     )
+    seed = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The pairing's draw seed, kept so it can be reproduced."
+    )
 
     class Meta:
         ordering = ["league", "number"]
@@ -214,8 +332,27 @@ class Round(models.Model):
         return f"{self.league} round {self.number}"
 
 
+class RoundPeriod(models.Model):
+    """When an event's round is played (E3: one of 45 minutes; E5: two of 30 with a break)."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="periods")
+    number = models.PositiveSmallIntegerField()
+    starts = models.TimeField(help_text="Local time at the institution.")
+    minutes = models.PositiveSmallIntegerField(validators=[MinValueValidator(1)])
+
+    class Meta:
+        ordering = ["round", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="period_number_unique"),
+        ]
+
+    def __str__(self):
+        return f"{self.round} period {self.number} at {self.starts:%H:%M}"
+
+
 class CheckIn(models.Model):
-    """An entrant is present at a club night (E4): only those checked in are seated."""
+    """An entrant is present at a club night (E4) or an event round (E3): only those checked in
+    are seated."""
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="check_ins")
     entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="check_ins")

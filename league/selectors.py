@@ -191,7 +191,7 @@ SELECT m.id, m.status, m.deadline, m.scheduled_at, league.name, round.number, se
             AND line.confirmed_at IS NOT NULL)
      OR EXISTS (SELECT 1 FROM matches_dispute dispute
         WHERE dispute.report_id = live.id AND dispute.raised_by_id = seat.player_id)),
-    seat.place, seat.score,
+    seat.place, seat.score, league.format IN ({cards_only_formats}), m."table",
     other.player_id, COALESCE(person.first_name, profile.display_name),
     COALESCE(person.last_name, ''), COALESCE(person.email, profile.email), other.place, other.score
 FROM matches_seat seat
@@ -226,11 +226,12 @@ def my_matches(profile, *, seasons) -> list:
     season_ids = [season.pk for season in seasons]
     if not season_ids:
         return []
-    from .models import SCOREKEEPER_FORMATS
+    from .models import CARDS_ONLY_FORMATS, SCOREKEEPER_FORMATS
 
     sql = MY_MATCHES_SQL.format(
         seasons=", ".join(["%s"] * len(season_ids)),
         scorekeeper_formats=", ".join(f"'{value}'" for value in SCOREKEEPER_FORMATS),
+        cards_only_formats=", ".join(f"'{value}'" for value in CARDS_ONLY_FORMATS),
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [profile.pk, *season_ids])
@@ -240,7 +241,12 @@ def my_matches(profile, *, seasons) -> list:
         match = matches.get(fields[0])
         if match is None:
             fields[2], fields[3] = _moment(fields[2]), _moment(fields[3])
-            fields[10], fields[12] = bool(fields[10]), bool(fields[12])  # SQLite's EXISTS: 0/1
+            # SQLite's EXISTS and IN: 0/1
+            fields[10], fields[12], fields[15] = (
+                bool(fields[10]),
+                bool(fields[12]),
+                bool(fields[15]),
+            )
             match = matches[fields[0]] = MyMatch(*fields)
         if opponent_id is not None:  # a guest opponent has no user: named by their profile
             match.opponents.append(Opponent(f"{first} {last}".strip(), first, email, place, score))

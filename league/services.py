@@ -54,8 +54,10 @@ def _enter(
         league,
         joined=existing is not None and existing.active,
         players=Entry.objects.filter(league=league, withdrawn_at__isnull=True).count(),
-        # A club's nights are all dated up front and members come and go: joining stays open.
-        started=league.format != LeagueFormat.CLUB and league.rounds.exists(),
+        # A club's nights and an event's rounds are all set up front and people come and go
+        # (walk-ins at the door): joining stays open.
+        started=league.format not in (LeagueFormat.CLUB, LeagueFormat.EVENT)
+        and league.rounds.exists(),
         eligibility=eligibility,
         today=today,
         enrolled_name=player.name if by_director else None,
@@ -70,7 +72,10 @@ def _enter(
         entry = existing
     else:
         entry = Entry.objects.create(league=league, player=player)
-    if league.format == LeagueFormat.CLUB and entry.player_number is None:
+    if league.format == LeagueFormat.EVENT and entry.category_id is None:
+        entry.category = league.categories.order_by("position", "id").first()
+        entry.save(update_fields=["category"])
+    if league.format in (LeagueFormat.CLUB, LeagueFormat.EVENT) and entry.player_number is None:
         number_entries(league)
         entry.refresh_from_db(fields=["player_number"])
     refresh_leagues([league.pk])  # every entry has a row in the standings

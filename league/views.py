@@ -10,7 +10,7 @@ from accounts.selectors import eligibility_of
 from core.errors import DomainError
 
 from .club_views import NightForm
-from .models import Entry, League
+from .models import Entry, League, LeagueFormat
 from .pages import layout, render_pages
 from .policies import join_refusal
 from .selectors import can_see_league, league_page_row, leagues_for, schedule
@@ -59,6 +59,10 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
     league = get_object_or_404(League.objects.select_related("season__institution"), slug=slug)
     if not can_see_league(request.user, league):
         raise Http404
+    if league.format == LeagueFormat.EVENT:
+        from .event_views import event_home
+
+        return event_home(request, league)
     entries = list(league.entries.filter(withdrawn_at__isnull=True).select_related("player__user"))
     return render(
         request,

@@ -96,6 +96,9 @@ class Match(models.Model):
         validators=[MinValueValidator(1), MaxValueValidator(4)],
         help_text="The seat that keeps score and reports at a table that has one (G9).",
     )
+    table = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The table's number at a club night or event round."
+    )
     reminder_sent_at = models.DateTimeField(null=True, blank=True)
     finalised_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)

@@ -38,6 +38,8 @@ class MyMatch:
     answered: bool = False  # this player confirmed or disputed the live report
     my_place: int | None = None
     my_score: int | None = None
+    cards_only: bool = False  # an event: the scoring table enters the card (E3)
+    table: int | None = None  # the table's number at a club night or event
     opponents: list[Opponent] = field(default_factory=list)
 
     @property
@@ -75,6 +77,7 @@ def next_step(match: MyMatch, player_id: int, now: datetime) -> NextStep:
         waiting_on_director=match.waiting_on_director,
         scorekeeper=match.scorekeeper,
         answered=frozenset({player_id}) if match.answered else frozenset(),
+        cards_only=match.cards_only,
     )
     return policy.next_step(
         facts, player_id, now, scheduled_at=match.scheduled_at, my_outcome=match.my_outcome

@@ -39,6 +39,13 @@ class MatchFacts:
     scorekeeper: int | None = None
     # The players who already confirmed or disputed the live report (the reporter included).
     answered: frozenset[int] = frozenset()
+    # An event's table: the scoring table enters its score card; players do nothing here (E3).
+    cards_only: bool = False
+
+
+CARDS_ONLY_REFUSAL = (
+    "At this event the scoring table enters each table's score card: hand yours to a volunteer."
+)
 
 
 def refusal(
@@ -47,6 +54,8 @@ def refusal(
     """Why the player in the match may not take `action` now, or None when they may.
     `say_time(moment)` words a moment for the message (the institution's clock)."""
     status = facts.status
+    if facts.cards_only:
+        return CARDS_ONLY_REFUSAL
     if action in (Action.CONFIRM, Action.DISPUTE):
         return _answer_refusal(action, facts, player_id, now, say_time or datetime.isoformat)
     if action == Action.REPORT and status in (
@@ -139,6 +148,8 @@ def next_step(
     if status in FINAL_STATUSES:
         outcome = Outcome(my_outcome).label if my_outcome else MatchStatus(status).label
         return NextStep(f"Final: {outcome.lower()}", False)
+    if facts.cards_only:
+        return NextStep("Play at your table; the scoring table enters your card", False)
     if status == MatchStatus.DISPUTED:
         if may(Action.DISPUTE, facts, player_id, now):
             return NextStep("Disputed by another player: add your version or wait", True)

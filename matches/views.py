@@ -100,6 +100,7 @@ def _render(request, match, status=200, **forms):
         waiting_on_director=open_issue is not None,
         scorekeeper=scorekeeper.player_id if scorekeeper else None,
         answered=frozenset(answered | ({report.submitted_by_id} if report else set())),
+        cards_only=match.league.cards_only,
     )
 
     def may(action):

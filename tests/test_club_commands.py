@@ -90,7 +90,7 @@ def test_e4_create_event_again_is_refused_and_update_with_the_same_file_changes_
     assert League.objects.count() == 1 and Round.objects.count() == 3
 
 
-def test_e4_events_are_refused_for_now_and_a_missing_file_is_a_usage_error(
+def test_e3_an_event_file_without_its_day_is_refused_and_a_missing_file_is_a_usage_error(
     club_file, season, tmp_path
 ):
     path, data = club_file
@@ -98,7 +98,7 @@ def test_e4_events_are_refused_for_now_and_a_missing_file_is_a_usage_error(
     error = refused(
         "create_event", str(path), "--institution", season.institution.slug, "--season", season.slug
     )
-    assert error.returncode == 1 and "events are not supported yet" in str(error)
+    assert error.returncode == 1 and "date: the event's day" in str(error)
     assert refused("create_event").returncode == 2
     assert not League.objects.exists()
 

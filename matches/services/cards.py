@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from django.db import transaction
 from django.utils import timezone
 
+from accounts import roles
 from core.errors import NotAllowed
 
 from ..models import (
@@ -56,8 +57,10 @@ def card_enter(
     as_system: bool = False,
 ) -> Match:
     """The table's score card, every seat's final score in seat order, final at once (status
-    confirmed, audit "card_entered"). The director of the institution enters it; a management
-    command acts as the site with ``as_system=True`` (and only then may ``actor`` be None)."""
+    confirmed, audit "card_entered"). The director of the institution enters it, and at an
+    event the front desk and the event's scorers too (E3); only the director overrides a
+    different result. A management command acts as the site with ``as_system=True`` (and only
+    then may ``actor`` be None)."""
     now = now or timezone.now()
     scores = list(scores)
     pre = list(pre_adjustment)
@@ -70,7 +73,16 @@ def card_enter(
         if actor is None and not as_system:
             raise NotAllowed("Only the league's director can enter a score card.")
         if actor is not None:
-            require_director(actor, match)
+            if not match.league.cards_only:
+                require_director(actor, match)
+            elif not roles.is_event_scorer_of(actor, match.league):
+                raise NotAllowed("Only the event's staff and scorers can enter its score cards.")
+            elif override_reason and not roles.is_director_of(
+                actor, match.league.season.institution
+            ):
+                raise NotAllowed(
+                    "Only the director can replace a different result: call them over."
+                )
         seats = seats_of(match)
         if match.status == MatchStatus.BYE or len(seats) < 2:
             raise MatchError("A bye has no score card.")

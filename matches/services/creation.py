@@ -34,6 +34,7 @@ class NewMatch:
     scores: Sequence[int | None] | None = None
     outcomes: Sequence[str] | None = None
     scorekeeper: int = 1  # the seat that keeps score where the table has one (G9)
+    table: int | None = None  # the table's number at a club night or event round
 
 
 MAX_SEATS = 4
@@ -81,6 +82,7 @@ def matches_create(
                 scheduled_at=item.scheduled_at,
                 finalised_at=now if bye else item.finalised_at,
                 scorekeeper=item.scorekeeper,
+                table=item.table,
                 created_at=now,
             )
         )
@@ -111,7 +113,8 @@ def matches_create(
                 actor=who,
                 action="created",
                 before={},
-                after={"status": match.status, "players": list(item.players)},
+                after={"status": match.status, "players": list(item.players)}
+                | ({"table": item.table} if item.table else {}),
                 reason=reason,
                 created_at=now,
             )

@@ -148,6 +148,7 @@ def facts_of(match: Match, seats: list[Seat], report: ResultReport | None = None
         ).exists(),
         scorekeeper=scorekeeper_of(match, seats),
         answered=answered_by(report, seats),
+        cards_only=match.league.cards_only,
     )
 
 

@@ -21,7 +21,7 @@ REQUIRED = ("table", "player_number", "score")
 
 class Command(BaseCommand):
     help = (
-        "Enter a night's table score cards from a CSV (E4): final at once; a table already "
+        "Enter a round's table score cards from a CSV (E3, E4): final at once; a table already "
         "entered with the same scores is skipped, with different ones a conflict left as it was."
     )
 
@@ -37,7 +37,7 @@ class Command(BaseCommand):
         if night is None:
             if not League.objects.filter(slug=league).exists():
                 raise CommandError(f"No league {league!r}.")
-            raise CommandError(f"{league} has no night {round}.")
+            raise CommandError(f"{league} has no round {round}.")
         try:
             text = Path(file).read_text(encoding="utf-8-sig")
         except (OSError, UnicodeDecodeError) as error:
@@ -46,7 +46,14 @@ class Command(BaseCommand):
         missing = [name for name in REQUIRED if name not in (reader.fieldnames or [])]
         if missing:
             raise CommandError(f"{file}: the header lacks {', '.join(missing)}.")
-        tables = night_tables(night)
+        # Tables by number (a bye is no table); a club night seated before tables were
+        # numbered counts them in order.
+        tables = {
+            match.table or position: match
+            for position, match in enumerate(
+                [m for m in night_tables(night) if m.status != MatchStatus.BYE], start=1
+            )
+        }
         numbers = dict(
             Entry.objects.filter(league=night.league).values_list("player_number", "player_id")
         )
@@ -68,8 +75,8 @@ class Command(BaseCommand):
             except (TypeError, ValueError):
                 refuse(line, None, f"table {row['table']!r} is not a number")
                 continue
-            if not 1 <= table <= len(tables):
-                refuse(line, table, f"night {round} has no table {table}")
+            if table not in tables:
+                refuse(line, table, f"round {round} has no table {table}")
                 continue
             try:
                 number = int(row["player_number"])
@@ -86,7 +93,7 @@ class Command(BaseCommand):
             if ended not in ENDED:
                 refuse(line, table, f"ended {ended!r} is not one of {', '.join(ENDED)}")
                 continue
-            seats = {seat.player_id: seat.order for seat in tables[table - 1].seats.all()}
+            seats = {seat.player_id: seat.order for seat in tables[table].seats.all()}
             order = seats.get(numbers.get(number))
             if order is None:
                 refuse(line, table, f"player {number} does not sit at table {table}")
@@ -100,7 +107,7 @@ class Command(BaseCommand):
         for table, by_seat in sorted(cards.items()):
             if table in bad:
                 continue
-            match = tables[table - 1]
+            match = tables[table]
             seats = sorted(seat.order for seat in match.seats.all())
             if sorted(by_seat) != seats:
                 refuse(

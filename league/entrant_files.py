@@ -1,0 +1,133 @@
+"""An event's entrants file (the Public contract's `import_entrants`, E3): read the CSV, report
+bad rows by line, and save the good ones through ``events.entrant_save``.
+
+Columns: `name` (required), `category` (matched ignoring case; empty = the first), `team`
+(created on first mention), `player_number` (empty = the next free number, in file order),
+`email`, `campus_id` (links the student with that campus ID). A person already entered (same
+player number, else e-mail, else campus ID) is updated, not duplicated."""
+
+import csv
+import io
+from dataclasses import dataclass, field
+
+from django.db import transaction
+
+from accounts.roster import decode_roster
+from core.errors import DomainError
+
+from .events import EntrantDetails, entrant_save
+from .models import League
+
+COLUMNS = ("name", "category", "team", "player_number", "email", "campus_id")
+
+
+class EntrantsFileError(DomainError):
+    pass
+
+
+class EntrantsRejected(DomainError):
+    """--strict: the file had bad rows, so nothing was saved."""
+
+    def __init__(self, message, rejected):
+        super().__init__(message)
+        self.rejected = rejected
+
+
+@dataclass
+class EntrantsResult:
+    entrants: int = 0
+    created: int = 0
+    updated: int = 0
+    rejected: list[tuple[int, str]] = field(default_factory=list)
+
+    def summary(self) -> str:
+        return (
+            f"entrants={self.entrants} created={self.created} updated={self.updated} "
+            f"refused={len(self.rejected)}"
+        )
+
+
+def parse_entrants(data: bytes) -> tuple[list[tuple[int, EntrantDetails]], list[tuple[int, str]]]:
+    """Rows by line number, and the lines refused with the reason."""
+    text = decode_roster(data, "utf-8")
+    if "\x00" in text:
+        raise EntrantsFileError("the file contains a NUL byte: it is not a CSV text file.")
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    try:
+        header = [(name or "").strip().lower() for name in (reader.fieldnames or [])]
+    except csv.Error as error:
+        raise EntrantsFileError(f"line 1: not readable as CSV ({error}).") from None
+    if "name" not in header:
+        found = ", ".join(name for name in header if name) or "nothing"
+        raise EntrantsFileError(
+            f"line 1: the header has no name column (found: {found}); name the columns, "
+            f"e.g. {','.join(COLUMNS)}."
+        )
+    unknown = [name for name in header if name and name not in COLUMNS]
+    if unknown:
+        raise EntrantsFileError(
+            f"line 1: unknown columns {', '.join(unknown)} (known: {', '.join(COLUMNS)})."
+        )
+    reader.fieldnames = header
+    rows, rejected = [], []
+    try:
+        for cells in reader:
+            line = reader.line_num
+            if None in cells:
+                rejected.append((line, f"more fields than the header's {len(header)}"))
+                continue
+            values = {key: (value or "").strip() for key, value in cells.items() if key}
+            if not any(values.values()):
+                continue
+            if not values.get("name") and not values.get("campus_id"):
+                rejected.append((line, "the name is empty"))
+                continue
+            number = values.get("player_number") or ""
+            if number and not number.isdigit():
+                rejected.append((line, f"player_number {number!r} is not a whole number"))
+                continue
+            rows.append(
+                (
+                    line,
+                    EntrantDetails(
+                        name=values.get("name", ""),
+                        category=values.get("category", ""),
+                        team=values.get("team", ""),
+                        player_number=int(number) if number else None,
+                        email=values.get("email", ""),
+                        campus_id=values.get("campus_id", ""),
+                    ),
+                )
+            )
+    except csv.Error as error:
+        raise EntrantsFileError(f"line {reader.line_num}: not readable as CSV ({error}).") from None
+    return rows, rejected
+
+
+def entrants_import(
+    *, actor, league: League, data: bytes, strict: bool = False, as_system: bool = False
+) -> EntrantsResult:
+    """Save every good row (each on its own: a refused row changes nothing); with `strict`,
+    any bad row refuses the whole file."""
+    rows, rejected = parse_entrants(data)
+    result = EntrantsResult(rejected=list(rejected))
+    with transaction.atomic():
+        for line, details in rows:
+            try:
+                with transaction.atomic():
+                    _, created = entrant_save(
+                        actor=actor, league=league, details=details, as_system=as_system
+                    )
+            except DomainError as error:
+                result.rejected.append((line, error.message))
+                continue
+            result.entrants += 1
+            result.created += created
+            result.updated += not created
+        result.rejected.sort()
+        if strict and result.rejected:
+            raise EntrantsRejected(
+                f"{len(result.rejected)} bad rows: nothing was imported (--strict).",
+                result.rejected,
+            )
+    return result

@@ -1,0 +1,396 @@
+"""An event's settings file (the Public contract's `create_event` for format "event", E3, E5):
+read it, save it as a league with its categories and timed rounds, and write it back out for
+next year.
+
+Omitted keys take the league defaults, with three exceptions an event needs: an event with no
+categories has one, "Open"; an event with no rounds has three of 45 minutes, at 18:00, 19:00
+and 20:00 (E3's three rounds, a quarter of an hour between them); and, as for a club, a file
+without `campus_only` makes an event open to guests (a Fest is for the whole community). An
+exported file always names every key, so it reads back to the same league.
+
+Assists (E5's charity chits) come with the team-challenge issue: a file that lists any is
+refused by name rather than half-read."""
+
+from dataclasses import dataclass
+from datetime import date, time
+
+from django.db import transaction
+
+from accounts import roles
+from core.errors import NotAllowed
+
+from .club_files import LeagueFileError, _choice
+from .models import (
+    ChallengeRule,
+    EndOfGameRule,
+    EventCategory,
+    League,
+    LeagueFormat,
+    Lexicon,
+    Round,
+    RoundPeriod,
+    ShortTeam,
+)
+from .refresh import refresh_leagues
+
+EVENT_KEYS = {
+    "name",
+    "slug",
+    "format",
+    "date",
+    "venue",
+    "public",
+    "campus_only",
+    "seats_per_table",
+    "lexicon",
+    "end_of_game_rule",
+    "challenge_rule",
+    "challenge_points",
+    "team_size",
+    "short_team",
+    "champion_category",
+    "rounds",
+    "categories",
+    "assists",
+}
+DEFAULT_ROUNDS = [(1, [(time(18, 0), 45)]), (2, [(time(19, 0), 45)]), (3, [(time(20, 0), 45)])]
+DEFAULT_CATEGORY = "Open"
+MAX_TURN_SECONDS = 600
+
+
+@dataclass(frozen=True)
+class CategorySpec:
+    name: str
+    pairing_group: str
+    turn_seconds: int | None
+
+
+@dataclass
+class EventFile:
+    name: str
+    slug: str
+    day: date
+    venue: str | None
+    public: bool
+    campus_only: bool
+    seats_per_table: int
+    lexicon: str
+    end_of_game_rule: str
+    challenge_rule: str
+    challenge_points: int
+    team_size: int | None
+    short_team: str
+    champion_category: str | None
+    rounds: list[tuple[int, list[tuple[time, int]]]]  # (number, [(starts, minutes)]), by number
+    categories: list[CategorySpec]
+
+
+def _bool(data: dict, key: str, default: bool) -> bool:
+    value = data.get(key, default)
+    if not isinstance(value, bool):
+        raise LeagueFileError(f"{key}: true or false.")
+    return value
+
+
+def _whole(value, what: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise LeagueFileError(f"{what}: a whole number from {low} to {high}.")
+    return value
+
+
+def _rounds(items) -> list[tuple[int, list[tuple[time, int]]]]:
+    if items is None:
+        return [(number, list(periods)) for number, periods in DEFAULT_ROUNDS]
+    if not isinstance(items, list) or not items:
+        raise LeagueFileError("rounds: a list of rounds, each with a number and its periods.")
+    rounds = []
+    for index, item in enumerate(items, start=1):
+        if not isinstance(item, dict):
+            raise LeagueFileError(f"rounds[{index}]: give a number and periods.")
+        number = _whole(item.get("number"), f"rounds[{index}].number", 1, 99)
+        periods = []
+        for p_index, period in enumerate(item.get("periods") or [], start=1):
+            where = f"rounds[{index}].periods[{p_index}]"
+            try:
+                starts = time.fromisoformat(period["starts"])
+            except (TypeError, KeyError, ValueError):
+                raise LeagueFileError(f'{where}: give "starts" as HH:MM.') from None
+            minutes = _whole(period.get("minutes"), f"{where}.minutes", 1, 600)
+            periods.append((starts.replace(second=0, microsecond=0), minutes))
+        if not periods:
+            raise LeagueFileError(f"rounds[{index}]: give its periods (a start time and minutes).")
+        if any(b[0] <= a[0] for a, b in zip(periods, periods[1:], strict=False)):
+            raise LeagueFileError(f"rounds[{index}]: periods start in order.")
+        rounds.append((number, periods))
+    if len({number for number, _ in rounds}) != len(rounds):
+        raise LeagueFileError("Two rounds have the same number.")
+    return sorted(rounds)
+
+
+def _categories(items) -> list[CategorySpec]:
+    if not items:
+        return [CategorySpec(DEFAULT_CATEGORY, DEFAULT_CATEGORY, None)]
+    if not isinstance(items, list):
+        raise LeagueFileError("categories: a list of {name, pairing_group, turn_seconds}.")
+    categories = []
+    for index, item in enumerate(items, start=1):
+        name = item.get("name") if isinstance(item, dict) else None
+        if not isinstance(name, str) or not name.strip():
+            raise LeagueFileError(f"categories[{index}]: give its name.")
+        group = item.get("pairing_group") or name
+        if not isinstance(group, str):
+            raise LeagueFileError(f"categories[{index}].pairing_group: a name.")
+        seconds = item.get("turn_seconds")
+        if seconds is not None:
+            seconds = _whole(seconds, f"categories[{index}].turn_seconds", 10, MAX_TURN_SECONDS)
+        categories.append(CategorySpec(" ".join(name.split()), " ".join(group.split()), seconds))
+    names = [category.name.casefold() for category in categories]
+    if len(set(names)) != len(names):
+        raise LeagueFileError("Two categories have the same name.")
+    # One pairing group, one clock: a timed and an untimed category cannot share tables.
+    timing: dict[str, int | None] = {}
+    for category in categories:
+        if timing.setdefault(category.pairing_group, category.turn_seconds) != (
+            category.turn_seconds
+        ):
+            raise LeagueFileError(
+                f"Pairing group {category.pairing_group!r} mixes turn timings: its categories "
+                "play at the same tables, so give them the same turn_seconds."
+            )
+    return categories
+
+
+def read_event_file(data) -> EventFile:
+    """The file's settings, checked; see the module's docstring for the defaults."""
+    if not isinstance(data, dict) or data.get("format") != LeagueFormat.EVENT:
+        raise LeagueFileError('format: "event" expected.')
+    unknown = set(data) - EVENT_KEYS
+    if unknown:
+        raise LeagueFileError(f"Unknown keys: {', '.join(sorted(unknown))}.")
+    for key in ("name", "slug"):
+        if not isinstance(data.get(key), str) or not data[key].strip():
+            raise LeagueFileError(f"{key} is required.")
+    try:
+        day = date.fromisoformat(data.get("date") or "")
+    except (TypeError, ValueError):
+        raise LeagueFileError('date: the event\'s day, "YYYY-MM-DD".') from None
+    if data.get("assists"):
+        raise LeagueFileError(
+            "assists: charity assists come with the team challenge (E5) and are not supported "
+            "yet; remove them from the file."
+        )
+    points = data.get("challenge_points", 10)
+    if points not in (5, 10):
+        raise LeagueFileError("challenge_points: 5 or 10.")
+    team_size = data.get("team_size")
+    if team_size is not None:
+        team_size = _whole(team_size, "team_size", 2, 8)
+    categories = _categories(data.get("categories"))
+    champion = data.get("champion_category")
+    if champion is not None:
+        match = [c.name for c in categories if c.name.casefold() == str(champion).casefold()]
+        if not match:
+            raise LeagueFileError(f"champion_category: {champion!r} is not one of the categories.")
+        champion = match[0]
+    return EventFile(
+        name=data["name"].strip(),
+        slug=data["slug"].strip(),
+        day=day,
+        venue=(data.get("venue") or "").strip() or None,
+        public=_bool(data, "public", True),
+        campus_only=_bool(data, "campus_only", False),
+        seats_per_table=_whole(data.get("seats_per_table", 2), "seats_per_table", 2, 4),
+        lexicon=_choice(data, "lexicon", Lexicon, Lexicon.NWL2023),
+        end_of_game_rule=_choice(data, "end_of_game_rule", EndOfGameRule, EndOfGameRule.STANDARD),
+        challenge_rule=_choice(data, "challenge_rule", ChallengeRule, ChallengeRule.LOSE_TURN),
+        challenge_points=points,
+        team_size=team_size,
+        short_team=_choice(data, "short_team", ShortTeam, ShortTeam.SUM),
+        champion_category=champion,
+        rounds=_rounds(data.get("rounds")),
+        categories=categories,
+    )
+
+
+def event_league_save(
+    *, actor, season, event: EventFile, update: bool = False, as_system: bool = False
+) -> tuple[League, bool]:
+    """Create the event in `season` from its file, or with `update` bring an existing one in
+    line with it: settings, categories (added, changed; one left out of the file is removed
+    unless someone entered it), and rounds not yet paired (their periods; added; removed).
+    Returns the league and whether anything changed: the same file again changes nothing."""
+    if actor is None and not as_system:
+        raise NotAllowed("Sign in first.")
+    if actor is not None and not roles.is_director_of(actor, season.institution):
+        raise NotAllowed("Only the institution's director can create an event.")
+    if not season.starts_on <= event.day <= season.ends_on:
+        raise LeagueFileError(f"The event's day ({event.day}) falls outside {season.name}.")
+    with transaction.atomic():
+        league = League.objects.select_for_update().filter(slug=event.slug).first()
+        if league is not None and not update:
+            raise LeagueFileError(f"A league {event.slug!r} already exists: use --update.")
+        if league is not None and (
+            league.season_id != season.pk or league.format != LeagueFormat.EVENT
+        ):
+            raise LeagueFileError(f"{event.slug!r} is another season's league or not an event.")
+        settings = {
+            "name": event.name,
+            "venue": event.venue or season.institution.default_venue,
+            "public": event.public,
+            "campus_only": event.campus_only,
+            "event_date": event.day,
+            "seats_per_table": event.seats_per_table,
+            "lexicon": event.lexicon,
+            "end_of_game_rule": event.end_of_game_rule,
+            "challenge_rule": event.challenge_rule,
+            "challenge_points": event.challenge_points,
+            "team_size": event.team_size,
+            "short_team": event.short_team,
+            # An event has no cap of its own: the door decides (the field's largest).
+            "capacity": 512,
+        }
+        changed = league is None
+        if league is None:
+            league = League.objects.create(
+                season=season, slug=event.slug, format=LeagueFormat.EVENT, **settings
+            )
+        else:
+            if league.event_date != event.day and league.matches.exists():
+                raise LeagueFileError("The event has paired rounds: its date stays.")
+            differs = {k: v for k, v in settings.items() if getattr(league, k) != v}
+            if differs:
+                for key, value in differs.items():
+                    setattr(league, key, value)
+                league.save(update_fields=list(differs))
+                changed = True
+        changed |= _save_categories(league, event)
+        changed |= _save_rounds(league, event)
+        if changed:
+            refresh_leagues([league.pk])
+    return league, changed
+
+
+def _save_categories(league: League, event: EventFile) -> bool:
+    changed = False
+    existing = {c.name.casefold(): c for c in EventCategory.objects.filter(league=league)}
+    wanted = {spec.name.casefold() for spec in event.categories}
+    for key, category in existing.items():
+        if key not in wanted:
+            if category.entries.exists():
+                raise LeagueFileError(
+                    f"Category {category.name!r} has entrants: it stays in the file."
+                )
+            if league.champion_category_id == category.pk:
+                league.champion_category = None
+                league.save(update_fields=["champion_category"])
+            category.delete()
+            changed = True
+    for position, spec in enumerate(event.categories):
+        category = existing.get(spec.name.casefold())
+        values = {
+            "name": spec.name,
+            "pairing_group": spec.pairing_group,
+            "turn_seconds": spec.turn_seconds,
+            "position": position,
+        }
+        if category is None:
+            EventCategory.objects.create(league=league, **values)
+            changed = True
+        elif any(getattr(category, k) != v for k, v in values.items()):
+            if league.matches.exists() and (
+                category.pairing_group != spec.pairing_group
+                or category.turn_seconds != spec.turn_seconds
+            ):
+                raise LeagueFileError(
+                    f"Category {spec.name!r}: its pairing group and timing stay once a round "
+                    "is paired."
+                )
+            for key, value in values.items():
+                setattr(category, key, value)
+            category.save()
+            changed = True
+    champion = None
+    if event.champion_category:
+        champion = EventCategory.objects.get(league=league, name=event.champion_category)
+    if league.champion_category_id != (champion.pk if champion else None):
+        league.champion_category = champion
+        league.save(update_fields=["champion_category"])
+        changed = True
+    return changed
+
+
+def _save_rounds(league: League, event: EventFile) -> bool:
+    changed = False
+    wanted = dict(event.rounds)
+    for round_ in Round.objects.filter(league=league).order_by("number"):
+        paired = round_.matches.exists()
+        if round_.number not in wanted:
+            if paired or round_.check_ins.exists():
+                raise LeagueFileError(f"Round {round_.number} has begun: it stays in the file.")
+            round_.delete()
+            changed = True
+            continue
+        periods = list(round_.periods.order_by("number").values_list("starts", "minutes"))
+        if round_.play_by != event.day or periods != wanted[round_.number]:
+            if paired:
+                raise LeagueFileError(f"Round {round_.number} is paired: its times stay.")
+            round_.play_by = event.day
+            round_.save(update_fields=["play_by"])
+            round_.periods.all().delete()
+            _create_periods(round_, wanted[round_.number])
+            changed = True
+        wanted.pop(round_.number)
+    for number, periods in wanted.items():
+        round_ = Round.objects.create(league=league, number=number, play_by=event.day)
+        _create_periods(round_, periods)
+        changed = True
+    return changed
+
+
+def _create_periods(round_: Round, periods) -> None:
+    RoundPeriod.objects.bulk_create(
+        [
+            RoundPeriod(round=round_, number=number, starts=starts, minutes=minutes)
+            for number, (starts, minutes) in enumerate(periods, start=1)
+        ]
+    )
+
+
+def export_event_file(league: League, *, slug: str | None = None, day: date | None = None) -> dict:
+    """The event's file, renamed to `slug` and re-dated to `day` (next year's Fest)."""
+    categories = list(league.categories.order_by("position", "id"))
+    champion = next((c.name for c in categories if c.pk == league.champion_category_id), None)
+    rounds = []
+    for round_ in league.rounds.order_by("number").prefetch_related("periods"):
+        rounds.append(
+            {
+                "number": round_.number,
+                "periods": [
+                    {"starts": period.starts.strftime("%H:%M"), "minutes": period.minutes}
+                    for period in round_.periods.all()
+                ],
+            }
+        )
+    return {
+        "name": league.name,
+        "slug": slug or league.slug,
+        "format": LeagueFormat.EVENT.value,
+        "date": (day or league.event_date).isoformat(),
+        "venue": league.venue,
+        "public": league.public,
+        "campus_only": league.campus_only,
+        "seats_per_table": league.seats_per_table,
+        "lexicon": league.lexicon,
+        "end_of_game_rule": league.end_of_game_rule,
+        "challenge_rule": league.challenge_rule,
+        "challenge_points": league.challenge_points,
+        "team_size": league.team_size,
+        "short_team": league.short_team,
+        "champion_category": champion,
+        "rounds": rounds,
+        "categories": [
+            {"name": c.name, "pairing_group": c.pairing_group, "turn_seconds": c.turn_seconds}
+            for c in categories
+        ],
+        "assists": [],
+    }

@@ -1,0 +1,784 @@
+"""An event's pages (E3): public (the event, a round's pairings, a table, the leaderboard, the
+projector, event.json) when the event is public, and for its staff the door (check-in and
+walk-ins), the scoring table, pairing and closing rounds, the printables and the volunteers.
+
+Thin views: each POST calls one service in ``league.events`` or ``matches.services``; each page
+reads the event through ``events.event_state`` in a fixed number of queries."""
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Q
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from accounts import roles
+from accounts.models import PlayerProfile
+from core.errors import DomainError
+from matches import services as match_services
+from matches.forms import SCORE
+from matches.models import GameEnd, Match, MatchStatus
+
+from . import events
+from .models import CheckIn, Entry, League, LeagueFormat, Round
+from .selectors import can_see_league
+from .wordlists import two_letter_words
+
+
+def _event(request: HttpRequest, slug: str) -> League:
+    league = get_object_or_404(
+        League.objects.select_related("season__institution"), slug=slug, format=LeagueFormat.EVENT
+    )
+    if not can_see_league(request.user, league):
+        raise Http404
+    return league
+
+
+def _staff_event(request: HttpRequest, slug: str, *, director: bool = False) -> League:
+    league = get_object_or_404(
+        League.objects.select_related("season__institution"), slug=slug, format=LeagueFormat.EVENT
+    )
+    institution = league.season.institution
+    allowed = (
+        roles.is_director_of(request.user, institution)
+        if director
+        else roles.is_front_desk_of(request.user, institution)
+    )
+    if not allowed:
+        raise Http404
+    return league
+
+
+def _scorer_event(request: HttpRequest, slug: str) -> League:
+    league = get_object_or_404(
+        League.objects.select_related("season__institution"), slug=slug, format=LeagueFormat.EVENT
+    )
+    if not roles.is_event_scorer_of(request.user, league):
+        raise Http404
+    return league
+
+
+def _round(league: League, number: int) -> Round:
+    return get_object_or_404(
+        Round.objects.prefetch_related("periods"), league=league, number=number
+    )
+
+
+def _act(request: HttpRequest, call, success) -> bool:
+    """Run one service call; its domain error, or `success(result)`, as the page's message."""
+    try:
+        result = call()
+    except DomainError as error:
+        messages.error(request, error.message)
+        return False
+    messages.success(request, success(result))
+    return True
+
+
+def _seat_rows(state: events.EventState):
+    """Per entrant: their category, team and number, for the pages' tables."""
+    return {entry.player_id: entry for entry in state.entries}
+
+
+def _rounds_view(state: events.EventState):
+    """Each round with its status, start time and its tables as (table, [(seat, entry)])."""
+    entries = _seat_rows(state)
+    rows = []
+    for round_, matches in state.rounds:
+        tables, byes = [], []
+        for match in matches:
+            seats = [(seat, entries.get(seat.player_id)) for seat in match.seats.all()]
+            (byes if match.status == MatchStatus.BYE else tables).append((match, seats))
+        rows.append(
+            {
+                "round": round_,
+                "status": events.round_status(matches),
+                "periods": list(round_.periods.all()),
+                "tables": tables,
+                "byes": byes,
+            }
+        )
+    return rows
+
+
+def event_home(request: HttpRequest, league: League) -> HttpResponse:
+    """The event's page (``/leagues/<slug>/`` for an event)."""
+    state = events.event_state(league)
+    institution = league.season.institution
+    rounds = _rounds_view(state)
+    return render(
+        request,
+        "league/event/home.html",
+        {
+            "league": league,
+            "state": state,
+            "rounds": rounds,
+            "next_round": next((r for r in rounds if r["status"] != "complete"), None),
+            "categories": list(league.categories.all()),
+            "entrants": [e for e in state.entries if e.withdrawn_at is None],
+            "is_staff": roles.is_front_desk_of(request.user, institution),
+            "is_director": roles.is_director_of(request.user, institution),
+            "is_scorer": roles.is_event_scorer_of(request.user, league),
+            "my_entry": _my_entry(request, state),
+        },
+    )
+
+
+def _my_entry(request, state: events.EventState):
+    if not request.user.is_authenticated:
+        return None
+    return next((e for e in state.entries if e.player.user_id == request.user.pk), None)
+
+
+def event_leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
+    league = _event(request, slug)
+    state = events.event_state(league)
+    return render(
+        request,
+        "league/event/leaderboard.html",
+        {"league": league, "board": state.board, "rounds": [r for r, _ in state.rounds]},
+    )
+
+
+def event_projector(request: HttpRequest, slug: str) -> HttpResponse:
+    """Large type for the hall's screen; ``table_timer``-style plain JS reloads the panel."""
+    league = _event(request, slug)
+    return render(request, "league/event/projector.html", _projector_context(league))
+
+
+def event_projector_panel(request: HttpRequest, slug: str) -> HttpResponse:
+    league = _event(request, slug)
+    return render(request, "league/event/_projector_panel.html", _projector_context(league))
+
+
+def _projector_context(league: League) -> dict:
+    state = events.event_state(league)
+    rounds = _rounds_view(state)
+    current = next((r for r in reversed(rounds) if r["status"] != "unpaired"), None)
+    return {
+        "league": league,
+        "board": state.board,
+        "top": state.board.rows[:10],
+        "current": current,
+        "now": timezone.now(),
+    }
+
+
+def event_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """A round's pairings: by table, and by name (what goes on the wall)."""
+    league = _event(request, slug)
+    state = events.event_state(league)
+    view = next((r for r in _rounds_view(state) if r["round"].number == number), None)
+    if view is None:
+        raise Http404
+    by_name = sorted(
+        (
+            (entry.player.name.casefold(), entry, match)
+            for match, seats in view["tables"] + view["byes"]
+            for _, entry in seats
+            if entry is not None
+        ),
+        key=lambda row: row[0],
+    )
+    institution = league.season.institution
+    return render(
+        request,
+        "league/event/round.html",
+        {
+            "league": league,
+            "view": view,
+            "by_name": [(entry, match) for _, entry, match in by_name],
+            "is_staff": roles.is_front_desk_of(request.user, institution),
+            "is_director": roles.is_director_of(request.user, institution),
+            "is_scorer": roles.is_event_scorer_of(request.user, league),
+        },
+    )
+
+
+def event_table(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+    """A table's page (the score card's QR code): who sits where, the turn timing and the
+    timer, the two-letter words (G10), the scores once entered."""
+    league = _event(request, slug)
+    round_ = _round(league, number)
+    match = get_object_or_404(
+        Match.objects.prefetch_related("seats__player__user"), round=round_, table=table
+    )
+    entries = {
+        entry.player_id: entry
+        for entry in Entry.objects.filter(
+            league=league, player__in=[seat.player_id for seat in match.seats.all()]
+        ).select_related("category", "team")
+    }
+    seats = [(seat, entries.get(seat.player_id)) for seat in match.seats.all()]
+    seconds = max(
+        (e.category.turn_seconds or 0 for _, e in seats if e and e.category_id), default=0
+    )
+    names = ",".join(seat.player.name.replace(",", " ") for seat, _ in seats)
+    return render(
+        request,
+        "league/event/table.html",
+        {
+            "league": league,
+            "round": round_,
+            "match": match,
+            "seats": seats,
+            "turn_seconds": seconds,
+            "turn_label": f"{seconds // 60}:{seconds % 60:02d}",
+            "timer_query": {
+                "seconds": seconds,
+                "players": len(seats),
+                "table": table,
+                "names": names,
+            },
+            "words": two_letter_words(),
+        },
+    )
+
+
+def event_json(request: HttpRequest, slug: str) -> JsonResponse:
+    """The contract's event.json for campus websites; a private event only for its staff."""
+    league = get_object_or_404(
+        League.objects.select_related("season__institution"), slug=slug, format=LeagueFormat.EVENT
+    )
+    if not league.public and not roles.is_front_desk_of(request.user, league.season.institution):
+        raise Http404
+    state = events.event_state(league)
+    return JsonResponse(event_document(state), json_dumps_params={"indent": 1})
+
+
+def event_document(state: events.EventState) -> dict:
+    entries = _seat_rows(state)
+
+    def number(player_id):
+        entry = entries.get(player_id)
+        return entry.player_number if entry else None
+
+    rounds = []
+    for view in _rounds_view(state):
+        rounds.append(
+            {
+                "number": view["round"].number,
+                "status": view["status"],
+                "tables": [
+                    {
+                        "table": match.table,
+                        "seats": [
+                            {
+                                "seat": seat.order,
+                                "player_number": entry.player_number if entry else None,
+                                "name": seat.player.name if entry is None else entry.player.name,
+                                "category": entry.category.name
+                                if entry and entry.category_id
+                                else None,
+                                "team": entry.team.name if entry and entry.team_id else None,
+                                "score": seat.score
+                                if match.status in (MatchStatus.CONFIRMED, MatchStatus.RESOLVED)
+                                else None,
+                            }
+                            for seat, entry in seats
+                        ],
+                    }
+                    for match, seats in view["tables"]
+                ],
+                "byes": [number(seats[0][0].player_id) for _, seats in view["byes"]],
+            }
+        )
+    board = state.board
+    champions = board.champions
+    return {
+        "league": state.league.slug,
+        "updated": timezone.now().isoformat(),
+        "rounds": rounds,
+        "standings": [
+            {
+                "rank": row.rank,
+                "player_number": row.entrant.number,
+                "name": row.entrant.name,
+                "category": row.entrant.category,
+                "team": row.entrant.team,
+                "total": row.total,
+                "games": row.games,
+                "wins": row.wins,
+                "spread": row.spread,
+            }
+            for row in board.rows
+        ],
+        "categories": {
+            name: [row.entrant.number for row in rows] for name, rows in board.categories.items()
+        },
+        "champion": champions[0].entrant.number if len(champions) == 1 else None,
+        "teams": [
+            {
+                "rank": team.rank,
+                "team": team.team,
+                "total": team.total,
+                "members": [
+                    {"player_number": member.number, "score": score}
+                    for member, score in team.members
+                ],
+            }
+            for team in board.teams
+        ],
+        "assists_cents": 0,
+    }
+
+
+# --- The door -----------------------------------------------------------------------------------
+
+
+class WalkInForm(forms.Form):
+    """A walk-in (or a correction): added to the event and checked in at once."""
+
+    name = forms.CharField(label="Name", max_length=300)
+    category = forms.ChoiceField(label="Category")
+    team = forms.CharField(label="Team (optional)", required=False, max_length=120)
+    email = forms.EmailField(label="E-mail (optional: only for results)", required=False)
+    campus_id = forms.CharField(label="Campus ID (students)", required=False, max_length=40)
+
+    def __init__(self, *args, league: League, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["category"].choices = [(c.name, c.name) for c in league.categories.all()]
+
+
+def _desk_context(request, league: League, walk_in: WalkInForm | None = None) -> dict:
+    query = (request.GET.get("q") or "").strip()
+    entries = Entry.objects.filter(league=league).select_related("player__user", "category", "team")
+    if query:
+        entries = entries.filter(
+            Q(player__user__first_name__icontains=query)
+            | Q(player__user__last_name__icontains=query)
+            | Q(player__display_name__icontains=query)
+            | Q(player__campus_id=query)
+            | Q(player_number=int(query) if query.isdigit() and len(query) < 9 else -1)
+        )
+    here = set(CheckIn.objects.filter(round__league=league).values_list("entry_id", flat=True))
+    seated = set(
+        Entry.objects.filter(league=league, player__seats__match__league=league).values_list(
+            "pk", flat=True
+        )
+    )
+    rows = [
+        {"entry": entry, "here": entry.pk in here, "seated": entry.pk in seated}
+        for entry in entries.order_by("player_number", "id")
+    ]
+    return {
+        "league": league,
+        "query": query,
+        "rows": rows,
+        "here_count": len(here),
+        "entrant_count": Entry.objects.filter(league=league, withdrawn_at__isnull=True).count(),
+        "walk_in": walk_in or WalkInForm(league=league),
+        "next_round": events.next_round(league),
+    }
+
+
+@login_required
+def event_desk(request: HttpRequest, slug: str) -> HttpResponse:
+    """Check-in at the door: scan or type, search, walk-ins."""
+    league = _staff_event(request, slug)
+    return render(request, "league/event/desk.html", _desk_context(request, league))
+
+
+def _entry_from(league: League, key: str) -> Entry:
+    key = key.strip()
+    entries = Entry.objects.filter(league=league).select_related("player__user")
+    entry = entries.filter(player__campus_id=key).first() if key else None
+    if entry is None and key.isdigit() and len(key) < 9:
+        entry = entries.filter(player_number=int(key)).first()
+    if entry is None:
+        profile = PlayerProfile.objects.filter(
+            institution=league.season.institution, campus_id=key
+        ).first()
+        if profile is not None and key:
+            raise DomainError(f"{profile.name} is not entered in {league}: add them below.")
+        raise DomainError(f"No entrant has the number or campus ID {key!r}.")
+    return entry
+
+
+def _desk_back(league: League, query: str = "") -> str:
+    url = reverse("event_desk", args=[league.slug])
+    return f"{url}?q={query}" if query else url
+
+
+@login_required
+@require_POST
+def event_check_in(request: HttpRequest, slug: str) -> HttpResponse:
+    league = _staff_event(request, slug)
+
+    def act():
+        entry = _entry_from(league, request.POST.get("player", ""))
+        if request.POST.get("undo"):
+            events.event_check_out(actor=request.user, league=league, entry=entry)
+            return f"{entry.player.name} is no longer checked in."
+        if request.POST.get("leave"):
+            events.entrant_leave(actor=request.user, league=league, entry=entry)
+            return f"{entry.player.name} has left: their scores stay, they are not paired again."
+        if events.event_check_in(actor=request.user, league=league, entry=entry):
+            return f"{entry.player.name} (number {entry.player_number}) is checked in."
+        return f"{entry.player.name} was already checked in."
+
+    _act(request, act, lambda said: said)
+    return redirect(_desk_back(league, request.POST.get("q", "")))
+
+
+@login_required
+@require_POST
+def event_walk_in(request: HttpRequest, slug: str) -> HttpResponse:
+    league = _staff_event(request, slug)
+    form = WalkInForm(request.POST, league=league)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            entry, _ = events.entrant_save(
+                actor=request.user,
+                league=league,
+                details=events.EntrantDetails(
+                    name=data["name"],
+                    category=data["category"],
+                    team=data["team"],
+                    email=data["email"],
+                    campus_id=data["campus_id"],
+                ),
+                check_in=True,
+            )
+        except DomainError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(
+                request, f"{entry.player.name} is number {entry.player_number}, checked in."
+            )
+            return redirect(_desk_back(league))
+    messages.error(request, "Nobody was added: see the form below.")
+    return render(request, "league/event/desk.html", _desk_context(request, league, form))
+
+
+# --- Rounds: pairing, swaps, closing ----------------------------------------------------------
+
+
+def _round_back(league: League, number: int) -> str:
+    return reverse("event_round", args=[league.slug, number])
+
+
+@login_required
+@require_POST
+def event_pair(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    league = _staff_event(request, slug, director=True)
+    round_ = _round(league, number)
+    _act(
+        request,
+        lambda: events.pair_event_round(
+            actor=request.user, round=round_, repair=bool(request.POST.get("repair"))
+        ),
+        lambda result: (
+            f"Round {number} paired: {len(result[0])} tables"
+            + (f", {len(result[1])} bye" if result[1] else "")
+            + f" (draw {Round.objects.get(pk=round_.pk).seed})."
+        ),
+    )
+    return redirect(_round_back(league, number))
+
+
+@login_required
+@require_POST
+def event_swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    league = _staff_event(request, slug, director=True)
+    round_ = _round(league, number)
+
+    def act():
+        first = _entry_from(league, request.POST.get("first", "")).player
+        second = _entry_from(league, request.POST.get("second", "")).player
+        warnings = events.swap_players(
+            actor=request.user,
+            round=round_,
+            first=first,
+            second=second,
+            confirmed=bool(request.POST.get("confirmed")),
+        )
+        said = f"{first.name} and {second.name} swapped seats."
+        return said + (f" Noted: {' '.join(warnings)}" if warnings else "")
+
+    try:
+        said = act()
+    except events.SwapNeedsConfirming as warning:
+        messages.warning(
+            request,
+            f"Not swapped yet: {warning.message} Tick “Swap anyway” to go ahead.",
+        )
+    except DomainError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, said)
+    return redirect(_round_back(league, number))
+
+
+@login_required
+@require_POST
+def event_close(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    league = _staff_event(request, slug, director=True)
+    round_ = _round(league, number)
+    _act(
+        request,
+        lambda: events.close_round(
+            actor=request.user, round=round_, reason=request.POST.get("reason", "").strip()
+        ),
+        lambda count: f"Round {number} closed: {count} tables without a card forfeited.",
+    )
+    return redirect(_round_back(league, number))
+
+
+# --- The scoring table ------------------------------------------------------------------------
+
+
+class ScoreCardForm(forms.Form):
+    """A table's card in a few keystrokes: the table number, then each seat's score."""
+
+    table = forms.IntegerField(label="Table", min_value=1, max_value=999)
+    score_1 = forms.IntegerField(label="Seat 1 score", **SCORE)
+    score_2 = forms.IntegerField(label="Seat 2 score", **SCORE)
+    score_3 = forms.IntegerField(label="Seat 3 score", required=False, **SCORE)
+    score_4 = forms.IntegerField(label="Seat 4 score", required=False, **SCORE)
+    ended_by = forms.ChoiceField(
+        label="How the game ended", choices=GameEnd.choices, initial=GameEnd.WENT_OUT
+    )
+    override_reason = forms.CharField(
+        label="Reason to replace a different card (director only)",
+        required=False,
+        max_length=300,
+    )
+
+    def scores(self) -> list[int]:
+        values = [self.cleaned_data.get(f"score_{order}") for order in range(1, 5)]
+        return [value for value in values if value is not None]
+
+
+def _scoring_context(league: League, round_: Round, form: ScoreCardForm | None = None) -> dict:
+    tables = list(
+        Match.objects.filter(round=round_)
+        .exclude(status=MatchStatus.BYE)
+        .order_by("table")
+        .prefetch_related("seats__player__user")
+    )
+    numbers = dict(Entry.objects.filter(league=league).values_list("player_id", "player_number"))
+    seating = {
+        str(match.table): {
+            "seats": [
+                {"name": seat.player.name, "number": numbers.get(seat.player_id)}
+                for seat in match.seats.all()
+            ],
+            "scores": [seat.score for seat in match.seats.all()] if match.is_final else None,
+        }
+        for match in tables
+    }
+    entered = sum(1 for match in tables if match.is_final)
+    return {
+        "league": league,
+        "round": round_,
+        "form": form or ScoreCardForm(),
+        "tables": tables,
+        "seating": seating,
+        "entered": entered,
+        "waiting": [match for match in tables if not match.is_final],
+        "numbers": numbers,
+    }
+
+
+@login_required
+def event_scores(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The scoring table's page: type a card, Enter, next card."""
+    league = _scorer_event(request, slug)
+    round_ = _round(league, number)
+    if request.method != "POST":
+        return render(request, "league/event/scores.html", _scoring_context(league, round_))
+    form = ScoreCardForm(request.POST)
+    if form.is_valid():
+        table = (
+            Match.objects.filter(round=round_, table=form.cleaned_data["table"])
+            .exclude(status=MatchStatus.BYE)
+            .first()
+        )
+        if table is None:
+            form.add_error("table", f"Round {number} has no table {form.cleaned_data['table']}.")
+        else:
+            try:
+                match_services.card_enter(
+                    actor=request.user,
+                    match=table,
+                    scores=form.scores(),
+                    ended_by=form.cleaned_data["ended_by"],
+                    override_reason=form.cleaned_data["override_reason"],
+                    unusual_confirmed=True,  # the card is what the table signed
+                )
+            except DomainError as error:
+                form.add_error(None, error.message)
+            else:
+                messages.success(
+                    request,
+                    f"Table {table.table}: {'–'.join(map(str, form.scores()))} entered.",
+                )
+                return redirect(reverse("event_scores", args=[league.slug, number]))
+    return render(
+        request, "league/event/scores.html", _scoring_context(league, round_, form), status=200
+    )
+
+
+# --- Volunteers ---------------------------------------------------------------------------------
+
+
+class ScorerForm(forms.Form):
+    name = forms.CharField(label="Volunteer's name", max_length=150)
+    email = forms.EmailField(label="Their e-mail (any address: it is their login)")
+
+
+@login_required
+def event_scorers(request: HttpRequest, slug: str) -> HttpResponse:
+    """The director makes volunteers' accounts that may enter this event's cards."""
+    league = _staff_event(request, slug, director=True)
+    form = ScorerForm(request.POST or None)
+    password = None
+    if request.method == "POST":
+        if request.POST.get("remove"):
+            scorer = league.scorers.filter(pk=request.POST.get("remove")).first()
+            if scorer is not None:
+                events.scorer_remove(actor=request.user, league=league, user=scorer.user)
+                messages.success(request, f"{scorer.user} can no longer enter cards.")
+            return redirect(reverse("event_scorers", args=[slug]))
+        if form.is_valid():
+            try:
+                user, password = events.scorer_create(
+                    actor=request.user,
+                    league=league,
+                    name=form.cleaned_data["name"],
+                    email=form.cleaned_data["email"],
+                )
+            except DomainError as error:
+                form.add_error(None, error.message)
+            else:
+                messages.success(request, f"{user} can enter {league}'s score cards.")
+                form = ScorerForm()
+    return render(
+        request,
+        "league/event/scorers.html",
+        {
+            "league": league,
+            "form": form,
+            "password": password,
+            "scorers": league.scorers.select_related("user").order_by("created_at"),
+        },
+    )
+
+
+# --- Printables ---------------------------------------------------------------------------------
+
+
+@login_required
+def event_print(request: HttpRequest, slug: str, number: int, kind: str) -> HttpResponse:
+    """The round's pairings (wall sheets) or its table score cards as a PDF (E3, G10)."""
+    from . import printables
+
+    league = _staff_event(request, slug)
+    if kind not in ("pairings", "cards"):
+        raise Http404
+    paper = request.GET.get("paper", "letter")
+    if paper not in printables.PAPER:
+        paper = "letter"
+    state = events.event_state(league)
+    view = next((r for r in _rounds_view(state) if r["round"].number == number), None)
+    if view is None or not view["tables"]:
+        raise Http404
+
+    def seat_of(seat, entry):
+        return printables.PrintSeat(
+            seat=seat.order,
+            name=seat.player.name,
+            number=entry.player_number if entry else None,
+            category=entry.category.name if entry and entry.category_id else "",
+            team=entry.team.name if entry and entry.team_id else "",
+        )
+
+    def seconds(seats):
+        return (
+            max((e.category.turn_seconds or 0 for _, e in seats if e and e.category_id), default=0)
+            or None
+        )
+
+    first = view["periods"][0] if view["periods"] else None
+    sheet = printables.PrintRound(
+        event=league.name,
+        venue=league.venue,
+        date=league.event_date,
+        round=number,
+        starts=first.starts.strftime("%H:%M") if first else "",
+        minutes=sum(period.minutes for period in view["periods"]),
+        tables=tuple(
+            printables.PrintTable(
+                number=match.table,
+                seats=tuple(seat_of(seat, entry) for seat, entry in seats),
+                url=request.build_absolute_uri(
+                    reverse("event_table", args=[league.slug, number, match.table])
+                ),
+                turn_seconds=seconds(seats),
+            )
+            for match, seats in view["tables"]
+        ),
+        byes=tuple(seat_of(*seats[0]) for _, seats in view["byes"]),
+        two_letter_words=tuple(two_letter_words()),
+        two_letter_caption=TWO_LETTER_CAPTION,
+    )
+    render_pdf = printables.pairings_pdf if kind == "pairings" else printables.score_cards_pdf
+    response = HttpResponse(render_pdf(sheet, paper), content_type="application/pdf")
+    response["Content-Disposition"] = (
+        f'inline; filename="{league.slug}-round-{number}-{kind}-{paper}.pdf"'
+    )
+    return response
+
+
+TWO_LETTER_CAPTION = (
+    "Two-letter words (G10) of the ENABLE list (public domain). The tournament lists add a few "
+    "(QI, ZA, OK and others): when in doubt, ask a word judge."
+)
+
+
+# --- The table timer (G8, G3) -----------------------------------------------------------------
+
+
+def table_timer(request: HttpRequest, slug: str) -> HttpResponse:
+    """A phone or tablet at the table times each turn (G8): `seconds` per turn (0: untimed,
+    turns only counted), `players` 2 to 4, optional `table` and `names`. Everything runs in the
+    page once loaded, so a dropped Wi-Fi stops nothing."""
+    league = get_object_or_404(League.objects.select_related("season__institution"), slug=slug)
+    if not can_see_league(request.user, league):
+        raise Http404
+    default = league.turn_time_seconds or 150
+    problems = []
+    try:
+        seconds = int(request.GET.get("seconds", default))
+    except ValueError:
+        seconds, problems = default, [f"{request.GET.get('seconds')!r} is not a number of seconds"]
+    if seconds != 0 and not 30 <= seconds <= 600:
+        problems.append(f"{seconds} seconds is outside 30–600")
+        seconds = default
+    try:
+        players = int(request.GET.get("players", 2))
+    except ValueError:
+        players = 0
+    if not 2 <= players <= 4:
+        problems.append("a table has 2 to 4 players")
+        players = 2
+    names = [name.strip()[:40] for name in request.GET.get("names", "").split(",")]
+    names = [name or f"Player {i}" for i, name in enumerate((names + [""] * 4)[:players], 1)]
+    table = request.GET.get("table", "")
+    return render(
+        request,
+        "league/table_timer.html",
+        {
+            "league": league,
+            "seconds": seconds,
+            "label": f"{seconds // 60}:{seconds % 60:02d}",
+            "names": names,
+            "table": table if table.isdigit() else "",
+            "problems": problems,
+        },
+    )

@@ -1,0 +1,42 @@
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from core.errors import DomainError
+from league.entrant_files import EntrantsRejected, entrants_import
+from league.models import League, LeagueFormat
+
+
+class Command(BaseCommand):
+    help = (
+        "Import an event's entrants from a CSV (E3): name, category, team, player_number, email, "
+        "campus_id. Bad rows are reported by line and skipped (--strict: nothing imported)."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", help="CSV with a header line naming the columns")
+        parser.add_argument("--league", required=True, help="the event's slug")
+        parser.add_argument("--strict", action="store_true", help="import nothing if a row is bad")
+
+    def handle(self, *args, file, league, strict, **options):
+        event = League.objects.filter(slug=league).select_related("season__institution").first()
+        if event is None:
+            raise CommandError(f"No league {league!r}.")
+        if event.format != LeagueFormat.EVENT:
+            raise CommandError(f"{league} is not an event: entrants are imported into events.")
+        path = Path(file)
+        if not path.is_file():
+            raise CommandError(f"{file}: no such file.")
+        try:
+            result = entrants_import(
+                actor=None, league=event, data=path.read_bytes(), strict=strict, as_system=True
+            )
+        except EntrantsRejected as error:
+            for line, reason in error.rejected:
+                self.stderr.write(f"{file}:{line}: {reason}")
+            raise CommandError(f"{file}: {error.message}") from None
+        except DomainError as error:
+            raise CommandError(f"{file}: {error.message}") from None
+        for line, reason in result.rejected:
+            self.stderr.write(f"{file}:{line}: refused: {reason}")
+        self.stdout.write(result.summary())

@@ -1,0 +1,34 @@
+// The scoring table: as the table number is typed, show who sits there (names and numbers, in
+// seat order) as the labels of the score boxes, and hide the boxes of seats the table does not
+// have, so a wrong table is obvious and Tab goes straight from one score to the next.
+(function () {
+  "use strict";
+  var data = document.getElementById("seating");
+  var form = document.getElementById("card-form");
+  if (!data || !form) return;
+  var seating = JSON.parse(data.textContent);
+  var table = form.querySelector("input[name=table]");
+  var said = document.getElementById("seated");
+  var rows = form.querySelectorAll(".score-row");
+  function show() {
+    var entry = seating[String(parseInt(table.value, 10))];
+    rows.forEach(function (row) {
+      var seat = parseInt(row.getAttribute("data-seat"), 10);
+      var label = row.querySelector("label");
+      var input = row.querySelector("input");
+      var person = entry && entry.seats[seat - 1];
+      row.hidden = entry ? !person : seat > 2;
+      input.disabled = row.hidden;
+      label.textContent = person
+        ? "Seat " + seat + ": " + person.name + " (" + person.number + ")"
+        : "Seat " + seat + " score";
+    });
+    if (!table.value) { said.textContent = ""; return; }
+    if (!entry) { said.textContent = "No table " + table.value + " this round."; return; }
+    said.textContent = entry.scores
+      ? "Already entered: " + entry.scores.join("–") + ". A different card needs the director."
+      : entry.seats.length + " seats.";
+  }
+  table.addEventListener("input", show);
+  show();
+})();
