@@ -284,5 +284,10 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     # One line per task run is noise; failures still show.
-    "loggers": {"celery.app.trace": {"level": "WARNING"}},
+    # WeasyPrint logs each layout step at INFO: only its warnings matter here.
+    "loggers": {
+        "celery.app.trace": {"level": "WARNING"},
+        "weasyprint": {"level": "WARNING"},
+        "weasyprint.progress": {"level": "WARNING"},
+    },
 }

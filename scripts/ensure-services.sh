@@ -24,6 +24,14 @@ if ! command -v chromium >/dev/null 2>&1; then
   as_root true && apt_install chromium
 fi
 
+# The event printables: WeasyPrint renders with Pango; tests turn PDFs into text and PNG with
+# poppler-utils.
+for package in libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core poppler-utils; do
+  if ! dpkg -s "$package" >/dev/null 2>&1; then
+    as_root true && apt_install "$package"
+  fi
+done
+
 if ! answers 5432; then
   command -v pg_ctlcluster >/dev/null 2>&1 || apt_install postgresql
   version=$(ls /etc/postgresql | sort -V | tail -1)

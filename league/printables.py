@@ -1,0 +1,89 @@
+"""An event round's printables (E3, G3, G8, G10): the pairings for the wall and one score card
+per table, as PDF. The HTML comes from templates (``templates/league/print/``) and WeasyPrint
+turns it into pages; the QR code on each card (segno, inline SVG) leads to the table's page.
+
+Plain data in (``PrintRound``), bytes out: the view builds the round from the database."""
+
+import datetime
+from dataclasses import dataclass
+
+import segno
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
+
+# CSS page sizes WeasyPrint knows, by the name the pages offer.
+PAPER = {"a4": "A4", "letter": "letter"}
+
+
+@dataclass(frozen=True)
+class PrintSeat:
+    seat: int
+    name: str
+    number: int | None
+    category: str = ""
+    team: str = ""
+
+
+@dataclass(frozen=True)
+class PrintTable:
+    number: int
+    seats: tuple[PrintSeat, ...]
+    url: str
+    turn_seconds: int | None = None
+
+    @property
+    def turn_label(self) -> str:
+        seconds = self.turn_seconds or 0
+        return f"{seconds // 60}:{seconds % 60:02d}"
+
+    @property
+    def qr_svg(self) -> str:
+        # segno's SVG is built from the URL's bits, never from names: safe to inline.
+        return mark_safe(
+            segno.make(self.url, error="m").svg_inline(scale=3, border=1, omitsize=True)
+        )
+
+
+@dataclass(frozen=True)
+class PrintRound:
+    event: str
+    venue: str
+    date: datetime.date
+    round: int
+    starts: str
+    minutes: int
+    tables: tuple[PrintTable, ...]
+    byes: tuple[PrintSeat, ...] = ()
+    two_letter_words: tuple[str, ...] = ()
+    two_letter_caption: str = ""
+
+
+def _paper(paper: str) -> str:
+    if paper not in PAPER:
+        raise ValueError(f"paper: {paper!r} is not one of {', '.join(PAPER)}.")
+    return PAPER[paper]
+
+
+def _pdf(template: str, context: dict) -> bytes:
+    from weasyprint import HTML  # imported here: loading Pango costs a moment
+
+    html = render_to_string(template, context)
+    return HTML(string=html).write_pdf()
+
+
+def pairings_pdf(round: PrintRound, paper: str = "letter") -> bytes:
+    """By table, then everyone by name with their table (byes too), then the two-letter words."""
+    by_name = sorted(
+        [(seat, table.number) for table in round.tables for seat in table.seats]
+        + [(seat, None) for seat in round.byes],
+        key=lambda row: (row[0].name.casefold(), row[0].number or 0),
+    )
+    return _pdf(
+        "league/print/pairings.html",
+        {"round": round, "by_name": by_name, "page_size": _paper(paper)},
+    )
+
+
+def score_cards_pdf(round: PrintRound, paper: str = "letter") -> bytes:
+    """One table score card per table (002's card: table, round, names, numbers, scores)."""
+    return _pdf("league/print/score_cards.html", {"round": round, "page_size": _paper(paper)})
