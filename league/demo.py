@@ -118,8 +118,10 @@ def build_demo(
             _make_league(institution, season, director, number, rng)
             say("leagues", number, leagues)
     from .demo_club import make_club
+    from .demo_event import make_event
 
     make_club(institution, season, director, desk, rng)
+    make_event(institution, season, director, desk, rng, DEMO_PASSWORD)
     return demo_logins()
 
 
@@ -197,6 +199,10 @@ def demo_logins() -> list[DemoLogin]:
         email__startswith="student", email__endswith="@example.edu"
     ).order_by("email")[:4]
     logins += [DemoLogin("student", user.email, DEMO_PASSWORD) for user in students]
+    from .demo_event import VOLUNTEER_EMAIL
+
+    if User.objects.filter(email=VOLUNTEER_EMAIL).exists():
+        logins.append(DemoLogin("event_scorer", VOLUNTEER_EMAIL, DEMO_PASSWORD))
     return logins
 
 

@@ -413,6 +413,9 @@ def event_check_in(request: HttpRequest, slug: str) -> HttpResponse:
         if request.POST.get("undo"):
             events.event_check_out(actor=request.user, league=league, entry=entry)
             return f"{entry.player.name} is no longer checked in."
+        if request.POST.get("back"):
+            events.entrant_return(actor=request.user, league=league, entry=entry)
+            return f"{entry.player.name} is back: paired again from the next round."
         if request.POST.get("leave"):
             events.entrant_leave(actor=request.user, league=league, entry=entry)
             return f"{entry.player.name} has left: their scores stay, they are not paired again."

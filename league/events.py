@@ -439,6 +439,20 @@ def entrant_leave(*, actor, league: League, entry: Entry, reason: str = "", now=
         entry.save(update_fields=["withdrawn_at", "withdrawn_reason"])
 
 
+def entrant_return(*, actor, league: League, entry: Entry) -> None:
+    """An entrant marked as leaving comes back (or was marked by mistake): paired again from
+    the next round to pair."""
+    with transaction.atomic():
+        league = lock_event(league)
+        _require(actor, league, staff=True)
+        entry = Entry.objects.select_for_update().get(pk=entry.pk, league=league)
+        if entry.withdrawn_at is None:
+            raise EventError(f"{entry.player.name} has not left.")
+        entry.withdrawn_at = None
+        entry.withdrawn_reason = ""
+        entry.save(update_fields=["withdrawn_at", "withdrawn_reason"])
+
+
 # --- Pairing ------------------------------------------------------------------------------------
 
 

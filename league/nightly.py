@@ -48,7 +48,7 @@ from matches.models import (
 )
 from matches.services import confirm_stale_reports, forfeit_overdue_matches
 
-from .models import DIRECTOR_CLOSES, DigestLog, League, NightlyRun
+from .models import CARDS_ONLY_FORMATS, DIRECTOR_CLOSES, DigestLog, League, NightlyRun
 from .refresh import refresh_leagues
 
 REMINDER_HOURS = 48
@@ -213,6 +213,8 @@ def remind_due_matches(*, institution: Institution, now: datetime) -> int:
                 deadline__lte=now + timedelta(hours=REMINDER_HOURS),
                 reminder_sent_at__isnull=True,
             )
+            # An event's tables are played that evening and scored from cards: nothing to remind.
+            .exclude(league__format__in=CARDS_ONLY_FORMATS)
             .values_list("id", flat=True)
         )
         if not due:

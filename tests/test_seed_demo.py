@@ -78,7 +78,7 @@ def test_the_scale_path_bulk_makes_leagues_in_every_state_for_the_night(db, caps
     from matches.models import AuditEvent, Match
 
     seed(capsys, "--players", "120", "--leagues", "4", "--matches", "300")
-    assert League.objects.exclude(format="club").count() == 4
+    assert League.objects.exclude(format__in=["club", "event"]).count() == 4
     assert Match.objects.count() >= 300
     statuses = set(Match.objects.values_list("status", flat=True))
     assert {
@@ -96,8 +96,8 @@ def test_the_scale_path_bulk_makes_leagues_in_every_state_for_the_night(db, caps
     assert created == Match.objects.count()
     summary = run_nightly()
     assert (
-        summary.forfeits > 0 and summary.auto_confirmed > 0 and summary.standings_rebuilt == 5
-    )  # four leagues and the club
+        summary.forfeits > 0 and summary.auto_confirmed > 0 and summary.standings_rebuilt == 6
+    )  # four leagues, the club and the event
 
 
 def test_negative_sizes_are_refused(db):
@@ -141,3 +141,33 @@ def test_e4_the_demo_club_has_three_past_nights_in_every_state_and_one_tonight(
     tonight = set(Match.objects.filter(round=nights[3]).values_list("status", flat=True))
     assert tonight == {"reported", "scheduled"}
     assert club.standings.filter(games__gt=0).exists()
+
+
+def test_e3_the_demo_event_has_forty_entrants_round_one_entered_and_round_two_paired(
+    db, capsys, django_capture_on_commit_callbacks
+):
+    from league import events
+    from league.models import League, Team
+    from matches.models import Match
+
+    with django_capture_on_commit_callbacks(execute=True):
+        out = seed(capsys)
+    fest = League.objects.get(format="event")
+    assert fest.entries.count() == 40 and Team.objects.filter(league=fest).count() == 4
+    assert fest.entries.filter(player__user__isnull=True).count() > 20  # guests
+    assert {c.name for c in fest.categories.all()} == {
+        "Competitive",
+        "Just for Fun",
+        "Corporate Team",
+    }
+    first, second, third = fest.rounds.order_by("number")
+    assert set(Match.objects.filter(round=first).values_list("status", flat=True)) <= {
+        "confirmed",
+        "bye",
+    }
+    assert Match.objects.filter(round=second, status="scheduled").exists()
+    assert not third.matches.exists()
+    board = events.event_state(fest).board
+    assert all(len(board.categories[name]) >= 3 for name in board.categories)
+    assert len(board.teams) == 4
+    assert "event_scorer volunteer@example.edu scrabble-demo" in out
