@@ -616,6 +616,12 @@ def event_scores(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 )
             except DomainError as error:
                 form.add_error(None, error.message)
+            except Match.DoesNotExist:
+                form.add_error(
+                    None,
+                    f"Round {number} was just paired again: check table "
+                    f"{form.cleaned_data['table']}'s players and enter the card again.",
+                )
             else:
                 messages.success(
                     request,

@@ -519,6 +519,9 @@ def pair_event_round(
                 f"Pair the rounds in order: an earlier round than {round_.number} is not paired."
             )
         tables = Match.objects.filter(round=round_)
+        # Lock the round's tables before looking at them: a card entered meanwhile (which
+        # locks its table first) is then either seen here, or waits and finds its table gone.
+        list(tables.select_for_update().values_list("id", flat=True))
         if tables.exclude(status__in=OPEN_STATUSES + [MatchStatus.BYE]).exists():
             raise EventError(
                 f"Round {round_.number} has scores entered: it cannot be paired again."
@@ -646,7 +649,8 @@ def swap_players(
         league = lock_event(round.league)
         _require(actor, league)
         round_ = Round.objects.select_for_update().get(pk=round.pk, league=league)
-        matches = Match.objects.select_for_update().filter(round=round_)
+        matches = Match.objects.filter(round=round_)
+        list(matches.select_for_update().values_list("id", flat=True))  # as pairing does
         if matches.exclude(status__in=OPEN_STATUSES + [MatchStatus.BYE]).exists():
             raise EventError(f"Round {round_.number} has scores entered: swaps are closed.")
         seats = {

@@ -7,7 +7,7 @@ from django.core.management.base import BaseCommand, CommandError
 from core.errors import DomainError
 from league.club import night_tables
 from league.models import Entry, League, Round
-from matches.models import GameEnd, MatchStatus
+from matches.models import GameEnd, Match, MatchStatus
 from matches.services import CardConflict, card_enter
 
 ENDED = {
@@ -147,6 +147,13 @@ class Command(BaseCommand):
                 continue
             except DomainError as error:
                 refuse(min(row[3] for row in by_seat.values()), table, error.message)
+                continue
+            except Match.DoesNotExist:
+                refuse(
+                    min(row[3] for row in by_seat.values()),
+                    table,
+                    f"round {round} was paired again meanwhile: check table {table}'s players",
+                )
                 continue
             entered += 1
             scores += len(values)
