@@ -88,9 +88,10 @@ def drop(name: str) -> None:
     admin(f'DROP DATABASE IF EXISTS "{name}"')
 
 
-# Bumped when seed_demo makes different data at the same sizes (v2: the club, issue 14), so an
+# Bumped when seed_demo makes different data at the same sizes (v2: the club, issue 14; v3: the
+# Scrabble Fest, issue 15), so an
 # old template is rebuilt rather than migrated.
-DATA_VERSION = "v2"
+DATA_VERSION = "v3"
 
 
 def template(players: int, leagues: int, matches: int, rebuild: bool) -> str:
@@ -272,6 +273,8 @@ def load(template_name: str, seconds: int) -> tuple[list[dict], list[float]]:
             ("my matches", "/", f"sessionid={session_key}"),
             ("standings.json", "/leagues/league-2/standings.json", None),
             ("club standings (G9)", "/leagues/thursday-club/standings/", None),
+            ("event leaderboard (E3)", "/leagues/scrabble-fest/leaderboard/", None),
+            ("event.json (E3)", "/leagues/scrabble-fest/event.json", None),
         ]
         for _, path, cookie in pages:  # warm each worker's connection and caches
             wrk(base + path, 1, cookie)
