@@ -9,7 +9,7 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Q
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -23,8 +23,10 @@ from matches.forms import SCORE
 from matches.models import GameEnd, Match, MatchStatus
 
 from . import events
+from .event_pages import rounds_view
 from .models import CheckIn, Entry, League, LeagueFormat, Round
-from .selectors import can_see_league
+from .pages import layout, render_pages
+from .selectors import can_see_league, league_page_row
 from .wordlists import two_letter_words
 
 
@@ -78,37 +80,11 @@ def _act(request: HttpRequest, call, success) -> bool:
     return True
 
 
-def _seat_rows(state: events.EventState):
-    """Per entrant: their category, team and number, for the pages' tables."""
-    return {entry.player_id: entry for entry in state.entries}
-
-
-def _rounds_view(state: events.EventState):
-    """Each round with its status, start time and its tables as (table, [(seat, entry)])."""
-    entries = _seat_rows(state)
-    rows = []
-    for round_, matches in state.rounds:
-        tables, byes = [], []
-        for match in matches:
-            seats = [(seat, entries.get(seat.player_id)) for seat in match.seats.all()]
-            (byes if match.status == MatchStatus.BYE else tables).append((match, seats))
-        rows.append(
-            {
-                "round": round_,
-                "status": events.round_status(matches),
-                "periods": list(round_.periods.all()),
-                "tables": tables,
-                "byes": byes,
-            }
-        )
-    return rows
-
-
 def event_home(request: HttpRequest, league: League) -> HttpResponse:
     """The event's page (``/leagues/<slug>/`` for an event)."""
     state = events.event_state(league)
     institution = league.season.institution
-    rounds = _rounds_view(state)
+    rounds = rounds_view(state)
     return render(
         request,
         "league/event/home.html",
@@ -123,6 +99,13 @@ def event_home(request: HttpRequest, league: League) -> HttpResponse:
             "is_director": roles.is_director_of(request.user, institution),
             "is_scorer": roles.is_event_scorer_of(request.user, league),
             "my_entry": _my_entry(request, state),
+            "can_join": request.user.is_authenticated
+            and roles.institution_of(request.user) == institution
+            and league.registration_open()
+            and not any(
+                e.player.user_id == request.user.pk and e.withdrawn_at is None
+                for e in state.entries
+            ),
         },
     )
 
@@ -133,13 +116,28 @@ def _my_entry(request, state: events.EventState):
     return next((e for e in state.entries if e.player.user_id == request.user.pk), None)
 
 
+def _event_page(request: HttpRequest, slug: str, part: str) -> tuple[str, str]:
+    """The event's name and its stored leaderboard or event.json (one query for a public
+    event). A private event's are for its institution's front desk and directors only (the
+    contract's event.json); one rendered by older templates is rendered again first."""
+    row = league_page_row(slug, part)
+    if row is None or row.layout != layout():
+        league = get_object_or_404(League, slug=slug, format=LeagueFormat.EVENT)
+        render_pages([league.pk])
+        row = league_page_row(slug, part)
+    if not row.content:
+        raise Http404  # a league that is not an event
+    if not row.public:
+        league = League.objects.select_related("season__institution").get(pk=row.league_id)
+        if not roles.is_front_desk_of(request.user, league.season.institution):
+            raise Http404
+    return row.name, row.content
+
+
 def event_leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
-    league = _event(request, slug)
-    state = events.event_state(league)
+    name, content = _event_page(request, slug, "event_html")
     return render(
-        request,
-        "league/event/leaderboard.html",
-        {"league": league, "board": state.board, "rounds": [r for r, _ in state.rounds]},
+        request, "league/page.html", {"title": f"{name}: leaderboard", "content": content}
     )
 
 
@@ -156,7 +154,7 @@ def event_projector_panel(request: HttpRequest, slug: str) -> HttpResponse:
 
 def _projector_context(league: League) -> dict:
     state = events.event_state(league)
-    rounds = _rounds_view(state)
+    rounds = rounds_view(state)
     current = next((r for r in reversed(rounds) if r["status"] != "unpaired"), None)
     return {
         "league": league,
@@ -171,7 +169,7 @@ def event_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """A round's pairings: by table, and by name (what goes on the wall)."""
     league = _event(request, slug)
     state = events.event_state(league)
-    view = next((r for r in _rounds_view(state) if r["round"].number == number), None)
+    view = next((r for r in rounds_view(state) if r["round"].number == number), None)
     if view is None:
         raise Http404
     by_name = sorted(
@@ -238,92 +236,11 @@ def event_table(request: HttpRequest, slug: str, number: int, table: int) -> Htt
     )
 
 
-def event_json(request: HttpRequest, slug: str) -> JsonResponse:
-    """The contract's event.json for campus websites; a private event only for its staff."""
-    league = get_object_or_404(
-        League.objects.select_related("season__institution"), slug=slug, format=LeagueFormat.EVENT
+def event_json(request: HttpRequest, slug: str) -> HttpResponse:
+    """The contract's event.json for campus websites, as stored (``event_pages``)."""
+    return HttpResponse(
+        _event_page(request, slug, "event_json")[1], content_type="application/json"
     )
-    if not league.public and not roles.is_front_desk_of(request.user, league.season.institution):
-        raise Http404
-    state = events.event_state(league)
-    return JsonResponse(event_document(state), json_dumps_params={"indent": 1})
-
-
-def event_document(state: events.EventState) -> dict:
-    entries = _seat_rows(state)
-
-    def number(player_id):
-        entry = entries.get(player_id)
-        return entry.player_number if entry else None
-
-    rounds = []
-    for view in _rounds_view(state):
-        rounds.append(
-            {
-                "number": view["round"].number,
-                "status": view["status"],
-                "tables": [
-                    {
-                        "table": match.table,
-                        "seats": [
-                            {
-                                "seat": seat.order,
-                                "player_number": entry.player_number if entry else None,
-                                "name": seat.player.name if entry is None else entry.player.name,
-                                "category": entry.category.name
-                                if entry and entry.category_id
-                                else None,
-                                "team": entry.team.name if entry and entry.team_id else None,
-                                "score": seat.score
-                                if match.status in (MatchStatus.CONFIRMED, MatchStatus.RESOLVED)
-                                else None,
-                            }
-                            for seat, entry in seats
-                        ],
-                    }
-                    for match, seats in view["tables"]
-                ],
-                "byes": [number(seats[0][0].player_id) for _, seats in view["byes"]],
-            }
-        )
-    board = state.board
-    champions = board.champions
-    return {
-        "league": state.league.slug,
-        "updated": timezone.now().isoformat(),
-        "rounds": rounds,
-        "standings": [
-            {
-                "rank": row.rank,
-                "player_number": row.entrant.number,
-                "name": row.entrant.name,
-                "category": row.entrant.category,
-                "team": row.entrant.team,
-                "total": row.total,
-                "games": row.games,
-                "wins": row.wins,
-                "spread": row.spread,
-            }
-            for row in board.rows
-        ],
-        "categories": {
-            name: [row.entrant.number for row in rows] for name, rows in board.categories.items()
-        },
-        "champion": champions[0].entrant.number if len(champions) == 1 else None,
-        "teams": [
-            {
-                "rank": team.rank,
-                "team": team.team,
-                "total": team.total,
-                "members": [
-                    {"player_number": member.number, "score": score}
-                    for member, score in team.members
-                ],
-            }
-            for team in board.teams
-        ],
-        "assists_cents": 0,
-    }
 
 
 # --- The door -----------------------------------------------------------------------------------
@@ -694,7 +611,7 @@ def event_print(request: HttpRequest, slug: str, number: int, kind: str) -> Http
     if paper not in printables.PAPER:
         paper = "letter"
     state = events.event_state(league)
-    view = next((r for r in _rounds_view(state) if r["round"].number == number), None)
+    view = next((r for r in rounds_view(state) if r["round"].number == number), None)
     if view is None or not view["tables"]:
         raise Http404
 

@@ -37,6 +37,7 @@ from .leaderboard import Entrant as BoardEntrant
 from .leaderboard import Leaderboard, leaderboard
 from .leaderboard import Table as BoardTable
 from .models import CheckIn, Entry, EventCategory, EventScorer, League, LeagueFormat, Round, Team
+from .refresh import refresh_leagues
 from .services import _enter, number_entries
 
 
@@ -373,7 +374,28 @@ def entrant_save(
             entry.refresh_from_db(fields=["player_number"])
         if check_in:
             _check_in(league, entry, actor, now)
+        refresh_leagues([league.pk])  # the leaderboard lists every entrant
     return entry, created
+
+
+def event_join(*, actor, league: League, category: str = "") -> Entry:
+    """A student enters the event online, like a league (L10 holds), in the category they
+    choose (the first when none). Joining again changes their category before they play."""
+    player = PlayerProfile.objects.filter(user=actor).select_related("institution", "user").first()
+    if player is None or player.institution_id != league.season.institution_id:
+        raise NotAllowed("Only students of the event's institution can enter it online.")
+    with transaction.atomic():
+        league = lock_event(league)
+        chosen = _category(league, category)
+        entry = Entry.objects.filter(league=league, player=player).first()
+        if entry is None or entry.withdrawn_at is not None:
+            entry = _enter(league, player)
+        elif _has_played(entry):
+            raise EventError(f"You are already in {league} and have played: ask the desk.")
+        entry.category = chosen
+        entry.save(update_fields=["category"])
+        refresh_leagues([league.pk])
+        return entry
 
 
 def _has_played(entry: Entry) -> bool:
@@ -437,6 +459,7 @@ def entrant_leave(*, actor, league: League, entry: Entry, reason: str = "", now=
         entry.withdrawn_at = now
         entry.withdrawn_reason = (reason or "").strip() or "Left the event"
         entry.save(update_fields=["withdrawn_at", "withdrawn_reason"])
+        refresh_leagues([league.pk])
 
 
 def entrant_return(*, actor, league: League, entry: Entry) -> None:
@@ -451,6 +474,7 @@ def entrant_return(*, actor, league: League, entry: Entry) -> None:
         entry.withdrawn_at = None
         entry.withdrawn_reason = ""
         entry.save(update_fields=["withdrawn_at", "withdrawn_reason"])
+        refresh_leagues([league.pk])
 
 
 # --- Pairing ------------------------------------------------------------------------------------
@@ -595,6 +619,7 @@ def pair_event_round(
         )
         round_.seed = seed
         round_.save(update_fields=["seed"])
+        refresh_leagues([league.pk])  # event.json lists the round's tables
         return created[: len(pairing.tables)], created[len(pairing.tables) :]
 
 
@@ -697,6 +722,7 @@ def swap_players(
                 for seat, other in ((a, b), (b, a))
             ]
         )
+        refresh_leagues([league.pk])
         return warnings
 
 

@@ -552,6 +552,9 @@ class LeaguePage(models.Model):
     standings_json = models.TextField()
     bracket_html = models.TextField()
     bracket_json = models.TextField()
+    # An event's leaderboard content and event.json (E3); empty for other formats.
+    event_html = models.TextField(blank=True, default="")
+    event_json = models.TextField(blank=True, default="")
     rendered_at = models.DateTimeField()
     layout = models.CharField(
         max_length=12, help_text="Which version of the templates rendered it (league.pages.layout)."

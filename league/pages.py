@@ -64,7 +64,8 @@ def table_columns(league) -> list[Column]:
 
 
 PAGE_COLUMNS = [
-    "standings_html", "standings_json", "bracket_html", "bracket_json", "rendered_at", "layout",
+    "standings_html", "standings_json", "bracket_html", "bracket_json", "event_html", "event_json",
+    "rendered_at", "layout",
 ]  # fmt: skip
 
 
@@ -76,7 +77,15 @@ def layout() -> str:
     """A fingerprint of what renders the pages: a deploy that changes it re-renders each page the
     first time it is served (see ``views._league_page``)."""
     digest = hashlib.sha1()
-    for path in (TEMPLATES / "_standings.html", TEMPLATES / "_bracket.html", Path(__file__)):
+    for path in (
+        TEMPLATES / "_standings.html",
+        TEMPLATES / "_bracket.html",
+        TEMPLATES / "event" / "_leaderboard_page.html",
+        TEMPLATES / "event" / "_leaderboard.html",
+        TEMPLATES / "event" / "_prizes.html",
+        Path(__file__),
+        Path(__file__).parent / "event_pages.py",
+    ):
         digest.update(path.read_bytes())
     return digest.hexdigest()[:12]
 
@@ -131,8 +140,11 @@ def _brackets(ids) -> tuple[dict, dict, dict]:
 
 
 def render_pages(league_ids, now=None) -> int:
-    """Render and store the standings and bracket pages of these leagues; returns how many.
-    A fixed number of queries whatever the number of leagues."""
+    """Render and store the standings and bracket pages of these leagues, and an event's
+    leaderboard and event.json; returns how many. A fixed number of queries whatever the number
+    of leagues, and a few more for each event among them (events are few: one an evening)."""
+    from .event_pages import render_event
+
     ids = sorted(set(league_ids))
     if not ids:
         return 0
@@ -183,6 +195,10 @@ def render_pages(league_ids, now=None) -> int:
                 "rounds": rounds,
             }
         )
+        event_html, event_json = "", ""
+        if league.is_event:
+            event_html, document = render_event(league, now=now)
+            event_json = _json(document)
         pages.append(
             (
                 league.pk,
@@ -190,6 +206,8 @@ def render_pages(league_ids, now=None) -> int:
                 standings_json,
                 bracket_html,
                 bracket_json,
+                event_html,
+                event_json,
                 now,
                 layout(),
             )

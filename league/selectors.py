@@ -43,7 +43,9 @@ class LeaguePageRow(NamedTuple):
     content: str
 
 
-PAGE_PARTS = ("standings_html", "standings_json", "bracket_html", "bracket_json")
+PAGE_PARTS = (
+    "standings_html", "standings_json", "bracket_html", "bracket_json", "event_html", "event_json",
+)  # fmt: skip
 
 
 def league_page_row(slug: str, part: str) -> LeaguePageRow | None:

@@ -84,6 +84,22 @@ def league_join_view(request: HttpRequest, slug: str) -> HttpResponse:
     league = get_object_or_404(League.objects.select_related("season__institution"), slug=slug)
     if roles.institution_of(request.user) != league.season.institution:
         raise Http404
+    if league.format == LeagueFormat.EVENT:
+        from .events import event_join
+
+        try:
+            entry = event_join(
+                actor=request.user, league=league, category=request.POST.get("category", "")
+            )
+        except DomainError as error:
+            messages.error(request, error.message)
+        else:
+            messages.success(
+                request,
+                f"You are number {entry.player_number} in {league} ({entry.category.name}). "
+                "Check in at the door on the day.",
+            )
+        return redirect(league)
     try:
         league_join(actor=request.user, league=league)
     except DomainError as error:

@@ -381,16 +381,19 @@ def test_e3_staff_pages_need_the_role_and_public_pages_do_not(entered, client, p
     assert client.post(reverse("event_pair", args=["fest", 2])).status_code == 404
 
 
-def test_e3_event_json_has_the_contracts_shape(entered, client, tmp_path):
+def test_e3_event_json_has_the_contracts_shape(
+    entered, client, tmp_path, django_capture_on_commit_callbacks
+):
     pair("--all-entrants")
-    run(
-        "enter_scores",
-        "--league",
-        "fest",
-        "--round",
-        "1",
-        write(tmp_path, "r1.csv", _card_csv(1, lambda table, seat: 300 + table * 7 + seat)),
-    )
+    with django_capture_on_commit_callbacks(execute=True):  # a final result re-renders it
+        run(
+            "enter_scores",
+            "--league",
+            "fest",
+            "--round",
+            "1",
+            write(tmp_path, "r1.csv", _card_csv(1, lambda table, seat: 300 + table * 7 + seat)),
+        )
     document = client.get(reverse("event_json", args=["fest"])).json()
     assert set(document) == {
         "league",
@@ -504,3 +507,47 @@ def test_e3_the_door_checks_in_by_number_and_adds_a_walk_in_in_one_form(fest, cl
         {"name": "", "category": "Chess", "team": "", "email": "x", "campus_id": ""},
     )
     assert bad.status_code == 200 and Entry.objects.filter(league=fest).count() == 1
+
+
+def test_e3_a_student_enters_online_in_the_category_they_choose(fest, client, season):
+    student = eligible_student(season, first_name="Ola", last_name="Online")
+    client.force_login(student.user)
+    page = client.get(reverse("league_detail", args=["fest"]))
+    assert b"Enter Scrabble Fest" in page.content
+    client.post(reverse("league_join", args=["fest"]), {"category": "just for fun"})
+    entry = Entry.objects.get(league=fest, player=student)
+    assert entry.category.name == "Just for Fun" and entry.player_number == 1
+    client.post(reverse("league_join", args=["fest"]), {"category": "Competitive"})
+    entry.refresh_from_db()
+    assert entry.category.name == "Competitive" and Entry.objects.filter(league=fest).count() == 1
+    refused_page = client.post(
+        reverse("league_join", args=["fest"]), {"category": "Chess"}, follow=True
+    )
+    assert b"No category" in refused_page.content
+
+
+def test_g8_the_timer_page_falls_back_on_bad_parameters_and_escapes_names(client, season):
+    from tests.factories import LeagueFactory
+
+    league = LeagueFactory(season=season, slug="timer-league", turn_time_seconds=180)
+    url = reverse("table_timer", args=[league.slug])
+    page = client.get(url, {"seconds": "9999", "players": "7", "names": "<b>Ann</b>,Ben"})
+    assert page.status_code == 200
+    assert b"Using the default" in page.content and b'data-seconds="180"' in page.content
+    assert b"<b>Ann</b>" not in page.content and b"&lt;b&gt;Ann&lt;/b&gt;" in page.content
+    assert client.get(url, {"seconds": "abc"}).status_code == 200
+    league.public = False
+    league.save()
+    assert client.get(url).status_code == 404
+
+
+def test_e3_a_private_events_json_is_for_its_staff_only(fest, client, player, staff):
+    fest.public = False
+    fest.save()
+    url = reverse("event_json", args=["fest"])
+    assert client.get(url).status_code == 404
+    client.force_login(player.user)  # a student of the institution, not its staff
+    assert client.get(url).status_code == 404
+    client.force_login(staff.user)
+    assert client.get(url).json()["league"] == "fest"
+    assert client.get(reverse("event_json", args=["no-such-event"])).status_code == 404
