@@ -89,8 +89,7 @@ def drop(name: str) -> None:
 
 
 # Bumped when seed_demo makes different data at the same sizes (v2: the club, issue 14; v3: the
-# Scrabble Fest, issue 15), so an
-# old template is rebuilt rather than migrated.
+# Scrabble Fest, issue 15), so an old template is rebuilt rather than migrated.
 DATA_VERSION = "v3"
 
 

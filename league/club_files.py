@@ -128,21 +128,12 @@ def club_league_save(
     in line with it (settings, and the dates of nights not yet seated; nights added, unseated
     nights left out of the file removed). Returns the league and whether anything changed:
     the same file again changes nothing."""
-    if actor is None and not as_system:
-        raise NotAllowed("Sign in first.")
-    if actor is not None and not roles.is_director_of(actor, season.institution):
-        raise NotAllowed("Only the institution's director can create a club.")
+    require_file_director(actor, season, "a club", as_system=as_system)
     for number, day in club.nights:
         if not season.starts_on <= day <= season.ends_on:
             raise LeagueFileError(f"Night {number} ({day}) falls outside {season.name}.")
     with transaction.atomic():
-        league = League.objects.select_for_update().filter(slug=club.slug).first()
-        if league is not None and not update:
-            raise LeagueFileError(f"A league {club.slug!r} already exists: use --update.")
-        if league is not None and (
-            league.season_id != season.pk or league.format != LeagueFormat.CLUB
-        ):
-            raise LeagueFileError(f"{club.slug!r} is another season's league or not a club.")
+        league = locked_league_of_file(club.slug, season, LeagueFormat.CLUB, update=update)
         settings = {
             "name": club.name,
             "venue": club.venue or season.institution.default_venue,
@@ -159,16 +150,44 @@ def club_league_save(
                 season=season, slug=club.slug, format=LeagueFormat.CLUB, **settings
             )
         else:
-            differs = {k: v for k, v in settings.items() if getattr(league, k) != v}
-            if differs:
-                for key, value in differs.items():
-                    setattr(league, key, value)
-                league.save(update_fields=list(differs))
-                changed = True
+            changed = save_settings(league, settings)
         changed |= _save_nights(league, dict(club.nights))
         if changed:
             refresh_leagues([league.pk])
     return league, changed
+
+
+def require_file_director(actor, season, what: str, *, as_system: bool = False) -> None:
+    """Only the institution's director (or a command acting as the site) saves a league file."""
+    if actor is None and not as_system:
+        raise NotAllowed("Sign in first.")
+    if actor is not None and not roles.is_director_of(actor, season.institution):
+        raise NotAllowed(f"Only the institution's director can create {what}.")
+
+
+def locked_league_of_file(slug: str, season, kind: str, *, update: bool) -> League | None:
+    """The league the file names, locked, if it exists and the file may change it: refused
+    without `update`, or when it is another season's or another format's."""
+    league = League.objects.select_for_update().filter(slug=slug).first()
+    if league is not None and not update:
+        raise LeagueFileError(f"A league {slug!r} already exists: use --update.")
+    if league is not None and (league.season_id != season.pk or league.format != kind):
+        raise LeagueFileError(f"{slug!r} is another season's league or not {_a(kind)}.")
+    return league
+
+
+def _a(kind: str) -> str:
+    return "an event" if kind == LeagueFormat.EVENT else "a club"
+
+
+def save_settings(league: League, settings: dict) -> bool:
+    """Set the league's fields that differ from `settings`; whether any did."""
+    differs = {key: value for key, value in settings.items() if getattr(league, key) != value}
+    for key, value in differs.items():
+        setattr(league, key, value)
+    if differs:
+        league.save(update_fields=list(differs))
+    return bool(differs)
 
 
 def _save_nights(league: League, wanted: dict[int, date]) -> bool:

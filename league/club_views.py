@@ -150,14 +150,15 @@ def _player_from(night: Round, key: str) -> PlayerProfile:
     return entry.player
 
 
-def _act(request: HttpRequest, call, success) -> None:
+def act_and_say(request: HttpRequest, call, success) -> bool:
     """Run one service call; its domain error, or `success(result)`, as the page's message."""
     try:
         result = call()
     except DomainError as error:
         messages.error(request, error.message)
-    else:
-        messages.success(request, success(result))
+        return False
+    messages.success(request, success(result))
+    return True
 
 
 @login_required
@@ -173,7 +174,7 @@ def club_check_in(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         club.check_in(actor=request.user, round=night, player=player)
         return f"{player.name} is checked in."
 
-    _act(request, check_in_or_out, lambda said: said)
+    act_and_say(request, check_in_or_out, lambda said: said)
     return redirect(_back(night, request.POST.get("q", "")))
 
 
@@ -182,7 +183,7 @@ def club_check_in(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 def club_seat(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     night = _night(request, slug, number)
     seed = secrets.randbelow(1_000_000)
-    _act(
+    act_and_say(
         request,
         lambda: club.seat_night(
             actor=request.user, round=night, seed=seed, repair=bool(request.POST.get("repair"))
@@ -206,7 +207,7 @@ def club_night_add(request: HttpRequest, slug: str) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, "Give the night's date.")
     else:
-        _act(
+        act_and_say(
             request,
             lambda: club.night_add(actor=request.user, league=league, on=form.cleaned_data["on"]),
             lambda night: f"Night {night.number} scheduled.",
@@ -224,7 +225,7 @@ class NightForm(forms.Form):
 @require_POST
 def club_close(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     night = _night(request, slug, number)
-    _act(
+    act_and_say(
         request,
         lambda: club.close_night(
             actor=request.user, round=night, reason=request.POST.get("reason", "").strip()

@@ -16,10 +16,13 @@ from datetime import date, time
 
 from django.db import transaction
 
-from accounts import roles
-from core.errors import NotAllowed
-
-from .club_files import LeagueFileError, _choice
+from .club_files import (
+    LeagueFileError,
+    _choice,
+    locked_league_of_file,
+    require_file_director,
+    save_settings,
+)
 from .models import (
     ChallengeRule,
     EndOfGameRule,
@@ -219,20 +222,11 @@ def event_league_save(
     line with it: settings, categories (added, changed; one left out of the file is removed
     unless someone entered it), and rounds not yet paired (their periods; added; removed).
     Returns the league and whether anything changed: the same file again changes nothing."""
-    if actor is None and not as_system:
-        raise NotAllowed("Sign in first.")
-    if actor is not None and not roles.is_director_of(actor, season.institution):
-        raise NotAllowed("Only the institution's director can create an event.")
+    require_file_director(actor, season, "an event", as_system=as_system)
     if not season.starts_on <= event.day <= season.ends_on:
         raise LeagueFileError(f"The event's day ({event.day}) falls outside {season.name}.")
     with transaction.atomic():
-        league = League.objects.select_for_update().filter(slug=event.slug).first()
-        if league is not None and not update:
-            raise LeagueFileError(f"A league {event.slug!r} already exists: use --update.")
-        if league is not None and (
-            league.season_id != season.pk or league.format != LeagueFormat.EVENT
-        ):
-            raise LeagueFileError(f"{event.slug!r} is another season's league or not an event.")
+        league = locked_league_of_file(event.slug, season, LeagueFormat.EVENT, update=update)
         settings = {
             "name": event.name,
             "venue": event.venue or season.institution.default_venue,
@@ -257,12 +251,7 @@ def event_league_save(
         else:
             if league.event_date != event.day and league.matches.exists():
                 raise LeagueFileError("The event has paired rounds: its date stays.")
-            differs = {k: v for k, v in settings.items() if getattr(league, k) != v}
-            if differs:
-                for key, value in differs.items():
-                    setattr(league, key, value)
-                league.save(update_fields=list(differs))
-                changed = True
+            changed = save_settings(league, settings)
         changed |= _save_categories(league, event)
         changed |= _save_rounds(league, event)
         if changed:

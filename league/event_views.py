@@ -23,6 +23,7 @@ from matches.forms import SCORE
 from matches.models import GameEnd, Match, MatchStatus
 
 from . import events
+from .club_views import act_and_say
 from .event_pages import rounds_view
 from .models import CheckIn, Entry, League, LeagueFormat, Round
 from .pages import layout, render_pages
@@ -67,17 +68,6 @@ def _round(league: League, number: int) -> Round:
     return get_object_or_404(
         Round.objects.prefetch_related("periods"), league=league, number=number
     )
-
-
-def _act(request: HttpRequest, call, success) -> bool:
-    """Run one service call; its domain error, or `success(result)`, as the page's message."""
-    try:
-        result = call()
-    except DomainError as error:
-        messages.error(request, error.message)
-        return False
-    messages.success(request, success(result))
-    return True
 
 
 def event_home(request: HttpRequest, league: League) -> HttpResponse:
@@ -340,7 +330,7 @@ def event_check_in(request: HttpRequest, slug: str) -> HttpResponse:
             return f"{entry.player.name} (number {entry.player_number}) is checked in."
         return f"{entry.player.name} was already checked in."
 
-    _act(request, act, lambda said: said)
+    act_and_say(request, act, lambda said: said)
     return redirect(_desk_back(league, request.POST.get("q", "")))
 
 
@@ -387,7 +377,7 @@ def _round_back(league: League, number: int) -> str:
 def event_pair(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     league = _staff_event(request, slug, director=True)
     round_ = _round(league, number)
-    _act(
+    act_and_say(
         request,
         lambda: events.pair_event_round(
             actor=request.user, round=round_, repair=bool(request.POST.get("repair"))
@@ -439,7 +429,7 @@ def event_swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 def event_close(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     league = _staff_event(request, slug, director=True)
     round_ = _round(league, number)
-    _act(
+    act_and_say(
         request,
         lambda: events.close_round(
             actor=request.user, round=round_, reason=request.POST.get("reason", "").strip()
