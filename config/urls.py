@@ -3,6 +3,7 @@ from django.urls import include, path
 
 from accounts import views as accounts_views
 from league import director as league_director
+from league import event_views
 from league import views as league_views
 
 admin.site.site_header = "Intramural Scrabble: director's panel"
@@ -16,6 +17,7 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("leagues/", include("league.urls")),
     path("director/", league_director.dashboard, name="director_dashboard"),
+    path("director/events/new/", event_views.event_setup, name="event_setup"),
     path("director/export/roster.csv", league_director.export_roster, name="export_roster"),
     path(
         "director/export/<slug:slug>/standings.csv",

@@ -5,6 +5,8 @@ walk-ins), the scoring table, pairing and closing rounds, the printables and the
 Thin views: each POST calls one service in ``league.events`` or ``matches.services``; each page
 reads the event through ``events.event_state`` in a fixed number of queries."""
 
+import json
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -698,3 +700,77 @@ def table_timer(request: HttpRequest, slug: str) -> HttpResponse:
             "problems": problems,
         },
     )
+
+
+# --- Setting up from the settings file --------------------------------------------------------
+
+
+class SettingsFileForm(forms.Form):
+    season = forms.ModelChoiceField(label="Season", queryset=None)
+    file = forms.FileField(label="Settings file (JSON, as create_event reads it)")
+    update = forms.BooleanField(
+        label="Change the existing event or club of that slug", required=False
+    )
+
+    def __init__(self, *args, institution, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["season"].queryset = institution.seasons.order_by("-starts_on")
+
+
+@login_required
+def event_setup(request: HttpRequest) -> HttpResponse:
+    """The director sets up an event or a club from its settings file (the same file
+    `create_event` reads and `settings.json` gives back), e.g. last year's, re-dated."""
+    institution = roles.institution_of(request.user)
+    if institution is None or not roles.is_director_of(request.user, institution):
+        raise Http404
+    form = SettingsFileForm(request.POST or None, request.FILES or None, institution=institution)
+    if request.method == "POST" and form.is_valid():
+        try:
+            data = json.loads(form.cleaned_data["file"].read().decode("utf-8-sig"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as error:
+            line = getattr(error, "lineno", None)
+            form.add_error("file", f"Not a JSON file{f' (line {line})' if line else ''}.")
+        else:
+            try:
+                league, changed = _save_settings_file(request.user, form.cleaned_data, data)
+            except DomainError as error:
+                form.add_error("file", error.message)
+            else:
+                messages.success(
+                    request, f"{league.name} {'saved' if changed else 'is unchanged'}."
+                )
+                return redirect(league)
+    return render(request, "league/event/setup.html", {"form": form})
+
+
+def _save_settings_file(user, cleaned: dict, data) -> tuple[League, bool]:
+    from .club_files import club_league_save, read_club_file
+    from .event_files import event_league_save, read_event_file
+
+    season, update = cleaned["season"], cleaned["update"]
+    if isinstance(data, dict) and data.get("format") == LeagueFormat.EVENT:
+        return event_league_save(
+            actor=user, season=season, event=read_event_file(data), update=update
+        )
+    return club_league_save(actor=user, season=season, club=read_club_file(data), update=update)
+
+
+@login_required
+def event_settings_file(request: HttpRequest, slug: str) -> HttpResponse:
+    """The event's (or club's) settings file to save for next year."""
+    from .club_files import export_club_file
+    from .event_files import export_event_file
+
+    league = get_object_or_404(League.objects.select_related("season__institution"), slug=slug)
+    if not roles.is_director_of(request.user, league.season.institution):
+        raise Http404
+    if league.format == LeagueFormat.EVENT:
+        document = export_event_file(league)
+    elif league.format == LeagueFormat.CLUB:
+        document = export_club_file(league)
+    else:
+        raise Http404
+    response = HttpResponse(json.dumps(document, indent=2), content_type="application/json")
+    response["Content-Disposition"] = f'attachment; filename="{league.slug}.json"'
+    return response

@@ -29,6 +29,7 @@ urlpatterns = [
     ),
     # Events (E3): public when the event is, staff pages need the role.
     path("<slug:slug>/timer/", event_views.table_timer, name="table_timer"),
+    path("<slug:slug>/settings.json", event_views.event_settings_file, name="event_settings_file"),
     path("<slug:slug>/event.json", event_views.event_json, name="event_json"),
     path("<slug:slug>/leaderboard/", event_views.event_leaderboard, name="event_leaderboard"),
     path("<slug:slug>/projector/", event_views.event_projector, name="event_projector"),

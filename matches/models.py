@@ -99,6 +99,12 @@ class Match(models.Model):
     table = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="The table's number at a club night or event round."
     )
+    ended_by = models.CharField(
+        max_length=20,
+        choices=GameEnd.choices,
+        blank=True,
+        help_text="How the game ended, as its score card says (G3); a report keeps its own.",
+    )
     reminder_sent_at = models.DateTimeField(null=True, blank=True)
     finalised_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)

@@ -551,3 +551,59 @@ def test_e3_a_private_events_json_is_for_its_staff_only(fest, client, player, st
     client.force_login(staff.user)
     assert client.get(url).json()["league"] == "fest"
     assert client.get(reverse("event_json", args=["no-such-event"])).status_code == 404
+
+
+def test_e3_the_director_uploads_the_settings_file_and_downloads_it_for_next_year(
+    client, director, player, season, fest_file
+):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    path, data = fest_file
+    client.force_login(player.user)
+    assert client.get(reverse("event_setup")).status_code == 404
+    client.force_login(director.user)
+    bad = client.post(
+        reverse("event_setup"),
+        {"season": season.pk, "file": SimpleUploadedFile("f.json", b'{"format": "event",\n')},
+    )
+    assert bad.status_code == 200 and b"Not a JSON file (line 2)" in bad.content
+    refused_page = client.post(
+        reverse("event_setup"),
+        {
+            "season": season.pk,
+            "file": SimpleUploadedFile("f.json", json.dumps({**data, "date": "x"}).encode()),
+        },
+    )
+    assert b"the event&#x27;s day" in refused_page.content and not League.objects.exists()
+    with open(path, "rb") as handle:
+        response = client.post(
+            reverse("event_setup"),
+            {"season": season.pk, "file": SimpleUploadedFile("f.json", handle.read())},
+        )
+    assert response.status_code == 302 and response["Location"] == "/leagues/fest/"
+    exported = client.get(reverse("event_settings_file", args=["fest"]))
+    assert exported["Content-Disposition"] == 'attachment; filename="fest.json"'
+    assert json.loads(exported.content)["categories"][0]["turn_seconds"] == 150
+
+
+def test_g3_a_score_card_records_how_the_game_ended_and_the_table_page_says_it(
+    entered, client, tmp_path
+):
+    pair("--all-entrants")
+    match = Match.objects.filter(round__league=entered, table=1).get()
+    lines = ["table,player_number,score,ended"]
+    for seat in match.seats.order_by("order"):
+        number = Entry.objects.get(league=entered, player=seat.player).player_number
+        lines.append(f"1,{number},{300 + seat.order},time")
+    run(
+        "enter_scores",
+        "--league",
+        "fest",
+        "--round",
+        "1",
+        write(tmp_path, "c.csv", "\n".join(lines)),
+    )
+    match.refresh_from_db()
+    assert match.ended_by == "time_up"
+    page = client.get(reverse("event_table", args=["fest", 1, 1]))
+    assert b"Time was up (equal turns played)" in page.content

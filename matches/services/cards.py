@@ -103,6 +103,8 @@ def card_enter(
         resolve_open_dispute(
             match, Dispute.Resolution.AMENDED, override_reason or "Score card entered", actor, now
         )
+        match.ended_by = ended_by
+        match.save(update_fields=["ended_by"])
         finalise(match, MatchStatus.CONFIRMED, now)
         after = {**snapshot(match, seats), "ended_by": ended_by}
         audit(match, actor, "card_entered", before, after, override_reason)
