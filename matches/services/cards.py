@@ -103,9 +103,10 @@ def card_enter(
         resolve_open_dispute(
             match, Dispute.Resolution.AMENDED, override_reason or "Score card entered", actor, now
         )
+        # One UPDATE of the match, not two: a second UPDATE of the row while a re-pairing waits
+        # for it deadlocked the two (tests/test_event_races.py).
         match.ended_by = ended_by
-        match.save(update_fields=["ended_by"])
-        finalise(match, MatchStatus.CONFIRMED, now)
+        finalise(match, MatchStatus.CONFIRMED, now, also=["ended_by"])
         after = {**snapshot(match, seats), "ended_by": ended_by}
         audit(match, actor, "card_entered", before, after, override_reason)
         if override_reason:

@@ -219,10 +219,11 @@ def resolve_contact_issues(match: Match, resolution: str, now, actor=None) -> No
     )
 
 
-def finalise(match: Match, status: str, now) -> None:
+def finalise(match: Match, status: str, now, also=()) -> None:
+    """The match is final. `also`: other fields set by the caller, saved in the same UPDATE."""
     match.status = status
     match.finalised_at = now
-    match.save(update_fields=["status", "finalised_at"])
+    match.save(update_fields=["status", "finalised_at", *also])
     resolve_contact_issues(match, f"Match {match.get_status_display().lower()}", now)
     announce_final([match.league_id])
 
