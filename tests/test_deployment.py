@@ -261,3 +261,10 @@ def test_the_app_and_the_mail_inbox_are_published_to_this_host_only():
     holds every password-reset link)."""
     for name in ("web", "mail"):
         assert {port["host_ip"] for port in compose_service(name)["ports"]} == {"127.0.0.1"}
+
+
+def test_e3_the_image_installs_what_the_printables_render_with():
+    """WeasyPrint needs Pango at run time; the slim image has none of it."""
+    dockerfile = (Path(__file__).resolve().parent.parent / "Dockerfile").read_text()
+    for package in ("libpango-1.0-0", "libpangoft2-1.0-0", "fonts-dejavu-core"):
+        assert package in dockerfile
