@@ -33,6 +33,7 @@ from matches.models import FINAL_STATUSES, OPEN_STATUSES, AuditEvent, Match, Mat
 from matches.services import NewMatch, double_forfeit_tables, matches_create
 
 from . import event_pairing
+from .event_seating import seat_round
 from .leaderboard import Entrant as BoardEntrant
 from .leaderboard import Leaderboard, leaderboard
 from .leaderboard import Table as BoardTable
@@ -226,7 +227,9 @@ def _team(league: League, name: str, entry: Entry | None) -> Team | None:
     if entry is not None:
         members = members.exclude(pk=entry.pk)
     if league.team_size and members.count() >= league.team_size:
-        raise EventError(f"Team {team.name} already has {league.team_size} members.")
+        raise EventError(
+            f"{team.name} already has {league.team_size} members, the event's team size."
+        )
     return team
 
 
@@ -346,6 +349,11 @@ def entrant_save(
                 created = False
         elif entry.withdrawn_at is not None:
             entry = _enter(league, entry.player, by_director=True)
+        wanted_team = " ".join(details.team.split())
+        if entry.team_id and wanted_team and wanted_team.casefold() != entry.team.name.casefold():
+            raise EventError(
+                f"{entry.player.name} is in team {entry.team.name}: a player belongs to one team."
+            )
         team = _team(league, details.team, entry) if details.team else entry.team
         if details.player_number is not None and entry.player_number != details.player_number:
             taken = (
@@ -489,6 +497,21 @@ def _groups(league: League) -> list[event_pairing.Group]:
     return [event_pairing.Group(name, timed) for name, timed in groups.items()]
 
 
+def _pair_or_seat(league: League, entrants, *, by_score: bool, seed: int):
+    """Pairs (E3: by score, an odd group's bye or table of three), or tables of three or four
+    (E5: teammates at different tables, repeat meetings kept down) where the event seats more."""
+    groups = _groups(league)
+    if league.seats_per_table == 2:
+        return event_pairing.pair_round(entrants, groups, by_score=by_score, seed=seed)
+    tables, repeats = [], 0
+    for group in groups:
+        members = [entrant for entrant in entrants if entrant.group == group.name]
+        seating = seat_round(members, seats=league.seats_per_table, seed=seed, group=group.name)
+        tables += seating.tables
+        repeats += seating.repeats
+    return event_pairing.Pairing(tables=tables, byes=[], repeats=repeats)
+
+
 def round_starts(league: League, round_: Round) -> datetime | None:
     """When the round's first period starts, in the institution's time zone."""
     first = round_.periods.order_by("number").first()
@@ -521,11 +544,6 @@ def pair_event_round(
         league = lock_event(round.league)
         _require(actor, league, as_system=as_system)
         round_ = Round.objects.select_for_update().get(pk=round.pk, league=league)
-        if league.seats_per_table != 2:
-            raise EventError(
-                f"{league} seats {league.seats_per_table} per table: tables of three and four "
-                "come with the team challenge (E5); set seats_per_table to 2."
-            )
         earlier = Match.objects.filter(league=league, round__number__lt=round_.number)
         unfinished = earlier.exclude(status__in=FINAL_STATUSES).select_related("round")
         first_open = unfinished.order_by("round__number", "table").first()
@@ -594,9 +612,7 @@ def pair_event_round(
             for entry in present
         ]
         try:
-            pairing = event_pairing.pair_round(
-                entrants, _groups(league), by_score=round_.number > 1, seed=seed
-            )
+            pairing = _pair_or_seat(league, entrants, by_score=round_.number > 1, seed=seed)
         except event_pairing.PairingError as error:
             raise EventError(str(error)) from None
         starts = round_starts(league, round_) or now

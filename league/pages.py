@@ -83,6 +83,7 @@ def layout() -> str:
         TEMPLATES / "event" / "_leaderboard_page.html",
         TEMPLATES / "event" / "_leaderboard.html",
         TEMPLATES / "event" / "_prizes.html",
+        TEMPLATES / "event" / "_teams.html",
         Path(__file__),
         Path(__file__).parent / "event_pages.py",
     ):

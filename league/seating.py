@@ -164,14 +164,25 @@ def _least_cost_groups(costs: list[list[float]], sizes: list[int], rng: Random) 
         rng.shuffle(order)
         return _split(order, sizes)
 
-    rounds = max(_MIN_ROUNDS, min(_MAX_ROUNDS, _WORK_BUDGET // count))
-    best = _Tables(costs, _greedy(costs, sizes, rng))
+    return improve_groups(costs, _greedy(costs, sizes, rng), rng, restart=sizes)
+
+
+def improve_groups(
+    costs: list[list[float]], groups: list[list[int]], rng: Random, *, restart=None
+) -> list[list[int]]:
+    """Iterated local search from `groups` (player indexes per table): swaps of two players
+    while one lowers the total pair cost, then kicks; a seating is kept only when no worse, so
+    the result never costs more than the start. With `restart` (the table sizes), every few
+    rounds starts afresh from a new greedy seating too."""
+    count = len(costs)
+    rounds = max(_MIN_ROUNDS, min(_MAX_ROUNDS, _WORK_BUDGET // max(count, 1)))
+    best = _Tables(costs, [list(group) for group in groups])
     best.improve(rng)
     for round_number in range(1, rounds):
         if best.total < _EPSILON:
             break
-        if round_number % _RESTART_EVERY == 0:
-            candidate = _Tables(costs, _greedy(costs, sizes, rng))
+        if restart is not None and round_number % _RESTART_EVERY == 0:
+            candidate = _Tables(costs, _greedy(costs, restart, rng))
         else:
             candidate = best.copy()
             candidate.kick(rng)

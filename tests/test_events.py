@@ -607,3 +607,67 @@ def test_g3_a_score_card_records_how_the_game_ended_and_the_table_page_says_it(
     assert match.ended_by == "time_up"
     page = client.get(reverse("event_table", args=["fest", 1, 1]))
     assert b"Time was up (equal turns played)" in page.content
+
+
+def test_e5_a_four_seat_event_seats_teammates_apart_and_totals_the_teams(
+    fest_file, season, tmp_path, django_capture_on_commit_callbacks
+):
+    path, data = fest_file
+    challenge = {
+        **data,
+        "slug": "challenge",
+        "name": "Corporate Challenge",
+        "seats_per_table": 4,
+        "team_size": 4,
+        "short_team": "average_fill",
+        "categories": [{"name": "Corporate", "pairing_group": "Corporate", "turn_seconds": 180}],
+        "champion_category": None,
+        "end_of_game_rule": "out_bonus",
+    }
+    run(
+        "create_event",
+        write(tmp_path, "c.json", json.dumps(challenge)),
+        "--institution",
+        season.institution.slug,
+        "--season",
+        season.slug,
+    )
+    rows = ["name,team"] + [
+        f"Player {t}-{m},Team {t}" for t in range(12) for m in range(4 if t else 3)
+    ]
+    out, _ = run(
+        "import_entrants", write(tmp_path, "t.csv", "\n".join(rows) + "\n"), "--league", "challenge"
+    )
+    assert out.strip() == "entrants=47 created=47 updated=0 refused=0"
+    lines = tables_of(run("pair_round", "--league", "challenge", "--all-entrants")[0])
+    sizes = sorted(len(line[1].split(",")) for line in lines)
+    assert sizes == [3] + [4] * 11  # 47 = eleven fours and a three (only where forced)
+    team_of = {e.player_number: e.team.name for e in Entry.objects.filter(league__slug="challenge")}
+    for line in lines:
+        numbers = [int(n) for n in line[1].split(",")]
+        assert len({team_of[n] for n in numbers}) == len(numbers)  # E5: a teammate per table
+    scores = ["table,player_number,score,ended"]
+    for line in lines:
+        for seat, number in enumerate(line[1].split(","), start=1):
+            scores.append(f"{line[0]},{number},{200 + seat},time")
+    with django_capture_on_commit_callbacks(execute=True):
+        out, _ = run(
+            "enter_scores",
+            "--league",
+            "challenge",
+            "--round",
+            "1",
+            write(tmp_path, "s.csv", "\n".join(scores)),
+        )
+    assert out.strip() == "tables=12 scores=47 skipped=0 conflicts=0"
+    league = League.objects.get(slug="challenge")
+    board = events.event_state(league).board
+    short = next(team for team in board.teams if team.team == "Team 0")
+    assert short.filled == 1 and len(short.members) == 3  # the team of three, averaged up
+    fifth = "name,team\nOne Too Many,Team 1\n"
+    out, err = run("import_entrants", write(tmp_path, "5.csv", fifth), "--league", "challenge")
+    assert "Team 1 already has 4 members, the event's team size" in err
+    assert out.strip().endswith("refused=1")
+    moved = "name,team,player_number\nPlayer 2-0,Team 3,5\n"
+    out, err = run("import_entrants", write(tmp_path, "m.csv", moved), "--league", "challenge")
+    assert "belongs to one team" in err
