@@ -8,8 +8,8 @@ and 20:00 (E3's three rounds, a quarter of an hour between them); and, as for a 
 without `campus_only` makes an event open to guests (a Fest is for the whole community). An
 exported file always names every key, so it reads back to the same league.
 
-Assists (E5's charity chits) come with the team-challenge issue: a file that lists any is
-refused by name rather than half-read."""
+Assists (E5's charity chits) are items with a first and a later price in whole cents; a
+repriced item leaves the sales already made at the price they were sold at."""
 
 from dataclasses import dataclass
 from datetime import date, time
@@ -24,6 +24,7 @@ from .club_files import (
     save_settings,
 )
 from .models import (
+    AssistItem,
     ChallengeRule,
     EndOfGameRule,
     EventCategory,
@@ -68,6 +69,13 @@ class CategorySpec:
     turn_seconds: int | None
 
 
+@dataclass(frozen=True)
+class AssistSpec:
+    name: str
+    first_cents: int
+    later_cents: int
+
+
 @dataclass
 class EventFile:
     name: str
@@ -86,6 +94,7 @@ class EventFile:
     champion_category: str | None
     rounds: list[tuple[int, list[tuple[time, int]]]]  # (number, [(starts, minutes)]), by number
     categories: list[CategorySpec]
+    assists: list[AssistSpec]
 
 
 def _bool(data: dict, key: str, default: bool) -> bool:
@@ -163,6 +172,28 @@ def _categories(items) -> list[CategorySpec]:
     return categories
 
 
+def _assists(items) -> list[AssistSpec]:
+    """E5's items sold for the charity: whole cents, the later price at least the first."""
+    if not items:
+        return []
+    if not isinstance(items, list):
+        raise LeagueFileError("assists: a list of {name, first_cents, later_cents}.")
+    assists = []
+    for index, item in enumerate(items, start=1):
+        name = item.get("name") if isinstance(item, dict) else None
+        if not isinstance(name, str) or not name.strip():
+            raise LeagueFileError(f"assists[{index}]: give its name.")
+        first = _whole(item.get("first_cents"), f"assists[{index}].first_cents", 0, 10_000_000)
+        later = _whole(
+            item.get("later_cents", first), f"assists[{index}].later_cents", 0, 10_000_000
+        )
+        assists.append(AssistSpec(" ".join(name.split()), first, later))
+    names = [assist.name.casefold() for assist in assists]
+    if len(set(names)) != len(names):
+        raise LeagueFileError("Two assists have the same name.")
+    return assists
+
+
 def read_event_file(data) -> EventFile:
     """The file's settings, checked; see the module's docstring for the defaults."""
     if not isinstance(data, dict) or data.get("format") != LeagueFormat.EVENT:
@@ -177,11 +208,6 @@ def read_event_file(data) -> EventFile:
         day = date.fromisoformat(data.get("date") or "")
     except (TypeError, ValueError):
         raise LeagueFileError('date: the event\'s day, "YYYY-MM-DD".') from None
-    if data.get("assists"):
-        raise LeagueFileError(
-            "assists: charity assists come with the team challenge (E5) and are not supported "
-            "yet; remove them from the file."
-        )
     points = data.get("challenge_points", 10)
     if points not in (5, 10):
         raise LeagueFileError("challenge_points: 5 or 10.")
@@ -212,6 +238,7 @@ def read_event_file(data) -> EventFile:
         champion_category=champion,
         rounds=_rounds(data.get("rounds")),
         categories=categories,
+        assists=_assists(data.get("assists")),
     )
 
 
@@ -254,6 +281,7 @@ def event_league_save(
             changed = save_settings(league, settings)
         changed |= _save_categories(league, event)
         changed |= _save_rounds(league, event)
+        changed |= _save_assists(league, event)
         if changed:
             refresh_leagues([league.pk])
     return league, changed
@@ -336,6 +364,37 @@ def _save_rounds(league: League, event: EventFile) -> bool:
     return changed
 
 
+def _save_assists(league: League, event: EventFile) -> bool:
+    """Items added, repriced (sales already made keep the price they were sold at) or, when
+    none was sold, removed."""
+    changed = False
+    existing = {item.name.casefold(): item for item in AssistItem.objects.filter(league=league)}
+    wanted = {assist.name.casefold() for assist in event.assists}
+    for key, item in existing.items():
+        if key not in wanted:
+            if item.sales.exists():
+                raise LeagueFileError(f"Assist {item.name!r} has been sold: it stays in the file.")
+            item.delete()
+            changed = True
+    for position, assist in enumerate(event.assists):
+        values = {
+            "name": assist.name,
+            "first_cents": assist.first_cents,
+            "later_cents": assist.later_cents,
+            "position": position,
+        }
+        item = existing.get(assist.name.casefold())
+        if item is None:
+            AssistItem.objects.create(league=league, **values)
+            changed = True
+        elif any(getattr(item, key) != value for key, value in values.items()):
+            for key, value in values.items():
+                setattr(item, key, value)
+            item.save()
+            changed = True
+    return changed
+
+
 def _create_periods(round_: Round, periods) -> None:
     RoundPeriod.objects.bulk_create(
         [
@@ -381,5 +440,8 @@ def export_event_file(league: League, *, slug: str | None = None, day: date | No
             {"name": c.name, "pairing_group": c.pairing_group, "turn_seconds": c.turn_seconds}
             for c in categories
         ],
-        "assists": [],
+        "assists": [
+            {"name": item.name, "first_cents": item.first_cents, "later_cents": item.later_cents}
+            for item in league.assist_items.all()
+        ],
     }

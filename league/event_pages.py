@@ -9,6 +9,7 @@ from django.utils import timezone
 from matches.models import MatchStatus
 
 from . import events
+from .assists import ledger
 
 
 def seat_rows(state: events.EventState):
@@ -110,7 +111,7 @@ def event_document(state: events.EventState, now=None) -> dict:
             }
             for team in board.teams
         ],
-        "assists_cents": 0,
+        "assists_cents": ledger(state.league).total_cents,
     }
 
 
@@ -119,6 +120,7 @@ def render_event(league, now=None) -> tuple[str, dict]:
     state = events.event_state(league)
     with timezone.override(league.season.institution.tz):
         html = render_to_string(
-            "league/event/_leaderboard_page.html", {"league": league, "board": state.board}
+            "league/event/_leaderboard_page.html",
+            {"league": league, "board": state.board, "ledger": ledger(league)},
         )
     return html, event_document(state, now=now)

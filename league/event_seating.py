@@ -62,10 +62,10 @@ def seat_round(entrants: Sequence[Entrant], *, seats: int, seed: int, group: str
             teams.setdefault(entrant.team, []).append(entrant)
     for name, members in sorted(teams.items(), key=lambda item: (-len(item[1]), item[0])):
         if len(members) > len(sizes):
-            where = f" in {group}" if group else ""
+            where = f" ({group})" if group else ""
             raise PairingError(
-                f"Team {name} has {len(members)} members checked in{where} but there are only "
-                f"{len(sizes)} tables: teammates cannot all sit apart."
+                f"{name}: {len(members)} members are checked in{where} but there are only "
+                f"{len(sizes)} tables, so teammates cannot all sit apart."
             )
     rng = Random(seed)
     everyone = sorted(entrants, key=lambda entrant: entrant.id)

@@ -27,7 +27,7 @@ from matches.models import GameEnd, Match, MatchStatus
 from . import events
 from .club_views import act_and_say
 from .event_pages import rounds_view
-from .models import CheckIn, Entry, League, LeagueFormat, Round
+from .models import AssistItem, AssistSale, CheckIn, Entry, League, LeagueFormat, Round
 from .pages import layout, render_pages
 from .selectors import can_see_league, league_page_row
 from .wordlists import two_letter_words
@@ -148,9 +148,12 @@ def _projector_context(league: League) -> dict:
     state = events.event_state(league)
     rounds = rounds_view(state)
     current = next((r for r in reversed(rounds) if r["status"] != "unpaired"), None)
+    from .assists import ledger
+
     return {
         "league": league,
         "board": state.board,
+        "ledger": ledger(league),
         "top": state.board.rows[:10],
         "current": current,
         "now": timezone.now(),
@@ -774,3 +777,87 @@ def event_settings_file(request: HttpRequest, slug: str) -> HttpResponse:
     response = HttpResponse(json.dumps(document, indent=2), content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="{league.slug}.json"'
     return response
+
+
+# --- Assists for the charity (E5) -----------------------------------------------------------
+
+
+@login_required
+def event_assists(request: HttpRequest, slug: str) -> HttpResponse:
+    """Sell assists at the tables (item, quantity, in two taps), void a sale with a reason, and
+    the ledger: the money raised by item, team and round."""
+    from . import assists
+
+    league = _scorer_event(request, slug)
+    if request.method == "POST":
+        if request.POST.get("void"):
+            sale = get_object_or_404(AssistSale, pk=request.POST.get("void"), league=league)
+            act_and_say(
+                request,
+                lambda: assists.sale_void(
+                    actor=request.user, sale=sale, reason=request.POST.get("reason", "")
+                ),
+                lambda voided: f"Sale voided: {voided.quantity} × {voided.item.name}.",
+            )
+        else:
+            entry = get_object_or_404(Entry, pk=request.POST.get("entry"), league=league)
+            item = get_object_or_404(AssistItem, pk=request.POST.get("item"), league=league)
+            quantity = request.POST.get("quantity", "1")
+
+            def sell():
+                if not quantity.isdigit():
+                    raise DomainError(f"Quantity {quantity!r}: a whole number, one or more.")
+                return assists.sale_record(
+                    actor=request.user,
+                    league=league,
+                    entry=entry,
+                    item=item,
+                    quantity=int(quantity),
+                )
+
+            act_and_say(
+                request,
+                sell,
+                lambda sale: (
+                    f"{sale.quantity} × {item.name} to {entry.player.name}: "
+                    f"{assists.money(sale.cents)}."
+                ),
+            )
+        return redirect(reverse("event_assists", args=[slug]) + f"#{request.POST.get('at', '')}")
+    round_ = assists.current_round(league)
+    tables = []
+    if round_ is not None:
+        entries = {
+            entry.player_id: entry
+            for entry in Entry.objects.filter(league=league).select_related("player__user", "team")
+        }
+        for match in (
+            Match.objects.filter(round=round_)
+            .order_by("table", "id")
+            .prefetch_related("seats__player__user")
+        ):
+            tables.append((match, [entries.get(seat.player_id) for seat in match.seats.all()]))
+    items = list(league.assist_items.all())
+    later_from = assists.later_price_from(league)
+    now = timezone.now()
+    prices = [
+        (
+            item,
+            assists.price_in_force(item, round_, now, later_from) if round_ else item.first_cents,
+        )
+        for item in items
+    ]
+    return render(
+        request,
+        "league/event/assists.html",
+        {
+            "league": league,
+            "round": round_,
+            "tables": tables,
+            "prices": prices,
+            "ledger": assists.ledger(league),
+            "sales": AssistSale.objects.filter(league=league)
+            .select_related("item", "entry__player__user", "round")
+            .order_by("-sold_at", "-id")[:30],
+        },
+    )

@@ -265,6 +265,27 @@ class EventScorer(models.Model):
         return f"{self.user} scores {self.league}"
 
 
+class AssistItem(models.Model):
+    """Something sold for the charity at a team challenge (E5): a Q/Z/X word list, a "Ringer",
+    "Power Play" or "Instant Replay" chit. Prices are whole cents: the first price in round 1's
+    first period, the later price from the second period or round on (004)."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="assist_items")
+    name = models.CharField(max_length=60)
+    first_cents = models.PositiveIntegerField()
+    later_cents = models.PositiveIntegerField()
+    position = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["league", "position", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "name"], name="assist_item_name_unique"),
+        ]
+
+    def __str__(self):
+        return self.name
+
+
 class Entry(models.Model):
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(PlayerProfile, on_delete=models.PROTECT, related_name="entries")
@@ -348,6 +369,45 @@ class RoundPeriod(models.Model):
 
     def __str__(self):
         return f"{self.round} period {self.number} at {self.starts:%H:%M}"
+
+
+class AssistSale(models.Model):
+    """One sale of an assist to one entrant in one round (E5). The price in force is copied in,
+    so a later price change leaves it as it was; a sale is never edited, only voided with a
+    reason (who and when kept). Totals are queries over these rows, never a running counter."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="assist_sales")
+    item = models.ForeignKey(AssistItem, on_delete=models.PROTECT, related_name="sales")
+    entry = models.ForeignKey("Entry", on_delete=models.PROTECT, related_name="assist_sales")
+    round = models.ForeignKey("Round", on_delete=models.PROTECT, related_name="assist_sales")
+    quantity = models.PositiveSmallIntegerField(validators=[MinValueValidator(1)])
+    unit_cents = models.PositiveIntegerField()
+    sold_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    sold_at = models.DateTimeField(default=timezone.now)
+    voided_at = models.DateTimeField(null=True, blank=True)
+    voided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    void_reason = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["league", "sold_at", "id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(quantity__gte=1), name="assist_sale_quantity_1_up"),
+            models.CheckConstraint(
+                condition=Q(voided_at__isnull=True) | ~Q(void_reason=""),
+                name="assist_sale_void_has_reason",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.quantity} × {self.item} to {self.entry}"
+
+    @property
+    def cents(self) -> int:
+        return self.quantity * self.unit_cents
 
 
 class CheckIn(models.Model):

@@ -86,6 +86,7 @@ def layout() -> str:
         TEMPLATES / "event" / "_teams.html",
         Path(__file__),
         Path(__file__).parent / "event_pages.py",
+        Path(__file__).parent / "assists.py",
     ):
         digest.update(path.read_bytes())
     return digest.hexdigest()[:12]

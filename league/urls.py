@@ -42,6 +42,7 @@ urlpatterns = [
     path("<slug:slug>/desk/check-in/", event_views.event_check_in, name="event_check_in"),
     path("<slug:slug>/desk/walk-in/", event_views.event_walk_in, name="event_walk_in"),
     path("<slug:slug>/volunteers/", event_views.event_scorers, name="event_scorers"),
+    path("<slug:slug>/assists/", event_views.event_assists, name="event_assists"),
     path("<slug:slug>/rounds/<int:number>/", event_views.event_round, name="event_round"),
     path("<slug:slug>/rounds/<int:number>/pair/", event_views.event_pair, name="event_pair"),
     path("<slug:slug>/rounds/<int:number>/swap/", event_views.event_swap, name="event_swap"),

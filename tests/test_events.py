@@ -167,7 +167,7 @@ def test_e3_a_bad_event_file_names_the_problem_and_creates_nothing(fest_file, se
         ),
         ({"champion_category": "Nope"}, "champion_category"),
         ({"rounds": [{"number": 1, "periods": [{"starts": "25:00", "minutes": 45}]}]}, "HH:MM"),
-        ({"assists": [{"name": "Ringer", "first_cents": 500, "later_cents": 700}]}, "assists"),
+        ({"assists": [{"name": "Ringer", "first_cents": -5}]}, "assists[1].first_cents"),
         ({"date": "2999-01-01"}, "falls outside"),
     ]:
         path = write(tmp_path, "bad.json", json.dumps({**data, **change}))
