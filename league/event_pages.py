@@ -28,6 +28,12 @@ def rounds_view(state: events.EventState):
             (byes if match.status == MatchStatus.BYE else tables).append((match, seats))
         rows.append(
             {
+                "clock": events.round_clock(
+                    round_.play_by,
+                    [(p.starts, p.minutes) for p in round_.periods.all()],
+                    state.league.season.institution.tz,
+                    timezone.now(),
+                ),
                 "round": round_,
                 "status": events.round_status(matches),
                 "periods": list(round_.periods.all()),

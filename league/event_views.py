@@ -600,7 +600,7 @@ def event_print(request: HttpRequest, slug: str, number: int, kind: str) -> Http
     from . import printables
 
     league = _staff_event(request, slug)
-    if kind not in ("pairings", "cards"):
+    if kind not in ("pairings", "cards", "sheets"):
         raise Http404
     paper = request.GET.get("paper", "letter")
     if paper not in printables.PAPER:
@@ -647,14 +647,31 @@ def event_print(request: HttpRequest, slug: str, number: int, kind: str) -> Http
         byes=tuple(seat_of(*seats[0]) for _, seats in view["byes"]),
         two_letter_words=tuple(two_letter_words()),
         two_letter_caption=TWO_LETTER_CAPTION,
+        periods=tuple((p.starts.strftime("%H:%M"), p.minutes) for p in view["periods"]),
+        end_of_game=END_OF_GAME_WORDS.get(league.end_of_game_rule, ""),
     )
-    render_pdf = printables.pairings_pdf if kind == "pairings" else printables.score_cards_pdf
+    render_pdf = {
+        "pairings": printables.pairings_pdf,
+        "cards": printables.score_cards_pdf,
+        "sheets": printables.score_sheets_pdf,
+    }[kind]
     response = HttpResponse(render_pdf(sheet, paper), content_type="application/pdf")
     response["Content-Disposition"] = (
         f'inline; filename="{league.slug}-round-{number}-{kind}-{paper}.pdf"'
     )
     return response
 
+
+# What each end-of-game rule (G1) means, printed on the score sheet for the table to apply.
+END_OF_GAME_WORDS = {
+    "standard": "each player loses the value of their own unplayed tiles; the player who went "
+    "out gains the others' total.",
+    "north_american": "the player who went out gains twice the others' unplayed tiles; nobody "
+    "loses their own.",
+    "out_bonus": "the player who goes out gains the value of all the others' unplayed tiles; "
+    "nobody loses their own; when time is up, nothing is added or taken away.",
+    "none": "no adjustment for unplayed tiles.",
+}
 
 TWO_LETTER_CAPTION = (
     "Two-letter words (G10) of the ENABLE list (public domain). The tournament lists add a few "

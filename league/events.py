@@ -16,7 +16,7 @@ happen one after another. Commands act as the site with ``as_system=True``."""
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.contrib.auth.hashers import make_password
 from django.core.exceptions import ValidationError
@@ -510,6 +510,45 @@ def _pair_or_seat(league: League, entrants, *, by_score: bool, seed: int):
         tables += seating.tables
         repeats += seating.repeats
     return event_pairing.Pairing(tables=tables, byes=[], repeats=repeats)
+
+
+@dataclass(frozen=True)
+class RoundClock:
+    """Where a round stands at a moment (E5's periods): "before" it, in "period" N with
+    `minutes_left`, in the "break" before period N, or "over"."""
+
+    state: str
+    period: int = 0
+    minutes_left: int = 0
+
+    def __str__(self) -> str:
+        if self.state == "period":
+            return f"Period {self.period}: {self.minutes_left} min left"
+        if self.state == "break":
+            return f"Break: period {self.period} starts in {self.minutes_left} min"
+        if self.state == "before":
+            return f"Starts in {self.minutes_left} min"
+        return "Time is up: play on until every player has had the same number of turns"
+
+
+def round_clock(day, periods, tz, now: datetime) -> RoundClock:
+    """The round's clock from its day, its periods [(starts, minutes)] and the time zone."""
+    spans = []
+    for starts, minutes in periods:
+        begin = datetime.combine(day, starts, tzinfo=tz)
+        spans.append((begin, begin + timedelta(minutes=minutes)))
+    if not spans:
+        return RoundClock("over")
+
+    def minutes_until(moment) -> int:
+        return max(0, -(-int((moment - now).total_seconds()) // 60))  # rounded up
+
+    for number, (begin, end) in enumerate(spans, start=1):
+        if now < begin:
+            return RoundClock("before" if number == 1 else "break", number, minutes_until(begin))
+        if now < end:
+            return RoundClock("period", number, minutes_until(end))
+    return RoundClock("over")
 
 
 def round_starts(league: League, round_: Round) -> datetime | None:

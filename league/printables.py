@@ -56,6 +56,8 @@ class PrintRound:
     byes: tuple[PrintSeat, ...] = ()
     two_letter_words: tuple[str, ...] = ()
     two_letter_caption: str = ""
+    periods: tuple[tuple[str, int], ...] = ()  # (starts "HH:MM", minutes), when in periods
+    end_of_game: str = ""  # the league's end-of-game rule in words (G1)
 
 
 def _paper(paper: str) -> str:
@@ -87,3 +89,16 @@ def pairings_pdf(round: PrintRound, paper: str = "letter") -> bytes:
 def score_cards_pdf(round: PrintRound, paper: str = "letter") -> bytes:
     """One table score card per table (002's card: table, round, names, numbers, scores)."""
     return _pdf("league/print/score_cards.html", {"round": round, "page_size": _paper(paper)})
+
+
+SHEET_TURNS = 24
+
+
+def score_sheets_pdf(round: PrintRound, paper: str = "letter") -> bytes:
+    """The official score sheet (E5): one per table, a column per player (name and number),
+    a row per turn for the turn's score and the running total, the turn limit, the end-of-game
+    rule and the time-up rule printed; the two-letter words on the back (G10)."""
+    return _pdf(
+        "league/print/score_sheets.html",
+        {"round": round, "page_size": _paper(paper), "turns": range(1, SHEET_TURNS + 1)},
+    )

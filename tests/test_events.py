@@ -671,3 +671,23 @@ def test_e5_a_four_seat_event_seats_teammates_apart_and_totals_the_teams(
     moved = "name,team,player_number\nPlayer 2-0,Team 3,5\n"
     out, err = run("import_entrants", write(tmp_path, "m.csv", moved), "--league", "challenge")
     assert "belongs to one team" in err
+
+
+def test_e5_g3_the_round_clock_says_the_period_the_break_and_when_time_is_up():
+    from datetime import date, datetime, time
+    from zoneinfo import ZoneInfo
+
+    tz = ZoneInfo("America/Chicago")
+    day = date(2026, 11, 24)
+    periods = [(time(18, 30), 30), (time(19, 30), 30)]
+
+    def clock(hour, minute):
+        return str(
+            events.round_clock(day, periods, tz, datetime(2026, 11, 24, hour, minute, tzinfo=tz))
+        )
+
+    assert clock(18, 0) == "Starts in 30 min"
+    assert clock(18, 45) == "Period 1: 15 min left"
+    assert clock(19, 10) == "Break: period 2 starts in 20 min"
+    assert clock(19, 59) == "Period 2: 1 min left"
+    assert clock(20, 0).startswith("Time is up: play on until every player has had the same")

@@ -119,3 +119,34 @@ def test_e3_the_round_page_serves_both_pdfs_to_staff_only(client, staff, player,
     assert "595.276 x 841.89" in poppler("pdfinfo", response.content, tmp_path)
     pairings = client.get(reverse("event_print", args=["fest", 1, "pairings"]))
     assert pairings.status_code == 200 and b"%PDF" in pairings.content[:8]
+
+
+def test_e5_g8_g10_the_official_score_sheet_has_a_column_per_player_and_the_words_on_the_back(
+    tmp_path,
+):
+    from league.event_views import END_OF_GAME_WORDS
+    from league.printables import score_sheets_pdf
+
+    round_ = sample_round(tables=3)
+    four = PrintTable(
+        number=9,
+        seats=tuple(PrintSeat(seat=i, name=f"Four {i}", number=90 + i) for i in range(1, 5)),
+        url="https://scrabble.example.edu/t/9/",
+        turn_seconds=180,
+    )
+    round_ = PrintRound(
+        **{
+            **round_.__dict__,
+            "tables": (four,),
+            "periods": (("18:30", 30), ("19:30", 30)),
+            "end_of_game": END_OF_GAME_WORDS["out_bonus"],
+        }
+    )
+    pdf = score_sheets_pdf(round_, "a4")
+    assert "Pages:           2" in poppler("pdfinfo", pdf, tmp_path)  # the sheet and its back
+    text = poppler("pdftotext", pdf, tmp_path)
+    assert all(f"{i}. Four {i}" in text and f"no. {90 + i}" in text for i in range(1, 5))
+    assert "3:00 per turn" in text and "same number of turns" in text
+    assert "nobody loses their own" in text and "period 2 19:30 (30 min)" in text
+    back = text[text.index("Two-letter words · Table 9") :]
+    assert back.split()[5:8] == ["AA", "AB", "ZA"]  # the back: the list, large
