@@ -118,10 +118,11 @@ def build_demo(
             _make_league(institution, season, director, number, rng)
             say("leagues", number, leagues)
     from .demo_club import make_club
-    from .demo_event import make_event
+    from .demo_event import make_challenge, make_event
 
     make_club(institution, season, director, desk, rng)
     make_event(institution, season, director, desk, rng, DEMO_PASSWORD)
+    make_challenge(institution, season, director, desk, rng)
     return demo_logins()
 
 

@@ -31,6 +31,9 @@ GUEST_LAST = [
 ]  # fmt: skip
 
 
+GUEST_NAMES = [(first, last) for first in GUEST_FIRST for last in GUEST_LAST]
+
+
 def fest_settings(day) -> dict:
     """The event's settings file (the contract's create_event), as next year would export it."""
     return {
@@ -66,7 +69,7 @@ def make_event(institution, season, director, desk, rng: random.Random, password
         .order_by("campus_id")
         .select_related("user")[:STUDENTS]
     )
-    guests = iter(rng.sample([(first, last) for first in GUEST_FIRST for last in GUEST_LAST], 40))
+    guests = iter(rng.sample(GUEST_NAMES, 40))
     people = []
     for category, count in ENTRANTS:
         for index in range(count):
@@ -82,7 +85,7 @@ def make_event(institution, season, director, desk, rng: random.Random, password
                 )
             people.append(details)
     for details in people:
-        events.entrant_save(actor=desk, league=league, details=details)
+        events.entrant_save(actor=desk, league=league, details=details, refresh=False)
     six = timezone.make_aware(datetime.combine(today, time(17, 40)), institution.tz)
     for entry in league.entries.all():
         events.event_check_in(actor=desk, league=league, entry=entry, now=six)
@@ -103,4 +106,94 @@ def make_event(institution, season, director, desk, rng: random.Random, password
             now=handed_in,
         )
     events.pair_event_round(actor=director, round=second, seed=2027, now=handed_in)
+    return league
+
+
+COMPANIES = [
+    "Acorn Insurance", "Birchwood Bank", "Cobalt Logistics", "Driftwood Design",
+    "Elmstreet Energy", "Fernhill Foods", "Granite Telecom", "Harbor Health",
+    "Ironbark Software", "Juniper Legal", "Keystone Media", "Lakeside Labs",
+]  # fmt: skip
+
+
+def challenge_settings(day) -> dict:
+    """A charity's corporate challenge (004, E5): teams of four at four-seat tables, one game in
+    two periods of 30 minutes, 3-minute turns, the out-bonus ending, assists that cost more
+    from the second period on."""
+    return {
+        "name": "Corporate Scrabble Challenge",
+        "slug": "corporate-challenge",
+        "format": "event",
+        "date": day.isoformat(),
+        "public": True,
+        "campus_only": False,
+        "seats_per_table": 4,
+        "team_size": 4,
+        "short_team": "average_fill",
+        "end_of_game_rule": "out_bonus",
+        "lexicon": "OSPD6",
+        "rounds": [
+            {
+                "number": 1,
+                "periods": [{"starts": "18:30", "minutes": 30}, {"starts": "19:30", "minutes": 30}],
+            },
+            {"number": 2, "periods": [{"starts": "20:30", "minutes": 45}]},
+        ],
+        "categories": [{"name": "Corporate", "pairing_group": "Corporate", "turn_seconds": 180}],
+        "assists": [
+            {"name": "Q/Z/X word list", "first_cents": 500, "later_cents": 1000},
+            {"name": "Ringer", "first_cents": 1000, "later_cents": 2000},
+            {"name": "Power Play", "first_cents": 2000, "later_cents": 4000},
+            {"name": "Instant Replay", "first_cents": 500, "later_cents": 1000},
+        ],
+    }
+
+
+def make_challenge(institution, season, director, desk, rng: random.Random) -> League:
+    """Twelve teams of four (one of three) checked in, round 1 seated and its score sheets'
+    totals entered, assists sold in both price tiers."""
+    from .assists import sale_record
+
+    today = institution.today()
+    league, _ = event_league_save(
+        actor=director, season=season, event=read_event_file(challenge_settings(today))
+    )
+    names = iter(rng.sample(GUEST_NAMES, 47))
+    for index, company in enumerate(COMPANIES):
+        for _ in range(3 if index == len(COMPANIES) - 1 else 4):
+            first, last = next(names)
+            events.entrant_save(
+                actor=desk,
+                league=league,
+                details=events.EntrantDetails(name=f"{first} {last}", team=company),
+                refresh=False,  # pairing refreshes the pages
+            )
+    doors = timezone.make_aware(datetime.combine(today, time(18, 10)), institution.tz)
+    for entry in league.entries.all():
+        events.event_check_in(actor=desk, league=league, entry=entry, now=doors)
+    first_round = league.rounds.get(number=1)
+    tables, _ = events.pair_event_round(actor=director, round=first_round, seed=4, now=doors)
+    items = list(league.assist_items.all())
+    entries = list(league.entries.all())
+    for when, sales in ((time(18, 45), 14), (time(19, 40), 10)):  # both price tiers
+        moment = timezone.make_aware(datetime.combine(today, when), institution.tz)
+        for _ in range(sales):
+            sale_record(
+                actor=desk,
+                league=league,
+                entry=rng.choice(entries),
+                item=rng.choice(items),
+                quantity=rng.choice([1, 1, 1, 2]),
+                round=first_round,
+                now=moment,
+            )
+    handed_in = timezone.make_aware(datetime.combine(today, time(20, 5)), institution.tz)
+    for table in tables:
+        match_services.card_enter(
+            actor=desk,
+            match=table,
+            scores=[rng.randint(180, 420) for _ in range(table.seats.count())],
+            ended_by="time_up",
+            now=handed_in,
+        )
     return league

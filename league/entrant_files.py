@@ -17,6 +17,7 @@ from core.errors import DomainError
 
 from .events import EntrantDetails, entrant_save
 from .models import League
+from .refresh import refresh_leagues
 
 COLUMNS = ("name", "category", "team", "player_number", "email", "campus_id")
 
@@ -116,7 +117,11 @@ def entrants_import(
             try:
                 with transaction.atomic():
                     _, created = entrant_save(
-                        actor=actor, league=league, details=details, as_system=as_system
+                        actor=actor,
+                        league=league,
+                        details=details,
+                        as_system=as_system,
+                        refresh=False,
                     )
             except DomainError as error:
                 result.rejected.append((line, error.message))
@@ -125,6 +130,8 @@ def entrants_import(
             result.created += created
             result.updated += not created
         result.rejected.sort()
+        if result.entrants:
+            refresh_leagues([league.pk])
         if strict and result.rejected:
             raise EntrantsRejected(
                 f"{len(result.rejected)} bad rows: nothing was imported (--strict).",

@@ -326,6 +326,7 @@ def entrant_save(
     check_in: bool = False,
     now=None,
     as_system: bool = False,
+    refresh: bool = True,
 ) -> tuple[Entry, bool]:
     """Add an entrant (a student by campus ID or e-mail, else a guest where the event is open to
     guests), or update the one already entered (same player number, else e-mail, else campus
@@ -344,11 +345,11 @@ def entrant_save(
             player = _person(league, details)
             entry = Entry.objects.filter(league=league, player=player).first()
             if entry is None or entry.withdrawn_at is not None:
-                entry = _enter(league, player, by_director=True)
+                entry = _enter(league, player, by_director=True, refresh=refresh)
             else:
                 created = False
         elif entry.withdrawn_at is not None:
-            entry = _enter(league, entry.player, by_director=True)
+            entry = _enter(league, entry.player, by_director=True, refresh=refresh)
         wanted_team = " ".join(details.team.split())
         if entry.team_id and wanted_team and wanted_team.casefold() != entry.team.name.casefold():
             raise EventError(
@@ -382,7 +383,8 @@ def entrant_save(
             entry.refresh_from_db(fields=["player_number"])
         if check_in:
             _check_in(league, entry, actor, now)
-        refresh_leagues([league.pk])  # the leaderboard lists every entrant
+        if refresh:  # the leaderboard lists every entrant; an import refreshes once at its end
+            refresh_leagues([league.pk])
     return entry, created
 
 

@@ -40,7 +40,12 @@ def _lock(league: League) -> League:
 
 
 def _enter(
-    league: League, player: PlayerProfile, *, today: date | None = None, by_director: bool = False
+    league: League,
+    player: PlayerProfile,
+    *,
+    today: date | None = None,
+    by_director: bool = False,
+    refresh: bool = True,
 ) -> Entry:
     """Add a player to a locked league, if `join_refusal` lets them (L10 and the league's limits)."""
     existing = Entry.objects.filter(league=league, player=player).first()
@@ -78,7 +83,8 @@ def _enter(
     if league.format in (LeagueFormat.CLUB, LeagueFormat.EVENT) and entry.player_number is None:
         number_entries(league)
         entry.refresh_from_db(fields=["player_number"])
-    refresh_leagues([league.pk])  # every entry has a row in the standings
+    if refresh:  # every entry has a row in the standings (a batch refreshes once, at its end)
+        refresh_leagues([league.pk])
     return entry
 
 

@@ -96,8 +96,8 @@ def test_the_scale_path_bulk_makes_leagues_in_every_state_for_the_night(db, caps
     assert created == Match.objects.count()
     summary = run_nightly()
     assert (
-        summary.forfeits > 0 and summary.auto_confirmed > 0 and summary.standings_rebuilt == 6
-    )  # four leagues, the club and the event
+        summary.forfeits > 0 and summary.auto_confirmed > 0 and summary.standings_rebuilt == 7
+    )  # four leagues, the club and the two events
 
 
 def test_negative_sizes_are_refused(db):
@@ -152,7 +152,7 @@ def test_e3_the_demo_event_has_forty_entrants_round_one_entered_and_round_two_pa
 
     with django_capture_on_commit_callbacks(execute=True):
         out = seed(capsys)
-    fest = League.objects.get(format="event")
+    fest = League.objects.get(slug="scrabble-fest")
     assert fest.entries.count() == 40 and Team.objects.filter(league=fest).count() == 4
     assert fest.entries.filter(player__user__isnull=True).count() > 20  # guests
     assert {c.name for c in fest.categories.all()} == {
@@ -171,3 +171,37 @@ def test_e3_the_demo_event_has_forty_entrants_round_one_entered_and_round_two_pa
     assert all(len(board.categories[name]) >= 3 for name in board.categories)
     assert len(board.teams) == 4
     assert "event_scorer volunteer@example.edu scrabble-demo" in out
+
+
+def test_e5_the_demo_challenge_has_twelve_teams_apart_round_one_scored_and_assists_sold(
+    db, capsys, django_capture_on_commit_callbacks
+):
+    from league import events
+    from league.assists import ledger
+    from league.models import AssistSale, League
+    from matches.models import Match
+
+    with django_capture_on_commit_callbacks(execute=True):
+        seed(capsys)
+    challenge = League.objects.get(slug="corporate-challenge")
+    assert challenge.entries.count() == 47 and challenge.teams.count() == 12
+    tables = Match.objects.filter(round__league=challenge, round__number=1)
+    assert sorted(table.seats.count() for table in tables) == [3] + [4] * 11
+    for table in tables:
+        teams = [seat.player.entries.get(league=challenge).team_id for seat in table.seats.all()]
+        assert len(set(teams)) == len(teams)  # E5: no two teammates at a table
+        assert table.status == "confirmed" and table.ended_by == "time_up"
+    prices = set(
+        AssistSale.objects.filter(league=challenge).values_list("item__name", "unit_cents")
+    )
+    assert ("Ringer", 1000) in prices or ("Ringer", 2000) in prices
+    tiers = {
+        cents == item_first
+        for cents, item_first in AssistSale.objects.filter(league=challenge).values_list(
+            "unit_cents", "item__first_cents"
+        )
+    }
+    assert tiers == {True, False}  # sold at the first price and at the later one
+    assert ledger(challenge).total_cents > 0
+    board = events.event_state(challenge).board
+    assert len(board.teams) == 12 and next(t for t in board.teams if t.filled == 1)
