@@ -840,7 +840,9 @@ def event_assists(request: HttpRequest, slug: str) -> HttpResponse:
                     f"{assists.money(sale.cents)}."
                 ),
             )
-        return redirect(reverse("event_assists", args=[slug]) + f"#{request.POST.get('at', '')}")
+        at = request.POST.get("at", "")
+        # Back to the same table, still open, for the next sale there.
+        return redirect(reverse("event_assists", args=[slug]) + (f"?open={at}#{at}" if at else ""))
     round_ = assists.current_round(league)
     tables = []
     if round_ is not None:
@@ -853,7 +855,10 @@ def event_assists(request: HttpRequest, slug: str) -> HttpResponse:
             .order_by("table", "id")
             .prefetch_related("seats__player__user")
         ):
-            tables.append((match, [entries.get(seat.player_id) for seat in match.seats.all()]))
+            anchor = f"table-{match.table or match.pk}"
+            tables.append(
+                (match, [entries.get(seat.player_id) for seat in match.seats.all()], anchor)
+            )
     items = list(league.assist_items.all())
     later_from = assists.later_price_from(league)
     now = timezone.now()
@@ -873,6 +878,7 @@ def event_assists(request: HttpRequest, slug: str) -> HttpResponse:
             "tables": tables,
             "prices": prices,
             "ledger": assists.ledger(league),
+            "open_table": request.GET.get("open", ""),
             "sales": AssistSale.objects.filter(league=league)
             .select_related("item", "entry__player__user", "round")
             .order_by("-sold_at", "-id")[:30],
