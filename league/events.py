@@ -91,7 +91,7 @@ def rounds_with_tables(league: League) -> list[tuple[Round, list[Match]]]:
     for match in (
         Match.objects.filter(league=league)
         .order_by("round__number", "table", "id")
-        .prefetch_related("seats")
+        .prefetch_related("seats__player__user")
     ):
         tables[match.round_id].append(match)
     return [(round_, tables[round_.pk]) for round_ in rounds]

@@ -661,6 +661,23 @@ def test_e5_a_four_seat_event_seats_teammates_apart_and_totals_the_teams(
         )
     assert out.strip() == "tables=12 scores=47 skipped=0 conflicts=0"
     league = League.objects.get(slug="challenge")
+    four = next(line for line in lines if len(line[1].split(",")) == 4)
+    three_of_four = "table,player_number,score\n" + "".join(
+        f"{four[0]},{number},300\n" for number in four[1].split(",")[:3]
+    )
+    err = io.StringIO()
+    with pytest.raises(CommandError):
+        call_command(
+            "enter_scores",
+            "--league",
+            "challenge",
+            "--round",
+            "1",
+            write(tmp_path, "3.csv", three_of_four),
+            stdout=io.StringIO(),
+            stderr=err,
+        )
+    assert f"table {four[0]} needs a row for each of its 4 seats" in err.getvalue()
     board = events.event_state(league).board
     short = next(team for team in board.teams if team.team == "Team 0")
     assert short.filled == 1 and len(short.members) == 3  # the team of three, averaged up
@@ -691,3 +708,33 @@ def test_e5_g3_the_round_clock_says_the_period_the_break_and_when_time_is_up():
     assert clock(19, 10) == "Break: period 2 starts in 20 min"
     assert clock(19, 59) == "Period 2: 1 min left"
     assert clock(20, 0).startswith("Time is up: play on until every player has had the same")
+
+
+def test_e3_every_event_page_runs_the_same_queries_at_two_sizes(entered, client, staff, tmp_path):
+    """The round, table, projector, door, scoring and assists pages read the event in a fixed
+    number of queries, whatever the number of entrants and tables."""
+    pages = [
+        reverse("league_detail", args=["fest"]),
+        reverse("event_round", args=["fest", 1]),
+        reverse("event_table", args=["fest", 1, 1]),
+        reverse("event_projector_panel", args=["fest"]),
+        reverse("event_desk", args=["fest"]),
+        reverse("event_scores", args=["fest", 1]),
+        reverse("event_assists", args=["fest"]),
+    ]
+
+    def counts():
+        pair("--all-entrants", "--repair", "--round", "1")
+        client.force_login(staff.user)
+        found = []
+        for url in pages:
+            client.get(url)  # warm the session and the caches
+            with CaptureQueriesContext(connection) as queries:
+                assert client.get(url).status_code == 200, url
+            found.append(len(queries))
+        return found
+
+    small = counts()
+    more = "name,category\n" + "".join(f"Extra {i},Just for Fun\n" for i in range(40))
+    run("import_entrants", write(tmp_path, "more.csv", more), "--league", "fest")
+    assert counts() == small
