@@ -1,10 +1,25 @@
+from urllib.parse import urlsplit
+
 from allauth.account.adapter import DefaultAccountAdapter
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ImproperlyConfigured, ValidationError
 
 from core.tasks import queue_email
 
 from .selectors import institution_for_email
+
+
+class SiteName:
+    """What allauth's e-mails call the site: the name in SITE_NAME, the host of SITE_URL."""
+
+    @property
+    def name(self) -> str:
+        return settings.SITE_NAME
+
+    @property
+    def domain(self) -> str:
+        return urlsplit(settings.SITE_URL).netloc
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -25,6 +40,9 @@ class AccountAdapter(DefaultAccountAdapter):
         return email
 
     def send_mail(self, template_prefix, email, context):
+        # allauth greets "Hello from {site name}!"; without django.contrib.sites it has no name
+        # ("Hello from !"): the site's own name and address stand in.
+        context = {**context, "current_site": SiteName()}
         queue_email(self.render_mail(template_prefix, email, context))
 
     def get_client_ip(self, request):

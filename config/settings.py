@@ -180,6 +180,8 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Scrabble league <leag
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 # Links in e-mail point here (no trailing slash).
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+# How e-mails name the site (allauth's "Hello from …!").
+SITE_NAME = os.environ.get("SITE_NAME", "Intramural Scrabble")
 globals().update(email_settings(os.environ.get("EMAIL_URL", "console://")))
 
 # The outbox (django-post-office): mail is written in the transaction of the change it reports

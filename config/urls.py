@@ -1,16 +1,29 @@
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path
+from django.views.generic import RedirectView
 
 from accounts import views as accounts_views
 from league import director as league_director
 from league import event_views
 from league import views as league_views
 
+
+class FaviconRedirect(RedirectView):
+    """Browsers ask for /favicon.ico whatever the page links: send them to the site's icon."""
+
+    permanent = True
+
+    def get_redirect_url(self, *args, **kwargs):
+        return static("favicon.svg")
+
+
 admin.site.site_header = "Intramural Scrabble: director's panel"
 admin.site.site_title = "Scrabble league admin"
 admin.site.index_title = "Your institution"
 
 urlpatterns = [
+    path("favicon.ico", FaviconRedirect.as_view()),
     path("admin/", admin.site.urls),
     # Before allauth's own: the signup that turns a campus ID taken at the last moment into a message.
     path("accounts/signup/", accounts_views.signup, name="account_signup"),

@@ -22,6 +22,7 @@ def frame_links() -> dict[str, str]:
         "signup": reverse("account_signup"),
         "logout": reverse("account_logout"),
         "stylesheet": static("css/site.css"),
+        "favicon": static("favicon.svg"),
     }
 
 

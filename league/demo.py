@@ -234,7 +234,10 @@ def _make_league(institution, season, director, number, rng) -> None:
     for profile in eligible_students[start : start + LEAGUE_SIZE]:
         entry_enrol(actor=director, league=league, player=profile)
     rounds = rounds_generate(
-        actor=director, league=league, first_play_by=institution.today() - timedelta(days=10)
+        actor=director,
+        league=league,
+        first_play_by=institution.today() - timedelta(days=10),
+        allow_past=True,  # the demo's season is already under way
     )
     _play_out(league, rounds, director, rng)
 

@@ -174,9 +174,13 @@ def ineligibility_forfeits(*, actor, player: PlayerProfile, season) -> int:
     return forfeits
 
 
-def rounds_generate(*, actor, league: League, first_play_by: date) -> list[Round]:
+def rounds_generate(
+    *, actor, league: League, first_play_by: date, allow_past: bool = False
+) -> list[Round]:
     """The director draws the whole round robin (circle method): one round per
-    `round_length_days`, each match with its deadline; with an odd count a bye each round."""
+    `round_length_days`, each match with its deadline; with an odd count a bye each round. A
+    first play-by date already past is refused (only the demo, building a season under way,
+    passes `allow_past`)."""
     with transaction.atomic():
         league = _lock(league)
         _require_director(actor, league)
@@ -192,6 +196,13 @@ def rounds_generate(*, actor, league: League, first_play_by: date) -> list[Round
         if len(entries) < 2:
             raise LeagueError("A round robin needs at least two players.")
         season = league.season
+        today = season.institution.today()
+        if first_play_by < today and not allow_past:
+            # Round 1 would be overdue at once: its matches double forfeits that very night (L8).
+            raise LeagueError(
+                f"The first play-by date ({first_play_by:%b %-d}) has passed: choose "
+                f"{today:%b %-d} or later."
+            )
         if not season.starts_on <= first_play_by <= season.ends_on:
             raise LeagueError(f"The first play-by date must fall within {season.name}.")
         for entry in entries:

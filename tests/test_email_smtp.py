@@ -67,3 +67,25 @@ def test_the_verification_email_is_delivered_over_smtp(
     assert message["Subject"].startswith("[Scrabble league]")
     assert "/accounts/confirm-email/" in message.get_body(("plain",)).get_content()
     assert Email.objects.get().status == STATUS.sent  # the outbox row it left from
+
+
+def test_plain_text_mail_is_not_html_escaped_and_the_html_part_is(
+    match, player, opponent, django_capture_on_commit_callbacks
+):
+    """A name with an apostrophe or angle brackets reads as typed in the text part (it showed
+    `&#x27;` and `&lt;script&gt;`); the HTML part still escapes it."""
+    from django.core import mail as outbox
+
+    from matches.notifications import notify
+
+    with django_capture_on_commit_callbacks(execute=True):
+        notify(
+            recipients=[opponent.user],
+            subject="A test",
+            lines=["O'Brien reported <script>alert(1)</script> 412–377"],
+            match=match,
+        )
+    message = outbox.outbox[-1]
+    assert "O'Brien reported <script>alert(1)</script>" in message.body
+    html = message.alternatives[0][0]
+    assert "&lt;script&gt;" in html and "<script>" not in html

@@ -314,3 +314,13 @@ def test_l10_an_ineligibility_ruling_and_its_forfeits_stand_or_fall_together(
     assert Eligibility.objects.get(profile=player, season=season).status == "eligible"
     match.refresh_from_db()
     assert match.status == MatchStatus.UNSCHEDULED
+
+
+def test_l8_drawing_rounds_refuses_a_first_play_by_date_already_past(league, director, season):
+    """Round 1 would be overdue at once, and the night would forfeit every match of it."""
+    for _ in range(4):
+        entrant(league)
+    yesterday = season.institution.today() - timedelta(days=1)
+    with pytest.raises(LeagueError, match="has passed"):
+        rounds_generate(actor=director.user, league=league, first_play_by=yesterday)
+    assert not league.rounds.exists()

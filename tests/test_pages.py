@@ -400,3 +400,10 @@ def test_the_bracket_page_and_json_run_a_constant_number_of_queries(
     with django_assert_max_num_queries(1):
         data = client.get(reverse("league_bracket_json", args=[league.slug])).json()
     assert page.status_code == 200 and data["size"] == (4 if entrants == 3 else 32)
+
+
+def test_every_page_names_the_site_icon_and_favicon_ico_leads_to_it(client, db):
+    page = client.get("/")
+    assert b'rel="icon"' in page.content and b"favicon.svg" in page.content
+    response = client.get("/favicon.ico")
+    assert response.status_code == 301 and response["Location"].endswith("favicon.svg")

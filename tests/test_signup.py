@@ -249,3 +249,9 @@ def test_l10_ten_simultaneous_signups_with_one_campus_id_make_one_account_and_no
     assert sorted(statuses) == [200] * 9 + [302]
     assert PlayerProfile.objects.filter(campus_id="1234567").count() == 1
     assert User.objects.count() == 1
+
+
+def test_allauths_mail_names_the_site_instead_of_hello_from_nothing(sign_up):
+    sign_up()
+    body = mail.outbox[0].body
+    assert "Hello from Intramural Scrabble!" in body and "Hello from !" not in body
