@@ -375,9 +375,9 @@ AUDIT_ACTIONS = {
     "double_forfeit": "Double forfeit",
     "replay_ordered": "Replay ordered",
     "deadline_extended": "Deadline extended",
-    "result_recorded": "Result recorded by the director",
+    "result_recorded": "Result recorded",
     "card_entered": "Score card entered",
-    "report_upheld": "Report upheld by the director",
+    "report_upheld": "Report upheld",
 }
 
 

@@ -407,3 +407,8 @@ def test_every_page_names_the_site_icon_and_favicon_ico_leads_to_it(client, db):
     assert b'rel="icon"' in page.content and b"favicon.svg" in page.content
     response = client.get("/favicon.ico")
     assert response.status_code == 301 and response["Location"].endswith("favicon.svg")
+
+
+def test_the_login_page_says_log_in_as_the_rest_of_the_site_does(client, db):
+    page = client.get("/accounts/login/").content.decode()
+    assert "Log in" in page and "Sign In" not in page

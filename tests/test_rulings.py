@@ -203,3 +203,22 @@ def test_l5_a_decided_cant_reach_report_is_not_decided_again(match, player, dire
         )
     issue.refresh_from_db()
     assert issue.resolution.startswith("double_forfeit")
+
+
+def test_the_history_names_the_director_once(client, match, player, opponent, institution):
+    """It read "Result recorded by the director by Dana Director"."""
+    from tests.factories import staff_member
+
+    director = staff_member(institution, "Directors")
+    rule(
+        actor=director.user,
+        match=match,
+        ruling=Ruling.AMEND,
+        reason="Card handed in at the desk",
+        scores=[400, 350],
+    )
+    client.force_login(player.user)
+    page = client.get(match.get_absolute_url()).content.decode()
+    name = director.user.get_full_name()
+    assert f"Result recorded by {name}: Card handed in at the desk" in page
+    assert "by the director by" not in page

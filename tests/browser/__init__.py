@@ -13,7 +13,7 @@ def log_in(page, base_url, email, password=PASSWORD):
     page.goto(f"{base_url}/accounts/login/")
     page.get_by_label("Email").fill(email)
     page.get_by_label("Password").fill(password)
-    page.get_by_role("button", name="Sign In").click()
+    page.get_by_role("button", name="Log in").click()
 
 
 def shoot(page, name):
