@@ -35,6 +35,9 @@ SCOREKEEPER_FORMATS = (LeagueFormat.CLUB,)
 DIRECTOR_CLOSES = (LeagueFormat.CLUB, LeagueFormat.EVENT)
 # Formats whose results come only from score cards entered by staff (E3).
 CARDS_ONLY_FORMATS = (LeagueFormat.EVENT,)
+# Formats whose rounds are all set up front while people keep joining (club members come and
+# go, an event takes walk-ins): rounds existing does not close entry.
+OPEN_ENTRY_FORMATS = (LeagueFormat.CLUB, LeagueFormat.EVENT)
 
 
 class ShortTeam(models.TextChoices):
@@ -189,6 +192,10 @@ class League(models.Model):
         """Where attendance varies (club nights) the table ranks by win percentage, then
         spread per game (G9)."""
         return self.format == LeagueFormat.CLUB
+
+    def started(self, has_rounds: bool) -> bool:
+        """Entry is closed because the rounds are drawn (never for clubs and events)."""
+        return has_rounds and self.format not in OPEN_ENTRY_FORMATS
 
     def registration_open(self, today=None) -> bool:
         today = today or self.season.institution.today()

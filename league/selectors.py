@@ -15,13 +15,13 @@ from .models import League, Round
 
 def leagues_for(institution):
     """An institution's leagues with their entry counts and whether their rounds are drawn
-    (`started`), newest season first."""
+    (`has_rounds`), newest season first."""
     return (
         League.objects.filter(season__institution=institution)
         .select_related("season__institution")
         .annotate(
             players=Count("entries", filter=Q(entries__withdrawn_at__isnull=True)),
-            started=Exists(Round.objects.filter(league=OuterRef("pk"))),
+            has_rounds=Exists(Round.objects.filter(league=OuterRef("pk"))),
         )
         .order_by("-season__starts_on", "name")
     )

@@ -59,10 +59,7 @@ def _enter(
         league,
         joined=existing is not None and existing.active,
         players=Entry.objects.filter(league=league, withdrawn_at__isnull=True).count(),
-        # A club's nights and an event's rounds are all set up front and people come and go
-        # (walk-ins at the door): joining stays open.
-        started=league.format not in (LeagueFormat.CLUB, LeagueFormat.EVENT)
-        and league.rounds.exists(),
+        started=league.started(league.rounds.exists()),
         eligibility=eligibility,
         today=today,
         enrolled_name=player.name if by_director else None,

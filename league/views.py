@@ -41,7 +41,7 @@ def league_list(request: HttpRequest) -> HttpResponse:
             league,
             joined=league.pk in mine,
             players=league.players,
-            started=league.started,
+            started=league.started(league.has_rounds),
             eligibility=statuses.get(league.season_id, EligibilityStatus.PENDING),
         )
         rows.append(

@@ -299,3 +299,21 @@ def test_l8_a_new_double_forfeit_spread_in_the_admin_rebuilds_the_standings_it_s
     assert _spreads(client, league) == [-30, -30]
     page = client.get(reverse("league_standings", args=[league.slug])).content.decode()
     assert "−30 per double forfeit" in page
+
+
+def test_e3_e4_the_leagues_list_offers_join_for_a_club_or_event_whose_rounds_are_set(
+    client, season, player
+):
+    """A club's nights and an event's rounds exist from the start; they never close entry."""
+    from tests.factories import LeagueFactory, eligible
+
+    eligible(player, season)
+    for kind in ("club", "event"):
+        league = LeagueFactory(season=season, format=kind, name=f"A {kind}", slug=f"a-{kind}")
+        league.rounds.create(number=1, play_by=season.ends_on)
+        if kind == "event":
+            league.event_date = season.ends_on
+            league.save()
+    client.force_login(player.user)
+    page = client.get("/leagues/").content.decode()
+    assert "has started" not in page
