@@ -89,9 +89,9 @@ class AcceptForm(forms.Form):
 
 class EquipmentForm(forms.Form):
     description = forms.CharField(
-        label="Dictionary or board you both agreed to",
+        label="Dictionary or board you propose instead",
         max_length=200,
-        help_text="Only if you both agreed before the game (L4); otherwise the league's lexicon applies.",
+        help_text="It holds once every player agrees (L4); until then the league's lexicon applies.",
     )
 
 

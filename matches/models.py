@@ -91,6 +91,16 @@ class Match(models.Model):
         blank=True,
         help_text="Another dictionary or board both players agreed to (L4).",
     )
+    equipment_proposed = models.CharField(
+        max_length=200,
+        blank=True,
+        help_text="Another dictionary or board one player proposed, waiting for the others (L4).",
+    )
+    equipment_agreed_by = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="The players (profile ids) who agreed to the proposal so far.",
+    )
     scorekeeper = models.PositiveSmallIntegerField(
         default=1,
         validators=[MinValueValidator(1), MaxValueValidator(4)],
@@ -364,6 +374,7 @@ AUDIT_ACTIONS = {
     "created": "Match drawn",
     "proposal_created": "Times proposed",
     "scheduled": "Time accepted",
+    "equipment_proposed": "Other dictionary or board proposed",
     "equipment_agreed": "Other dictionary or board agreed",
     "contact_issue_reported": "Can't reach opponent reported",
     "reported": "Result reported",

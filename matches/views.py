@@ -128,6 +128,7 @@ def _render(request, match, status=200, **forms):
         "can_dispute": may(Action.DISPUTE),
         "can_report_contact": may(Action.REPORT_CONTACT),
         "can_agree_equipment": may(Action.AGREE_EQUIPMENT),
+        "i_agreed_equipment": seat is not None and seat.player_id in match.equipment_agreed_by,
         "open_contact_issue": open_issue,
         "is_director": services.is_match_director(request.user, match),
         "events": list(match.audit_events.all()),
@@ -212,7 +213,7 @@ def match_equipment(request, pk):
         lambda f: services.equipment_agree(
             actor=request.user, match=match, description=f.cleaned_data["description"]
         ),
-        "Agreed equipment recorded.",
+        "Recorded: it holds once every player has agreed.",
     )
 
 

@@ -129,11 +129,30 @@ def test_no_proposals_on_a_finished_match(match, player, opponent):
         proposal_create(actor=player.user, match=match, times=[soon(24)])
 
 
-def test_l4_either_player_records_agreed_equipment(match, opponent):
+def test_l4_another_dictionary_holds_only_once_both_players_agree(match, player, opponent):
+    """L4: both must agree; one player alone only proposes."""
     equipment_agree(actor=opponent.user, match=match, description="Opponent's deluxe board, OSPD6")
     match.refresh_from_db()
+    assert match.agreed_equipment == "" and match.equipment_proposed.startswith("Opponent's")
+    assert AuditEvent.objects.filter(match=match, action="equipment_proposed").exists()
+    equipment_agree(actor=opponent.user, match=match)  # agreeing with oneself changes nothing
+    match.refresh_from_db()
+    assert match.agreed_equipment == ""
+    equipment_agree(actor=player.user, match=match)  # the other player agrees to it as written
+    match.refresh_from_db()
     assert match.agreed_equipment == "Opponent's deluxe board, OSPD6"
+    assert match.equipment_proposed == "" and match.equipment_agreed_by == []
     assert AuditEvent.objects.filter(match=match, action="equipment_agreed").exists()
+
+
+def test_l4_a_different_proposal_replaces_the_one_waiting(match, player, opponent):
+    equipment_agree(actor=opponent.user, match=match, description="A travel board")
+    equipment_agree(actor=player.user, match=match, description="Collins 2024")
+    match.refresh_from_db()
+    assert match.equipment_proposed == "Collins 2024" and match.agreed_equipment == ""
+    equipment_agree(actor=opponent.user, match=match)
+    match.refresh_from_db()
+    assert match.agreed_equipment == "Collins 2024"
 
 
 # --- Reporting ------------------------------------------------------------------------------------

@@ -95,15 +95,21 @@ def test_my_matches_next_step_follows_the_policy():
     assert not next_step(reported, THEM, NOW).needs_you
 
 
-def test_l4_equipment_can_be_agreed_while_a_cant_reach_report_waits(client, match, player):
+def test_l4_equipment_can_be_agreed_while_a_cant_reach_report_waits(
+    client, match, player, opponent
+):
     """The page hid the equipment form while a can't-reach report was open, though the service
     accepted it: the policy (the service's rule) won, and the page now offers it."""
     contact_issue_report(actor=player.user, match=match, attempts="Called twice, no answer.")
     client.force_login(player.user)
     page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
-    assert "We agreed to another dictionary or board" in page
+    assert "Play with another dictionary or board" in page
     assert "I can't reach my opponent</summary>" not in page
     equipment_agree(actor=player.user, match=match, description="A travel board")
+    client.force_login(opponent.user)
+    page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
+    assert "Proposed: <strong>A travel board</strong>" in page and "I agree" in page
+    client.post(reverse("match_equipment", args=[match.pk]), {"description": "A travel board"})
     match.refresh_from_db()
     assert match.agreed_equipment == "A travel board"
 

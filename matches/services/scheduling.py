@@ -119,29 +119,62 @@ def proposal_accept(*, actor, proposal: ScheduleProposal, starts_at: datetime, n
     return match
 
 
-def equipment_agree(*, actor, match: Match, description: str) -> Match:
-    """Both players agreed before the game to another dictionary or board (L4)."""
-    description = (description or "").strip()
-    if not description:
-        raise MatchError("Say which dictionary or board you both agreed to.")
+def equipment_agree(*, actor, match: Match, description: str = "") -> Match:
+    """Another dictionary or board instead of the league's (L4): it holds only once every
+    player has agreed. A player proposes it (a different proposal replaces the one waiting);
+    each other player agrees to the proposal as written; the last agreement records it."""
+    description = " ".join((description or "").split())[:200]
     with transaction.atomic():
         match = lock(match)
         seats = seats_of(match)
         seat = player_seat(actor, seats)
         require_allowed(Action.AGREE_EQUIPMENT, match, seat, timezone.now())
-        before = {"agreed_equipment": match.agreed_equipment}
-        match.agreed_equipment = description[:200]
-        match.save(update_fields=["agreed_equipment"])
-        audit(
-            match, actor, "equipment_agreed", before, {"agreed_equipment": match.agreed_equipment}
-        )
-        tell_opponents(
-            match,
-            seat,
-            seats,
-            "Equipment agreed for your match",
-            [f"{actor} recorded that you both agreed to use: {match.agreed_equipment}."],
-        )
+        proposal = description or match.equipment_proposed
+        if not proposal:
+            raise MatchError("Say which dictionary or board you propose to use.")
+        before = {
+            "agreed_equipment": match.agreed_equipment,
+            "equipment_proposed": match.equipment_proposed,
+            "equipment_agreed_by": list(match.equipment_agreed_by),
+        }
+        if proposal != match.equipment_proposed:
+            match.equipment_proposed = proposal
+            match.equipment_agreed_by = [seat.player_id]
+        elif seat.player_id not in match.equipment_agreed_by:
+            match.equipment_agreed_by = [*match.equipment_agreed_by, seat.player_id]
+        everyone = {other.player_id for other in seats}
+        settled = everyone <= set(match.equipment_agreed_by)
+        if settled:
+            match.agreed_equipment = proposal
+            match.equipment_proposed = ""
+            match.equipment_agreed_by = []
+        match.save(update_fields=["agreed_equipment", "equipment_proposed", "equipment_agreed_by"])
+        after = {
+            "agreed_equipment": match.agreed_equipment,
+            "equipment_proposed": match.equipment_proposed,
+            "equipment_agreed_by": list(match.equipment_agreed_by),
+        }
+        action = "equipment_agreed" if settled else "equipment_proposed"
+        audit(match, actor, action, before, after)
+        if settled:
+            tell_opponents(
+                match,
+                seat,
+                seats,
+                "Equipment agreed for your match",
+                [f"You all agreed to use: {match.agreed_equipment}."],
+            )
+        else:
+            tell_opponents(
+                match,
+                seat,
+                seats,
+                "Another dictionary or board proposed for your match",
+                [
+                    f"{actor} proposes to use: {proposal}.",
+                    "It holds only if you agree too: say so on the match page.",
+                ],
+            )
     return match
 
 
