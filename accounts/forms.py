@@ -34,6 +34,13 @@ class CampusSignupForm(SignupForm):
 
     field_order = ["first_name", "last_name", "email", "campus_id", "password1", "password2"]
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # The browser's maxlength cut a pasted 300-character name to 150 without a word; the
+        # server's check says what is wrong instead.
+        for name in ("first_name", "last_name"):
+            self.fields[name].widget.attrs.pop("maxlength", None)
+
     def clean(self):
         cleaned = super().clean()
         email = cleaned.get("email")

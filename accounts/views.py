@@ -207,6 +207,8 @@ def profile_page(request: HttpRequest) -> HttpResponse:
             "next_step": next_step_for(eligibility) if eligibility else "",
             "form": form,
             "calendar_url": feed,
+            # Calendar apps subscribe to a webcal:// link in one tap; the https one is to copy.
+            "webcal_url": "webcal://" + feed.split("://", 1)[-1] if feed else "",
         },
     )
 

@@ -412,3 +412,12 @@ def test_every_page_names_the_site_icon_and_favicon_ico_leads_to_it(client, db):
 def test_the_login_page_says_log_in_as_the_rest_of_the_site_does(client, db):
     page = client.get("/accounts/login/").content.decode()
     assert "Log in" in page and "Sign In" not in page
+
+
+def test_the_profile_adds_the_calendar_in_one_tap_with_a_webcal_link(client, player):
+    """It showed a read-only box whose inline select-on-focus the CSP blocked."""
+    client.force_login(player.user)
+    page = client.get("/profile/").content.decode()
+    token = player.calendar_token
+    assert f'href="webcal://testserver/matches/calendar/{token}.ics"' in page
+    assert "onfocus" not in page and 'label for="calendar-link"' in page

@@ -255,3 +255,12 @@ def test_allauths_mail_names_the_site_instead_of_hello_from_nothing(sign_up):
     sign_up()
     body = mail.outbox[0].body
     assert "Hello from Intramural Scrabble!" in body and "Hello from !" not in body
+
+
+def test_a_name_too_long_is_refused_with_a_message_not_cut_by_the_browser(client, sign_up):
+    page = client.get(SIGNUP).content.decode()
+    assert 'name="first_name"' in page and 'maxlength="150"' not in page
+    response = sign_up(first_name="A" * 300)
+    assert response.status_code == 200
+    assert "at most 150 characters" in response.content.decode()
+    assert not User.objects.filter(first_name__startswith="AAA").exists()

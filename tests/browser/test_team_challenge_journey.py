@@ -108,6 +108,7 @@ def test_e5_the_corporate_challenge_from_the_door_to_the_team_leaderboard(
     # The totals from the score sheets, typed at the scoring table.
     desk.goto(f"{base}/leagues/{slug}/rounds/1/scores/")
     for match in tables:
+        expect(desk.get_by_label("Table", exact=True)).to_be_focused()
         desk.keyboard.type(str(match.table))
         for seat in range(match.seats.count()):
             desk.keyboard.press("Tab")
