@@ -136,3 +136,29 @@ def test_home_shows_the_student_their_status(client, player, season):
 def test_home_invites_visitors_to_sign_up(client, db):
     page = client.get(reverse("home")).content.decode()
     assert reverse("account_signup") in page
+
+
+def test_the_desk_and_the_admin_speak_the_institutions_time_zone(
+    client, institution, staff, director, player
+):
+    """They showed UTC ("due back by 10:46 PM") where the students' pages say 4:46 PM."""
+    from datetime import UTC, datetime
+
+    from accounts.models import Checkout, EquipmentItem
+
+    institution.timezone = "America/Chicago"
+    institution.save()
+    item = EquipmentItem.objects.create(institution=institution, kind="board", label="Board 7")
+    Checkout.objects.create(
+        item=item,
+        profile=player,
+        checked_out_by=staff.user,
+        checked_out_at=datetime(2026, 11, 20, 20, 0, tzinfo=UTC),
+        due_at=datetime(2026, 11, 20, 22, 46, tzinfo=UTC),  # 4:46 PM in Chicago
+    )
+    client.force_login(staff.user)
+    desk = client.get("/desk/").content.decode()
+    assert "4:46 PM" in desk and "10:46 PM" not in desk
+    client.force_login(director.user)
+    admin = client.get("/admin/accounts/checkout/").content.decode()
+    assert "4:46 p.m." in admin and "10:46 p.m." not in admin
