@@ -13,7 +13,7 @@ put under the league's rule before they are compared, and the report says so.
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from itertools import permutations
+from itertools import combinations, permutations
 
 from .scrabble import (
     NO_ADJUSTMENT,
@@ -129,16 +129,29 @@ def seat_players(
     record: GameRecord, seats: list[SeatName], totals: list[int], reported: list[int]
 ) -> list[int]:
     """Which record player sits in each seat (seat index → player index): the seating that
-    agrees with the most names (nickname or full name against each student's names), then with
-    the most reported scores, then comes closest to them; the record's order on a full tie.
+    agrees with the most names (nickname or full name against each student's names), then
+    ranks the players as the reported scores do, then agrees with the most reported scores,
+    then comes closest to them; the record's order on a full tie.
 
     Names alone may not settle it (a record player whose name fits no seat, or two seats): the
     scores then place whoever the names leave open, so the messages name the right player."""
     names = _name_matches(record, seats)
+    pairs = list(combinations(range(len(seats)), 2))
+
+    def same_order(player_of_seat) -> int:
+        """How many pairs of seats the record ranks as the report does: the winner reports
+        (L7), so the record's winner belongs in the reporter's seat whatever the totals."""
+        return sum(
+            _sign(reported[a] - reported[b])
+            == _sign(totals[player_of_seat[a]] - totals[player_of_seat[b]])
+            for a, b in pairs
+        )
+
     best, best_key = None, None
     for player_of_seat in permutations(range(len(seats))):
         key = (
             sum(seat in names[player] for seat, player in enumerate(player_of_seat)),
+            same_order(player_of_seat),
             sum(totals[player] == reported[seat] for seat, player in enumerate(player_of_seat)),
             -sum(
                 abs(totals[player] - reported[seat]) for seat, player in enumerate(player_of_seat)
@@ -147,6 +160,10 @@ def seat_players(
         if best_key is None or key > best_key:
             best, best_key = list(player_of_seat), key
     return best
+
+
+def _sign(number: int) -> int:
+    return (number > 0) - (number < 0)
 
 
 @dataclass

@@ -118,6 +118,28 @@ def test_the_winner_entering_the_records_own_rule_totals_is_told_about_the_right
     ]
 
 
+def test_the_record_of_a_winner_under_a_handle_names_the_winners_own_total():
+    """Issue 17's report: Emery, who won, attached a record that calls him by a handle (jvc)
+    and his opponent by a name no seat has, and mistyped his own score; the message gave him
+    the opponent's total ("the record's final total for Paula"). The winner reports (L7), so
+    the record's winner sits in his seat whatever the distances say."""
+    text = (
+        STANDARD_RECORD.replace("#player1 sage Sage Okafor", "#player1 jvc jvc")
+        .replace(">sage:", ">jvc:")
+        .replace("#player2 rowan Rowan Pemberton", "#player2 paula Paula")
+    )
+    text = text.replace(">rowan:", ">paula:")
+    seats = [SeatName("Emery Quill", "Emery"), SeatName("Tamsin Hale", "Tamsin")]
+    # The record: jvc (Emery) 45, Paula 36. Emery typed 36 for himself and 35 for Tamsin: his
+    # 36 equals Paula's total, which put Paula in his seat.
+    result = compare(text, "standard", [36, 35], reporter=0, seats=seats)
+    assert result.player_of_seat == [0, 1]
+    assert result.differences[0] == (
+        "Your score differs from the game record: you entered 36, the record's final total "
+        "for jvc is 45."
+    )
+
+
 def test_a_name_that_fits_one_seat_places_the_other_player_too():
     """Rowan is named; the record calls Sage by a handle no seat has."""
     text = STANDARD_RECORD.replace("#player1 sage Sage Okafor", "#player1 qzx99 qzx99").replace(
