@@ -59,7 +59,7 @@ class Lexicon(models.TextChoices):
 class EndOfGameRule(models.TextChoices):
     STANDARD = (
         endgame.STANDARD,
-        "Standard: each loses own tiles, the one who went out gains them (G1)",
+        "Standard: each loses own tiles, the one who went out gains them",
     )
     NORTH_AMERICAN = (
         endgame.NORTH_AMERICAN,

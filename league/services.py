@@ -166,7 +166,7 @@ def ineligibility_forfeits(*, actor, player: PlayerProfile, season) -> int:
                 actor=actor,
                 player=player,
                 league=league,
-                reason=f"{player.name} was ruled ineligible for {season.name} (L10).",
+                reason=f"{player.name} was ruled ineligible for {season.name}.",
             )
     return forfeits
 

@@ -91,7 +91,7 @@ class EquipmentForm(forms.Form):
     description = forms.CharField(
         label="Dictionary or board you propose instead",
         max_length=200,
-        help_text="It holds once every player agrees (L4); until then the league's lexicon applies.",
+        help_text="It holds once every player agrees; until then the league's dictionary applies.",
     )
 
 
@@ -101,7 +101,7 @@ class ContactIssueForm(forms.Form):
         min_length=10,
         max_length=2000,
         widget=forms.Textarea(attrs={"rows": 3}),
-        help_text="When and how: e-mails, texts, calls. The director decides the match (L5).",
+        help_text="When and how you tried: e-mails, texts, calls. The director decides the match.",
     )
 
 
@@ -132,13 +132,24 @@ class ReportForm(forms.Form):
         widget=forms.ClearableFileInput(attrs={"accept": ".gcg,text/plain"}),
     )
 
+    played_earlier = forms.BooleanField(label="We played earlier than agreed", required=False)
+
     # A browser never fills a file input in again: when the form comes back with an error, the
     # record it was sent with travels in this hidden field instead (base64, to keep its bytes).
     game_record_kept = forms.CharField(required=False, widget=forms.HiddenInput)
 
-    def __init__(self, *args, seats, me=None, **kwargs):
+    def __init__(self, *args, seats, me=None, scheduled_later: str = "", **kwargs):
+        """``scheduled_later``: the agreed time, worded, when it is still to come; the form then
+        asks whether the game was played earlier."""
         super().__init__(*args, **kwargs)
         self.orders = [seat.order for seat in seats]
+        if scheduled_later:
+            self.fields["played_earlier"].help_text = (
+                f"The match is scheduled for {scheduled_later}. Tick this if you have already "
+                "played: the others then have their full time to confirm from now."
+            )
+        else:
+            del self.fields["played_earlier"]
         scores = _add_seat_fields(
             self,
             seats,
@@ -163,6 +174,27 @@ class ReportForm(forms.Form):
             },
         )
         self.order_fields([*scores, "ended_by", *details])
+        self.detail_names = {*details, "discrepancy_turn", "discrepancy_note", "game_record"}
+        if not self.is_bound:
+            # "Yes, really" matters only once the scores came back as unusual.
+            self.detail_names.add("unusual_confirmed")
+
+    def main_fields(self):
+        """What every report needs: the final scores and how the game ended."""
+        return [field for field in self.visible_fields() if field.name not in self.detail_names]
+
+    def detail_fields(self):
+        """The optional rest, behind "More details" on the match page."""
+        return [field for field in self.visible_fields() if field.name in self.detail_names]
+
+    def details_open(self) -> bool:
+        """Show the details when one of them was filled in or has an error."""
+        if not self.is_bound:
+            return False
+        return any(
+            field.errors or (field.name != "game_record" and field.value() not in (None, ""))
+            for field in self.detail_fields()
+        ) or bool(self.data.get("game_record_kept"))
 
     def clean_game_record(self) -> bytes | None:
         upload = self.cleaned_data.get("game_record")
@@ -209,6 +241,7 @@ class ReportForm(forms.Form):
             "discrepancy_note": data["discrepancy_note"],
             "unusual_confirmed": data["unusual_confirmed"],
             "game_record": data["game_record"],
+            "played_earlier": data.get("played_earlier", False),
         }
 
 

@@ -252,7 +252,7 @@ def compare_with_report(
         comparison.differences.append(
             f"The game record does not say which player held which of the unplayed tiles "
             f"{racks[ending.unattributed[0]]}, so its totals cannot be put under "
-            f"{RULE_NAMES[league_rule]} (G1): attach a record that deducts each player's own "
+            f"{RULE_NAMES[league_rule]}: attach a record that deducts each player's own "
             "tiles, or report without it."
         )
         return comparison
@@ -277,7 +277,7 @@ def compare_with_report(
         )
         comparison.conversion = (
             f"The record scores the unplayed tiles by {used}; this league uses "
-            f"{RULE_NAMES[league_rule]} (G1), so its totals were converted: {changes}."
+            f"{RULE_NAMES[league_rule]}, so its totals were converted: {changes}."
         )
 
     player_of_seat = seat_players(record, seats, converted, reported)

@@ -175,6 +175,8 @@ class ScheduleProposal(models.Model):
         ACCEPTED = "accepted", "Accepted"
         SUPERSEDED = "superseded", "Superseded"
 
+    TAKEN_BACK = "taken_back", "Taken back by the reporter"
+
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="proposals")
     proposed_by = models.ForeignKey(PlayerProfile, on_delete=models.PROTECT, related_name="+")
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN)
@@ -237,6 +239,7 @@ class ReportStatus(models.TextChoices):
     CONFIRMED = "confirmed", "Confirmed"
     DISPUTED = "disputed", "Disputed"
     SUPERSEDED = "superseded", "Superseded"
+    TAKEN_BACK = "taken_back", "Taken back by the reporter"
 
 
 LIVE_REPORT_STATUSES = [ReportStatus.PENDING, ReportStatus.CONFIRMED, ReportStatus.DISPUTED]
@@ -389,6 +392,7 @@ AUDIT_ACTIONS = {
     "result_recorded": "Result recorded",
     "card_entered": "Score card entered",
     "report_upheld": "Report upheld",
+    "report_taken_back": "Report taken back",
 }
 
 

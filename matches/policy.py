@@ -21,6 +21,7 @@ class Action(StrEnum):
     REPORT = "report the result"  # L7, G9
     CONFIRM = "confirm the result"  # L6, G9
     DISPUTE = "dispute the result"  # L9, G9
+    TAKE_BACK = "take back your report"  # ours: a mistyped report, before anyone answers it
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,8 @@ def refusal(
         return CARDS_ONLY_REFUSAL
     if action in (Action.CONFIRM, Action.DISPUTE):
         return _answer_refusal(action, facts, player_id, now, say_time or datetime.isoformat)
+    if action == Action.TAKE_BACK:
+        return _take_back_refusal(facts, player_id, now)
     if action == Action.REPORT and status in (
         MatchStatus.REPORTED,
         MatchStatus.DISPUTED,
@@ -118,6 +121,20 @@ def _answer_refusal(action, facts: MatchFacts, player_id, now, say_time) -> str 
     ):
         closed = say_time(facts.report_confirm_by)
         return f"The window to dispute closed at {closed}. Contact the director."
+    return None
+
+
+def _take_back_refusal(facts: MatchFacts, player_id, now) -> str | None:
+    """The reporter may withdraw their own report while nobody else has answered it: a typo
+    fixed by reporting again, not by a dispute the director must rule on."""
+    if facts.report_by != player_id:
+        return "Only the player who reported the result can take it back."
+    if (facts.report_status, facts.status) != (ReportStatus.PENDING, MatchStatus.REPORTED):
+        return "This result can no longer be taken back: ask the director to change it."
+    if facts.answered - {player_id}:
+        return "Another player has already answered this report: ask the director to change it."
+    if now > facts.deadline:
+        return "The deadline for this match has passed: ask the director to change the result."
     return None
 
 

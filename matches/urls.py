@@ -12,4 +12,5 @@ urlpatterns = [
     path("<int:pk>/report/", views.match_report, name="match_report"),
     path("<int:pk>/confirm/<int:report_id>/", views.match_confirm, name="match_confirm"),
     path("<int:pk>/dispute/<int:report_id>/", views.match_dispute, name="match_dispute"),
+    path("<int:pk>/take-back/<int:report_id>/", views.match_take_back, name="match_take_back"),
 ]

@@ -5,6 +5,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
@@ -69,6 +70,21 @@ def _game(request, report, challenge_rule: str) -> dict | None:
     }
 
 
+# Audit actions that are the director's (or the nightly job's) decision about the match.
+RULING_ACTIONS = {
+    "forfeit",
+    "double_forfeit",
+    "replay_ordered",
+    "result_recorded",
+    "report_upheld",
+    "deadline_extended",
+}
+
+
+def _when(moment, tz) -> str:
+    return date_format(timezone.localtime(moment, tz), "D M j, g:i A")
+
+
 def _render(request, match, status=200, **forms):
     tz = match.league.season.institution.tz
     seat = _my_seat(request, match)
@@ -106,6 +122,22 @@ def _render(request, match, status=200, **forms):
     def may(action):
         return seat is not None and policy.may(action, facts, seat.player_id, now)
 
+    events = list(match.audit_events.all())
+    # A director's decision, shown first: the newest ruling that still stands.
+    ruling = next((event for event in reversed(events) if event.action in RULING_ACTIONS), None)
+    scheduled_later = match.scheduled_at is not None and match.scheduled_at > now
+    step = (
+        policy.next_step(
+            facts,
+            seat.player_id,
+            now,
+            scheduled_at=match.scheduled_at,
+            my_outcome=seat.outcome,
+        )
+        if seat is not None
+        else None
+    )
+
     context = {
         "match": match,
         "league": match.league,
@@ -126,19 +158,31 @@ def _render(request, match, status=200, **forms):
         "can_report": may(Action.REPORT),
         "can_confirm": may(Action.CONFIRM),
         "can_dispute": may(Action.DISPUTE),
+        "can_take_back": may(Action.TAKE_BACK),
+        "step": step,
+        "ruling": ruling,
+        # The report form leads when the game is due or played; before that it waits behind
+        # "Already played?".
+        "report_first": match.scheduled_at is not None and not scheduled_later,
         "can_report_contact": may(Action.REPORT_CONTACT),
         "can_agree_equipment": may(Action.AGREE_EQUIPMENT),
         "i_agreed_equipment": seat is not None and seat.player_id in match.equipment_agreed_by,
         "open_contact_issue": open_issue,
         "is_director": services.is_match_director(request.user, match),
-        "events": list(match.audit_events.all()),
+        "events": events,
         "proposal_form": forms.get("proposal_form") or ProposalForm(tz=tz),
         "accept_form": forms.get("accept_form")
         or (AcceptForm(proposal=proposal, tz=tz) if proposal else None),
-        "report_form": forms.get("report_form") or ReportForm(seats=seats, me=seat),
+        "report_form": forms.get("report_form")
+        or ReportForm(
+            seats=seats,
+            me=seat,
+            scheduled_later=_when(match.scheduled_at, tz) if scheduled_later else "",
+        ),
         "dispute_form": forms.get("dispute_form")
         or DisputeForm(seats=seats, me=seat, moves=game["moves"] if game else ()),
         "game": game,
+        "game_open": "move" in request.GET,
         "contact_form": forms.get("contact_form") or ContactIssueForm(),
         "equipment_form": forms.get("equipment_form") or EquipmentForm(),
         "past_deadline": now > match.deadline,
@@ -238,11 +282,20 @@ def match_cant_reach(request, pk):
 def match_report(request, pk):
     match = _match_for(request, pk)
     seats = list(match.seats.all())
+    tz = match.league.season.institution.tz
     return _act(
         request,
         match,
         "report_form",
-        ReportForm(request.POST, request.FILES, seats=seats, me=_my_seat(request, match)),
+        ReportForm(
+            request.POST,
+            request.FILES,
+            seats=seats,
+            me=_my_seat(request, match),
+            scheduled_later=_when(match.scheduled_at, tz)
+            if match.scheduled_at and match.scheduled_at > timezone.now()
+            else "",
+        ),
         lambda f: services.report_submit(actor=request.user, match=match, **f.by_seat()),
         "Result reported: the other players have been asked to confirm it.",
     )
@@ -266,6 +319,20 @@ def match_confirm(request, pk, report_id):
         messages.error(request, error.message)
     else:
         messages.success(request, "Confirmed. Thanks!")
+    return redirect(match)
+
+
+@login_required
+@require_POST
+def match_take_back(request, pk, report_id):
+    match = _match_for(request, pk)
+    report = _live_report(match, report_id)
+    try:
+        services.report_take_back(actor=request.user, report=report)
+    except DomainError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, "Your report is taken back: report the result again.")
     return redirect(match)
 
 

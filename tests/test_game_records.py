@@ -320,7 +320,7 @@ def test_g1_a_table_of_three_without_deductions_cannot_be_put_under_the_standard
     result = compare(text, "standard", [0, 0, 0], reporter=2, seats=TABLE_OF_THREE)
     assert result.differences == [
         f"The game record does not say which player held which of the unplayed tiles {ada + cy}, "
-        "so its totals cannot be put under the standard rule (G1): attach a record that deducts "
+        "so its totals cannot be put under the standard rule: attach a record that deducts "
         "each player's own tiles, or report without it."
     ]
 

@@ -19,7 +19,7 @@ from .cards import CardConflict, card_enter
 from .creation import MAX_SEATS, NewMatch, match_create, matches_create
 from .kernel import MatchError, UnusualScores, is_match_director, scorekeeper_seat
 from .nightly import confirm_stale_reports, forfeit_overdue_matches
-from .reporting import report_confirm, report_dispute, report_submit
+from .reporting import report_confirm, report_dispute, report_submit, report_take_back
 from .rulings import (
     RULINGS_ON,
     Ruling,
@@ -61,6 +61,7 @@ __all__ = [
     "report_confirm",
     "report_dispute",
     "report_submit",
+    "report_take_back",
     "rule",
     "scorekeeper_seat",
     "ruling_on",

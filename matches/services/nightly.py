@@ -65,7 +65,7 @@ def forfeit_overdue_matches(
         record_double_forfeits(
             match_ids,
             actor=None,
-            reason="Not reported by the deadline: a double forfeit (L8).",
+            reason="Not reported by the deadline: a double forfeit.",
             now=now,
             finalised_at=F("deadline"),
         )

@@ -56,6 +56,7 @@ def report_submit(
     discrepancy_note: str = "",
     unusual_confirmed: bool = False,
     game_record: bytes | str | None = None,
+    played_earlier: bool = False,
     now=None,
 ) -> ResultReport:
     """The winner (L7), or at a table with a scorekeeper the scorekeeper (G9), reports every
@@ -64,7 +65,11 @@ def report_submit(
     ``scores``, ``pre_adjustment`` and ``tiles_left`` are in seat order. ``game_record`` is the
     game's GCG file, optional. When given, the reported scores must agree with its final totals
     under the league's end-of-game rule (G1); the scores before the unplayed tiles and the tiles
-    left are taken from it where the report leaves them blank."""
+    left are taken from it where the report leaves them blank.
+
+    A match scheduled for later is reported only with ``played_earlier``: the players say they
+    played before the agreed time, which then becomes now, so the confirmation window starts
+    from the game and not before it (ours)."""
     now = now or timezone.now()
     scores = list(scores)
     require_scores(scores, unusual_confirmed=unusual_confirmed)
@@ -81,6 +86,14 @@ def report_submit(
         seats = seats_of(match)
         seat = player_seat(actor, seats)
         require_allowed(Action.REPORT, match, seat, now, seats=seats)
+        agreed = match.scheduled_at
+        if agreed is not None and agreed > now:
+            if not played_earlier:
+                raise MatchError(
+                    f"This match is scheduled for {local(match, agreed)}: report it once you "
+                    'have played, or tick "We played earlier than agreed".'
+                )
+            match.scheduled_at = now
         pre = _per_seat(pre_adjustment, seats, None, "score before unplayed tiles")
         tiles = _per_seat(tiles_left, seats, "", "tiles left")
         if len(scores) != len(seats):
@@ -118,7 +131,7 @@ def report_submit(
             record_text, record_note = comparison.text, comparison.conversion
         places = placements(scores, pre)
         if scorekeeper_of(match, seats) is None and places[seat.order - 1] != 1:
-            raise MatchError("Your scores say you lost: the winner reports the result (L7).")
+            raise MatchError("Your scores say you lost: the winner reports the result.")
         try:
             with transaction.atomic():
                 report = ResultReport.objects.create(
@@ -152,12 +165,12 @@ def report_submit(
         )
         before = snapshot(match, seats)
         match.status = MatchStatus.REPORTED
-        match.save(update_fields=["status"])
+        match.save(update_fields=["status", "scheduled_at"])
         audit(
             match,
             actor,
             "reported",
-            before,
+            {**before, "scheduled_at": agreed.isoformat() if agreed else None},
             {
                 **snapshot(match, seats),
                 "report": {
@@ -167,6 +180,11 @@ def report_submit(
                     "game_record": bool(record_text),
                 },
             },
+            reason=(
+                f"Played earlier than the agreed {local(match, agreed)}"
+                if match.scheduled_at != agreed
+                else ""
+            ),
         )
         tell_opponents(
             match,
@@ -184,6 +202,37 @@ def report_submit(
             ],
         )
     return report
+
+
+def report_take_back(*, actor, report: ResultReport, now=None) -> Match:
+    """The reporter withdraws their report before any other player has answered it (a mistyped
+    score is fixed by reporting again, not by a dispute): the match is open again, as it was
+    before the report, and the other players are told."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        match = lock(report.match)
+        report = ResultReport.objects.select_for_update().get(pk=report.pk)
+        seats = seats_of(match)
+        seat = player_seat(actor, seats)
+        require_allowed(Action.TAKE_BACK, match, seat, now, report, seats=seats)
+        before = snapshot(match, seats)
+        report.status = ReportStatus.TAKEN_BACK
+        report.save(update_fields=["status"])
+        match.status = MatchStatus.SCHEDULED if match.scheduled_at else MatchStatus.UNSCHEDULED
+        match.save(update_fields=["status"])
+        audit(match, actor, "report_taken_back", before, snapshot(match, seats))
+        tell_opponents(
+            match,
+            seat,
+            seats,
+            "Result taken back",
+            [
+                f"{actor} took back the result they reported "
+                f"({scoreline([line.score for line in report.scores.order_by('order')])}).",
+                "Nothing to confirm for now: they will report it again.",
+            ],
+        )
+    return match
 
 
 def _per_seat(values: Sequence, seats: list[Seat], empty, what: str) -> list:

@@ -24,12 +24,18 @@ def test_the_winner_attaches_the_game_record_and_steps_through_the_game(
     page = browser.new_context(viewport=PHONE).new_page()
     log_in(page, live_server.url, opponent.user.email)
     page.goto(f"{live_server.url}{match.get_absolute_url()}")
+    # The match was never scheduled: the report waits behind "Already played?", and the
+    # optional fields behind "More details" (issue 17).
+    page.get_by_text("Already played? Report the result").click()
     page.get_by_label("Your final score").fill("45")
     page.get_by_label("Rowan Pemberton's final score").fill("36")
+    page.get_by_text("More details (optional)").click()
     page.get_by_label("Yes, really").check()
     page.get_by_label("Game record, a GCG file (optional)").set_input_files(record)
     page.get_by_role("button", name="Report result").click()
     expect(page.get_by_role("status")).to_contain_text("Result reported")
+    # The game sits behind its own heading; the report's link opens it at the last move.
+    page.get_by_role("link", name="The game record").click()
 
     position = page.get_by_test_id("game-position")
     expect(position).to_contain_text("After move 9")

@@ -103,10 +103,13 @@ def test_a_students_season_from_signup_to_standings(browser, live_server, campus
     opponent.get_by_role("button", name="Accept this time").click()
     expect(opponent.get_by_test_id("match-status")).to_have_text("Scheduled")
 
-    # The winner reports (L7).
+    # The winner reports (L7). They played before the agreed time, so the report waits behind
+    # "Already played?" and asks them to say so (issue 17).
     student.goto(match_url)
+    student.get_by_text("Already played? Report the result").click()
     student.get_by_label("Your final score").fill("420")
     student.get_by_label("Sage Okafor's final score").fill("380")
+    student.get_by_label("We played earlier than agreed").check()
     student.get_by_role("button", name="Report result").click()
     expect(student.get_by_role("status")).to_contain_text("Result reported")
     shoot(student, "journey-2-match-reported-phone")
