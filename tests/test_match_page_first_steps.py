@@ -265,3 +265,18 @@ def test_no_rule_codes_on_the_students_match_page(client, match, player, opponen
         assert not RULE_CODE.search(html), RULE_CODE.search(html).group()
         assert "pragma" not in html
         assert reverse("league_detail", args=[match.league.slug]) + "#rules" in html
+
+
+def test_l5_a_cant_reach_report_tells_the_opponent_as_well_as_the_director(
+    match, player, opponent, director, django_capture_on_commit_callbacks
+):
+    from matches.services import contact_issue_report
+
+    with django_capture_on_commit_callbacks(execute=True):
+        contact_issue_report(
+            actor=player.user, match=match, attempts="Texted Monday, e-mailed Wednesday."
+        )
+    told = {message.to[0]: message for message in mail.outbox}
+    assert director.user.email in told
+    assert "Texted Monday, e-mailed Wednesday." in told[opponent.user.email].body
+    assert "can't reach you" in told[opponent.user.email].subject

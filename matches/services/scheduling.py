@@ -200,4 +200,19 @@ def contact_issue_report(*, actor, match: Match, attempts: str) -> ContactIssue:
             match=match,
             link=f"/admin/matches/contactissue/{issue.pk}/change/",
         )
+        # The opponent hears it too: often the nudge that gets the game played, and no one
+        # should learn of a forfeit they never saw coming.
+        tell_opponents(
+            match,
+            seat,
+            seats,
+            "Your opponent can't reach you",
+            [
+                f"{actor} told the director they could not reach you about your match in "
+                f"{match.league}.",
+                f"What they tried: {attempts}",
+                "Reply to them or propose times on the match page; the director decides the "
+                "match otherwise.",
+            ],
+        )
     return issue
