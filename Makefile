@@ -3,6 +3,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-$(shell sha1sum pyproject.toml | cut -c1-12)
 DEMO_ENV := DEBUG=true
+PORT   ?= 8000
 
 .PHONY: run test lint format bench clean
 
@@ -16,11 +17,12 @@ $(STAMP): pyproject.toml
 venv: $(STAMP)
 
 # The demo: SQLite, Celery tasks in-process, e-mail printed to the console.
+# Another port when 8000 is taken: PORT=8001 make run
 run: $(STAMP)
 	$(DEMO_ENV) $(PY) manage.py migrate --noinput
 	$(DEMO_ENV) $(PY) manage.py createcachetable
 	$(DEMO_ENV) $(PY) manage.py seed_demo
-	$(DEMO_ENV) $(PY) manage.py runserver 127.0.0.1:8000
+	$(DEMO_ENV) $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
 # Real-world GCG records (Quackle's, Macondo's) are not ours to copy: tests/test_gcg_corpus.py
 # reads them in place from GCG_CORPUS_DIR, which defaults to this folder when it is there beside

@@ -7,7 +7,7 @@ the large data sets of the benchmark take minutes, not hours.
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, time, timedelta
 
 from allauth.account.models import EmailAddress
 from django.contrib.auth.hashers import make_password
@@ -29,6 +29,7 @@ from accounts.models import (
 
 DEMO_SLUG = "example-state"
 DEMO_PASSWORD = "scrabble-demo"
+SITE_ADMIN_EMAIL = "admin@example.edu"
 FIRST_NAMES = [
     "Avery", "Blair", "Casey", "Dana", "Emery", "Finley", "Greer", "Harper", "Indy", "Jules",
     "Kai", "Lane", "Marlow", "Noor", "Oakley", "Parker", "Quinn", "Rowan", "Sage", "Tatum",
@@ -88,7 +89,10 @@ def build_demo(
         password_hash = make_password(DEMO_PASSWORD)  # once: hashing costs ~0.27 s a password
         director = _user("director@example.edu", "Dana", "Director", password_hash)
         desk = _user("frontdesk@example.edu", "Finley", "Frontdesk", password_hash)
-        for user in (director, desk):
+        # The person who runs the installation: every institution, the whole admin.
+        site_admin = _user(SITE_ADMIN_EMAIL, "Sam", "Siteadmin", password_hash)
+        site_admin.is_staff = site_admin.is_superuser = True
+        for user in (director, desk, site_admin):
             user.save()
         director.is_staff = True
         director.save(update_fields=["is_staff"])
@@ -103,7 +107,7 @@ def build_demo(
         EmailAddress.objects.bulk_create(
             [
                 EmailAddress(user=u, email=u.email, verified=True, primary=True)
-                for u in (director, desk)
+                for u in (director, desk, site_admin)
             ]
         )
         _make_students(institution, season, players, password_hash, rng, say)
@@ -120,6 +124,7 @@ def build_demo(
     from .demo_club import make_club
     from .demo_event import make_challenge, make_event
 
+    _make_open_league(institution, season, director)
     make_club(institution, season, director, desk, rng)
     make_event(institution, season, director, desk, rng, DEMO_PASSWORD)
     make_challenge(institution, season, director, desk, rng)
@@ -134,18 +139,11 @@ def _make_students(institution, season, count, password_hash, rng, say) -> None:
     """Students 1..count: most on the roster (eligible), a few pending, one ruled ineligible."""
     students_group = Group.objects.get(name=roles.STUDENTS)
     membership = User.groups.through
+    names = unique_names(count, rng)
     for start in range(0, count, BATCH):
         numbers = range(start + 1, min(start + BATCH, count) + 1)
         users = User.objects.bulk_create(
-            [
-                _user(
-                    f"student{n:05d}@example.edu",
-                    rng.choice(FIRST_NAMES),
-                    rng.choice(LAST_NAMES),
-                    password_hash,
-                )
-                for n in numbers
-            ]
+            [_user(f"student{n:05d}@example.edu", *names[n - 1], password_hash) for n in numbers]
         )
         profiles = PlayerProfile.objects.bulk_create(
             [
@@ -190,12 +188,57 @@ def _make_students(institution, season, count, password_hash, rng, say) -> None:
         say("students", numbers[-1], count)
 
 
+def unique_names(count: int, rng: random.Random) -> list[tuple[str, str]]:
+    """`count` (first, last) names, no two alike (two students of one name confuse everyone
+    trying the demo): the 400 pairs of the lists in a random order, then, for a benchmark's
+    thousands, double-barrelled surnames and middle initials."""
+    pairs = [(first, last) for first in FIRST_NAMES for last in LAST_NAMES]
+    rng.shuffle(pairs)
+    names = []
+    for index in range(count):
+        first, last = pairs[index % len(pairs)]
+        round_ = index // len(pairs)  # 0 for the first 400
+        if round_:
+            last = f"{last}-{LAST_NAMES[round_ % len(LAST_NAMES)]}"
+            initial = round_ // len(LAST_NAMES)
+            if initial:
+                first = f"{first} {chr(ord('A') + (initial - 1) % 26)}."
+        names.append((first, last))
+    return names
+
+
+def _evening(institution, days: int, hour: int = 19) -> datetime:
+    """7 p.m. on the campus's clock, `days` from today: when students play."""
+    return datetime.combine(institution.today() + timedelta(days=days), time(hour), institution.tz)
+
+
+def _make_open_league(institution, season, director) -> None:
+    """A league still open to join: five of its eight places taken, rounds not drawn yet."""
+    from league.models import League
+    from league.services import entry_enrol
+
+    league = League.objects.create(
+        season=season,
+        name="Wednesday Open League",
+        slug="wednesday-open",
+        venue=institution.default_venue,
+        capacity=LEAGUE_SIZE,
+    )
+    eligible_students = PlayerProfile.objects.filter(
+        eligibilities__season=season, eligibilities__status=EligibilityStatus.ELIGIBLE
+    ).order_by("-campus_id")[:5]
+    for profile in eligible_students:
+        entry_enrol(actor=director, league=league, player=profile)
+
+
 def demo_logins() -> list[DemoLogin]:
     """The accounts a visitor can try: the director, the front desk and a few students."""
     logins = [
         DemoLogin("director", "director@example.edu", DEMO_PASSWORD),
         DemoLogin("front_desk", "frontdesk@example.edu", DEMO_PASSWORD),
     ]
+    if User.objects.filter(email=SITE_ADMIN_EMAIL).exists():
+        logins.append(DemoLogin("site_admin", SITE_ADMIN_EMAIL, DEMO_PASSWORD))
     students = User.objects.filter(
         email__startswith="student", email__endswith="@example.edu"
     ).order_by("email")[:4]
@@ -337,7 +380,7 @@ def _play_out(league, rounds, director, rng) -> None:
                 attempts="E-mailed Monday and Wednesday, texted Thursday: no answer.",
             )
         elif index == 3:
-            when = (now + timedelta(days=1)).replace(minute=0, second=0, microsecond=0)
+            when = _evening(league.season.institution, days=1)
             proposal = services.proposal_create(
                 actor=first.user, match=match, times=[when, when + timedelta(hours=2)]
             )
@@ -345,7 +388,7 @@ def _play_out(league, rounds, director, rng) -> None:
     if len(rounds) > 3:
         match = Match.objects.filter(round=rounds[3]).exclude(status=MatchStatus.BYE).first()
         first, _ = players(match)
-        when = (now + timedelta(days=3)).replace(minute=0, second=0, microsecond=0)
+        when = _evening(league.season.institution, days=3)
         services.proposal_create(
             actor=first.user, match=match, times=[when, when + timedelta(days=1)]
         )

@@ -74,8 +74,9 @@ def _play_night(night, tables: list[Match], director, rng, start, *, tonight: bo
         scores = _scores(rng, len(seats))
         if tonight:
             if index == 0:
+                # Reported once the table has played (the demo may be seeded before 7 p.m.).
                 match_services.report_submit(
-                    actor=keeper, match=table, scores=scores, now=timezone.now()
+                    actor=keeper, match=table, scores=scores, now=max(timezone.now(), after)
                 )
             continue
         state = (night.number + index) % 4

@@ -148,12 +148,14 @@ def standings_rows_of(league_ids) -> dict[int, list[dict]]:
             "player__user__first_name",
             "player__user__last_name",
             "player__display_name",
+            "player__user_id",
         )
     )
     for row in rows:
         by_league.setdefault(row.pop("league_id"), []).append(row)
         first, last = row.pop("player__user__first_name"), row.pop("player__user__last_name")
         guest_name = row.pop("player__display_name")
+        row["user_id"] = row.pop("player__user_id")  # the page marks the reader's own row
         row["player"] = f"{first or ''} {last or ''}".strip() or guest_name
         row["spread_display"] = f"+{row['spread']}" if row["spread"] > 0 else str(row["spread"])
         row["win_pct"] = float(row["win_pct"])  # a number in standings.json, not a string

@@ -143,6 +143,9 @@ class DisputeAdmin(InstitutionScopedAdmin):
         "disputed_version",
         "point_of_discrepancy",
     ]
+    # The first column holds its own link (to the match page): the change page is reached from
+    # "Open for", or the admin would wrap one link in another.
+    list_display_links = ["age"]
     list_filter = [OpenFilter, "report__match__league"]
     list_select_related = [
         "report__match__league",

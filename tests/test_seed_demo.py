@@ -78,7 +78,8 @@ def test_the_scale_path_bulk_makes_leagues_in_every_state_for_the_night(db, caps
     from matches.models import AuditEvent, Match
 
     seed(capsys, "--players", "120", "--leagues", "4", "--matches", "300")
-    assert League.objects.exclude(format__in=["club", "event"]).count() == 4
+    # The four asked for, and the league the demo keeps open to join.
+    assert League.objects.exclude(format__in=["club", "event"]).count() == 4 + 1
     assert Match.objects.count() >= 300
     statuses = set(Match.objects.values_list("status", flat=True))
     assert {
@@ -96,8 +97,8 @@ def test_the_scale_path_bulk_makes_leagues_in_every_state_for_the_night(db, caps
     assert created == Match.objects.count()
     summary = run_nightly()
     assert (
-        summary.forfeits > 0 and summary.auto_confirmed > 0 and summary.standings_rebuilt == 7
-    )  # four leagues, the club and the two events
+        summary.forfeits > 0 and summary.auto_confirmed > 0 and summary.standings_rebuilt == 8
+    )  # four leagues, the open one, the club and the two events
 
 
 def test_negative_sizes_are_refused(db):
@@ -205,3 +206,46 @@ def test_e5_the_demo_challenge_has_twelve_teams_apart_round_one_scored_and_assis
     assert ledger(challenge).total_cents > 0
     board = events.event_state(challenge).board
     assert len(board.teams) == 12 and next(t for t in board.teams if t.filled == 1)
+
+
+def test_the_demo_prints_a_site_admin_who_reaches_the_whole_admin(db, capsys):
+    """Issue 17: the demo had no login for the person who runs the installation."""
+    lines = seed(capsys)
+    admin = next(line for line in lines if line.startswith("site_admin "))
+    _, email, password = admin.split()
+    client = Client()
+    assert client.login(email=email, password=password)
+    assert client.get("/admin/accounts/institution/").status_code == 200
+
+
+def test_the_demo_has_a_league_open_to_join_and_no_two_students_share_a_name(db, capsys):
+    from league.models import League
+    from league.policies import join_refusal
+
+    seed(capsys)
+    league = League.objects.get(slug="wednesday-open")
+    assert not league.rounds.exists()
+    student = PlayerProfile.objects.get(user__email="student00001@example.edu")
+    assert not league.entries.filter(player=student).exists()
+    refusal = join_refusal(
+        league,
+        joined=False,
+        players=league.entries.count(),
+        started=False,
+        eligibility="eligible",
+    )
+    assert refusal is None
+    names = [
+        (p.user.first_name, p.user.last_name)
+        for p in PlayerProfile.objects.select_related("user").filter(user__isnull=False)
+    ]
+    assert len(names) == len(set(names))
+
+
+def test_unique_names_stay_unique_at_the_benchmarks_size():
+    import random
+
+    from league.demo import unique_names
+
+    names = unique_names(20000, random.Random(1))
+    assert len(set(names)) == 20000

@@ -305,7 +305,7 @@ def test_the_standings_page_reads_in_a_constant_number_of_queries(
     with django_assert_max_num_queries(5):
         page = client.get(reverse("league_standings", args=[league.slug]))
     assert page.status_code == 200
-    assert page.content.decode().count("<tr>") == players + 1
+    assert page.content.decode().count("<tr") == players + 1
 
 
 def test_a_private_leagues_json_is_not_public(client, league):
