@@ -2,11 +2,12 @@
 which every change they show rewrites in its own transaction: never stale, one query to serve."""
 
 import json
+from datetime import timedelta
 
 import pytest
 from django.urls import reverse
 
-from league.models import Entry, LeaguePage
+from league.models import Entry, LeagueFormat, LeaguePage
 from league.refresh import refresh_leagues
 from tests.factories import confirmed_game, eligible_student, entrant, match_between
 
@@ -70,6 +71,26 @@ def test_renaming_a_league_or_its_season_renders_its_pages_again(
     page = client.get(reverse("league_standings", args=[league.slug])).content.decode()
     assert "<title>Thursday Ladder standings" in page
     assert "Thursday Ladder</a> · Spring 2027" in page
+
+
+def test_a_tournaments_bracket_page_says_it_is_drawn_once_registration_closes(
+    client, league, season, django_capture_on_commit_callbacks
+):
+    """A tournament has no regular season (E2): its bracket is drawn the night after its
+    registration closes, and a new deadline shows at once."""
+    league.format = LeagueFormat.SINGLE_ELIMINATION
+    league.save()
+    url = reverse("league_bracket", args=[league.slug])
+    page = client.get(url).content.decode()
+    deadline = season.registration_deadline
+    assert f"drawn once registration closes: the night after {deadline:%b %-d}." in page
+    assert "regular season" not in page
+
+    with django_capture_on_commit_callbacks(execute=True):
+        season.registration_deadline = deadline + timedelta(days=3)
+        season.save()
+    later = season.registration_deadline
+    assert f"the night after {later:%b %-d}." in client.get(url).content.decode()
 
 
 def test_a_page_missing_or_rendered_by_older_templates_is_rendered_when_served(

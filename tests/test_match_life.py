@@ -14,6 +14,7 @@ from core.errors import NotAllowed
 from matches.models import (
     AuditEvent,
     Dispute,
+    GameEnd,
     MatchStatus,
     ReportStatus,
     ResultReport,
@@ -195,6 +196,26 @@ def test_g2_only_an_exact_tie_on_both_is_a_tie_and_either_may_report_it(match, p
     submitted_report(match, by=opponent, scores=[400, 400])
     report_confirm(actor=player.user, report=ResultReport.objects.get())
     assert {s.outcome for s in seats(match).values()} == {"tie"}
+
+
+def test_g3_an_unknown_ending_is_refused(match, player):
+    with pytest.raises(MatchError, match="Say how the game ended"):
+        submitted_report(match, by=player, scores=[420, 380], ended_by="resigned")
+    match.refresh_from_db()
+    assert match.status == MatchStatus.UNSCHEDULED
+    assert not ResultReport.objects.exists()
+    assert not match.audit_events.exclude(action="created").exists()
+
+
+@pytest.mark.parametrize("ending", GameEnd.values)
+def test_g3_every_known_ending_is_kept_with_the_report(match, player, opponent, ending):
+    report_confirm(
+        actor=opponent.user,
+        report=submitted_report(match, by=player, scores=[420, 380], ended_by=ending),
+    )
+    assert ResultReport.objects.get().ended_by == ending
+    reported = AuditEvent.objects.get(match=match, action="reported")
+    assert reported.after["report"]["ended_by"] == ending
 
 
 @pytest.mark.parametrize(("first", "second"), [(-5, 300), (1501, 300), (400, -1)])

@@ -1,6 +1,7 @@
 """Match and league pages: who may see and act (the permission matrix), bad input that changes
 nothing, and a constant number of SQL queries whatever the data size."""
 
+import html
 import re
 from datetime import timedelta
 
@@ -8,9 +9,10 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from league.models import Lexicon
 from matches.deadlines import deadline_text
-from matches.models import Dispute, MatchStatus, ResultReport, ScheduleProposal
-from matches.services import proposal_create
+from matches.models import Dispute, GameEnd, MatchStatus, ResultReport, ScheduleProposal
+from matches.services import equipment_agree, proposal_create
 from tests.factories import (
     LeagueFactory,
     ProfileFactory,
@@ -139,6 +141,45 @@ def test_bad_reports_re_render_with_a_message_and_change_nothing(
     assert response.status_code == 200
     assert message in response.content.decode()
     assert not ResultReport.objects.exists()
+
+
+def test_g3_a_report_with_an_unknown_ending_re_renders_with_the_error_and_changes_nothing(
+    client, match, player
+):
+    client.force_login(player.user)
+    response = client.post(
+        reverse("match_report", args=[match.pk]),
+        {"score_1": 420, "score_2": 380, "ended_by": "resigned"},
+    )
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Select a valid choice. resigned is not one of the available choices." in page
+    assert "Nothing was changed" in page
+    assert 'value="420"' in page  # what was typed comes back with the error
+    assert not ResultReport.objects.exists()
+    match.refresh_from_db()
+    assert match.status == MatchStatus.UNSCHEDULED
+    assert not match.audit_events.exclude(action="created").exists()
+
+
+@pytest.mark.parametrize("ending", GameEnd)
+def test_g3_the_chosen_ending_is_stored_and_shown_on_the_match_page(
+    client, match, player, opponent, ending
+):
+    client.force_login(player.user)
+    client.post(
+        reverse("match_report", args=[match.pk]),
+        {"score_1": 420, "score_2": 380, "ended_by": ending.value},
+    )
+    assert ResultReport.objects.get().ended_by == ending
+    client.force_login(opponent.user)
+    url = reverse("match_detail", args=[match.pk])
+    for _ in ("reported", "confirmed"):
+        # The report form and its choices are gone: only the chosen ending is named.
+        page = client.get(url).content.decode().lower()
+        assert ending.label.lower() in page
+        assert not [other for other in GameEnd if other != ending and other.label.lower() in page]
+        client.post(reverse("match_confirm", args=[match.pk, ResultReport.objects.get().pk]))
 
 
 def test_a_time_in_the_past_re_renders_with_a_message(client, match, player):
@@ -318,6 +359,46 @@ def test_the_director_draws_rounds_in_the_admin(client, director, league, season
         follow=True,
     )
     assert "3 rounds drawn" in response.content.decode()
+
+
+def page_text(response) -> str:
+    """A page's words as a reader sees them: no tags, entities read, spacing collapsed."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", response.content.decode())).split())
+
+
+def test_g7_the_leagues_lexicon_is_named_on_the_league_list_the_league_page_and_the_match_page(
+    client, league, match, player
+):
+    league.lexicon = Lexicon.CSW24
+    league.save()
+    client.force_login(player.user)
+    for url in (
+        reverse("league_list"),
+        reverse("league_detail", args=[league.slug]),
+        reverse("match_detail", args=[match.pk]),
+    ):
+        assert "Collins Scrabble Words 2024" in page_text(client.get(url)), url
+
+
+def test_g7_l4_an_agreed_alternative_appears_beside_the_lexicon_on_the_match_page(
+    client, league, match, player, opponent
+):
+    league.lexicon = Lexicon.OSPD4
+    league.save()
+    lexicon = "Official Scrabble Players Dictionary, 4th edition"
+    alternative = "Rowan's deluxe board and OSPD6"
+    beside = re.compile(re.escape(lexicon) + r".{0,60}" + re.escape(alternative))
+    url = reverse("match_detail", args=[match.pk])
+    client.force_login(opponent.user)
+
+    equipment_agree(actor=player.user, match=match, description=alternative)
+    proposed = page_text(client.get(url))
+    assert lexicon in proposed and alternative in proposed  # proposed, not yet agreed
+    assert not beside.search(proposed)
+
+    equipment_agree(actor=opponent.user, match=match)
+    agreed = page_text(client.get(url))
+    assert beside.search(agreed)
 
 
 @pytest.mark.parametrize("leagues", [1, 6])

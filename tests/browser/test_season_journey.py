@@ -13,7 +13,20 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from league.models import Entry
-from tests.browser import DESKTOP, PHONE, SHOTS, log_in, shoot
+from tests.browser import (
+    DESKTOP,
+    PHONE,
+    SHOTS,
+    accept_the_time,
+    draw_the_rounds,
+    join,
+    log_in,
+    propose_a_time,
+    report_the_result,
+    reveal,
+    shoot,
+    signed_in,
+)
 from tests.factories import LeagueFactory, eligible
 
 pytestmark = pytest.mark.browser
@@ -63,8 +76,7 @@ def test_a_students_season_from_signup_to_standings(browser, live_server, campus
     shoot(student, "journey-1-pending-phone")
 
     # The front desk scans the campus ID and records the picture-ID check (L10).
-    desk = browser.new_context(viewport=DESKTOP).new_page()
-    log_in(desk, base, campus["desk"].user.email)
+    desk = signed_in(browser, base, campus["desk"].user.email, viewport=DESKTOP)
     desk.goto(f"{base}/desk/")
     expect(desk.get_by_label("Student ID")).to_be_focused()
     desk.keyboard.type("2468024")
@@ -73,51 +85,35 @@ def test_a_students_season_from_signup_to_standings(browser, live_server, campus
     expect(desk.get_by_role("status")).to_contain_text("is eligible for Fall 2026")
 
     # Now eligible, the student joins the league.
-    student.goto(f"{base}/leagues/")
-    student.get_by_role("button", name="Join Tuesday Night League").click()
-    expect(student.get_by_role("status")).to_contain_text("You joined Tuesday Night League")
+    join(student, base, "Tuesday Night League")
 
     # The director draws the round robin in the admin.
-    director = browser.new_context(viewport=DESKTOP).new_page()
-    log_in(director, base, campus["director"].user.email)
-    director.goto(f"{base}/admin/league/league/{campus['league'].pk}/draw/")
+    director = signed_in(browser, base, campus["director"].user.email, viewport=DESKTOP)
     play_by = (timezone.localtime(timezone.now(), tz) + timedelta(days=7)).date()
-    director.get_by_label("Play-by date of round 1").fill(play_by.isoformat())
-    director.get_by_role("button", name="Go").click()
-    expect(director.locator(".messagelist")).to_contain_text("1 rounds drawn")
+    said = draw_the_rounds(director, base, campus["league"], play_by)
+    expect(said).to_contain_text("1 rounds drawn")
 
     # The student proposes a time at the league's venue (L1, L2).
     student.goto(f"{base}/")
     student.get_by_role("link", name=re.compile("Propose times")).click()
     when = (timezone.localtime(timezone.now(), tz) + timedelta(days=2)).replace(hour=18, minute=0)
-    student.get_by_label("First choice").fill(when.strftime("%Y-%m-%dT%H:%M"))
-    student.get_by_role("button", name="Propose", exact=True).click()
-    expect(student.get_by_role("status")).to_contain_text("Times proposed")
+    propose_a_time(student, when)
     match_url = student.url
 
     # The opponent accepts it.
-    opponent = browser.new_context(viewport=PHONE).new_page()
-    log_in(opponent, base, campus["opponent"].user.email)
+    opponent = signed_in(browser, base, campus["opponent"].user.email)
     opponent.goto(match_url)
-    opponent.get_by_label(re.compile(when.strftime("%a %b %-d"))).check()
-    opponent.get_by_role("button", name="Accept this time").click()
-    expect(opponent.get_by_test_id("match-status")).to_have_text("Scheduled")
+    accept_the_time(opponent, when)
 
     # The winner reports (L7). They played before the agreed time, so the report waits behind
     # "Already played?" and asks them to say so (issue 17).
     student.goto(match_url)
-    student.get_by_text("Already played? Report the result").click()
-    student.get_by_label("Your final score").fill("420")
-    student.get_by_label("Sage Okafor's final score").fill("380")
-    student.get_by_label("We played earlier than agreed").check()
-    student.get_by_role("button", name="Report result").click()
-    expect(student.get_by_role("status")).to_contain_text("Result reported")
+    report_the_result(student, 420, 380, "Sage Okafor")
     shoot(student, "journey-2-match-reported-phone")
 
     # The opponent disputes, marking the point of the discrepancy (L9).
     opponent.goto(match_url)
-    opponent.get_by_text("Dispute it").click()
-    opponent.get_by_label("Your final score, as you recorded it").fill("380")
+    reveal(opponent.get_by_label("Your final score, as you recorded it")).fill("380")
     opponent.get_by_label("Marlow Thistlewood's final score, as you recorded it").fill("400")
     opponent.get_by_label("Turn where the discrepancy happened (optional)").fill("12")
     opponent.get_by_label("What you disagree with").fill("Turn 12 was 22 points, not 42.")
