@@ -389,6 +389,7 @@ AUDIT_ACTIONS = {
     "result_recorded": "Result recorded",
     "card_entered": "Score card entered",
     "report_upheld": "Report upheld",
+    "bye_filled": "Bye given to a late entrant: now a game",
 }
 
 
