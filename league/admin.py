@@ -10,7 +10,7 @@ from core.admin import INSTITUTION_PATHS, InstitutionScopedAdmin
 from core.errors import DomainError
 from matches.models import Seat
 
-from .models import Entry, League, Round
+from .models import Entry, League, Round, WaitlistEntry
 from .services import entry_enrol, entry_withdraw, rounds_generate
 
 INSTITUTION_PATHS[League] = "season__institution_id"
@@ -279,6 +279,27 @@ class EntryAdmin(InstitutionScopedAdmin):
             form,
             f"Withdraw {names}. Their remaining matches become forfeit wins for their opponents.",
         )
+
+
+@admin.register(WaitlistEntry)
+class WaitlistEntryAdmin(InstitutionScopedAdmin):
+    """Who waits for a place in a full league, in order (E1). Read only: a place is given by
+    a withdrawal before the draw, or by enrolling the student (Add entry)."""
+
+    institution_path = "league__season__institution_id"
+    list_display = ["league", "player", "joined_at"]
+    list_filter = ["league"]
+    list_select_related = ["league", "player__user"]
+    ordering = ["league", "joined_at", "id"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
 
 
 @admin.register(Round)

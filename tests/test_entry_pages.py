@@ -241,3 +241,19 @@ def test_l10_the_admin_says_why_a_pending_student_is_not_enrolled(client, league
     assert "not eligible yet for Fall 2026" in response.content.decode()
     assert not Entry.objects.filter(player=pending).exists()
     assert Round.objects.count() == 0
+
+
+def test_e1_the_director_reads_the_waitlist_in_order_and_another_institutions_does_not(
+    client, full_league, director, other_director, season
+):
+    league, _ = full_league
+    first = eligible_student(season, first_name="Quinn", last_name="Firstwait")
+    second = eligible_student(season, first_name="Remy", last_name="Secondwait")
+    for student in (first, second):
+        waitlist_join(actor=student.user, league=league)
+    url = reverse("admin:league_waitlistentry_changelist")
+    client.force_login(director.user)
+    listed = page(client, url)
+    assert listed.index("Quinn Firstwait") < listed.index("Remy Secondwait")
+    client.force_login(other_director.user)
+    assert "Firstwait" not in page(client, url)
