@@ -10,7 +10,7 @@ from post_office.models import Email
 from accounts.errors import NotEligible
 from accounts.models import Eligibility
 from core.errors import NotAllowed
-from league.models import Entry, LeagueFormat, Round, WaitlistEntry
+from league.models import Entry, LeagueFormat, Round, Standing, WaitlistEntry
 from league.policies import join_refusal
 from league.services import (
     LeagueError,
@@ -271,6 +271,10 @@ def test_e1_a_late_entry_takes_the_bye_of_each_round_still_to_play(
         assert len(seated) == len(set(seated))
     holder = league.entries.get(player_id=byes_before[3]).player
     assert mail_to(holder, "Round 3: a game instead of the bye")
+    assert mail_to(late, "Round 3: a game instead of the bye")
+    # The standings follow: the late entrant has a row, and a filled bye is no longer a win.
+    assert Standing.objects.filter(league=league, player=late).exists()
+    assert Standing.objects.get(league=league, player=holder).byes == 0
 
 
 def test_e1_a_late_entry_without_a_bye_to_take_is_refused_with_a_sentence(
