@@ -8,8 +8,9 @@ from django.urls import path, reverse
 
 from core.admin import INSTITUTION_PATHS, InstitutionScopedAdmin
 from core.errors import DomainError
+from matches.models import Seat
 
-from .models import Entry, League, Round
+from .models import Entry, League, Round, WaitlistEntry
 from .services import entry_enrol, entry_withdraw, rounds_generate
 
 INSTITUTION_PATHS[League] = "season__institution_id"
@@ -186,18 +187,53 @@ class EntryAdmin(InstitutionScopedAdmin):
             else ["league", "player", "joined_at", "withdrawn_at", "withdrawn_reason"]
         )
 
+    def get_form(self, request, obj=None, **kwargs):
+        form = super().get_form(request, obj, **kwargs)
+        if obj is not None:
+            return form
+
+        class EnrolForm(form):
+            """Adding an entry is the director's enrolment (`entry_enrol`), late entries after
+            the draw included. It is made once the form is otherwise valid, in the admin view's
+            transaction, so that a refusal is the form's error with its sentence (it was a
+            blank 403 page). The service owns "one entry per player and league" (a withdrawn
+            player's entry comes back), so the model form does not check it."""
+
+            def _get_validation_exclusions(self):
+                return super()._get_validation_exclusions() | {"player"}
+
+            def _post_clean(self):
+                super()._post_clean()
+                if self.errors:
+                    return
+                try:
+                    self.entry = entry_enrol(
+                        actor=request.user,
+                        league=self.cleaned_data["league"],
+                        player=self.cleaned_data["player"],
+                    )
+                except DomainError as error:
+                    self.add_error(None, error.message)
+
+        return EnrolForm
+
     def save_model(self, request, obj, form, change):
         if change:  # only the seed changes here
             obj.save(update_fields=["seed"])
             return
-        try:
-            entry = entry_enrol(actor=request.user, league=obj.league, player=obj.player)
-        except DomainError as error:
-            raise PermissionDenied(error.message) from None
+        entry = form.entry  # enrolled when the form was checked (EnrolForm)
         if obj.seed is not None:
             entry.seed = obj.seed
             entry.save(update_fields=["seed"])
         obj.pk = entry.pk
+        games = Seat.objects.filter(match__league=entry.league, player=entry.player).count()
+        if games:
+            self.message_user(
+                request,
+                f"{entry.player.name} entered {entry.league} late: {games} game"
+                f"{'s' if games != 1 else ''}, each the bye of a round still to play.",
+                messages.SUCCESS,
+            )
 
     def has_delete_permission(self, request, obj=None):
         return False
@@ -243,6 +279,27 @@ class EntryAdmin(InstitutionScopedAdmin):
             form,
             f"Withdraw {names}. Their remaining matches become forfeit wins for their opponents.",
         )
+
+
+@admin.register(WaitlistEntry)
+class WaitlistEntryAdmin(InstitutionScopedAdmin):
+    """Who waits for a place in a full league, in order (E1). Read only: a place is given by
+    a withdrawal before the draw, or by enrolling the student (Add entry)."""
+
+    institution_path = "league__season__institution_id"
+    list_display = ["league", "player", "joined_at"]
+    list_filter = ["league"]
+    list_select_related = ["league", "player__user"]
+    ordering = ["league", "joined_at", "id"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
 
 
 @admin.register(Round)

@@ -11,6 +11,7 @@ class LeagueConfig(AppConfig):
         DIRECTORS: {
             "league": ["view", "add", "change"],
             "entry": ["view", "add", "change"],
+            "waitlistentry": ["view"],  # who waits, in order; places are given by the services
             "round": ["view", "change"],
         },
     }

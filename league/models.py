@@ -197,6 +197,18 @@ class League(models.Model):
         """Entry is closed because the rounds are drawn (never for clubs and events)."""
         return has_rounds and self.format not in OPEN_ENTRY_FORMATS
 
+    @property
+    def has_waitlist(self) -> bool:
+        """A full league keeps a waitlist until its draw; clubs and events, whose entry never
+        closes with a draw, have none (their desk adds walk-ins)."""
+        return self.format not in OPEN_ENTRY_FORMATS
+
+    @property
+    def students_withdraw(self) -> bool:
+        """A student may withdraw from it themself: a league or tournament. At a club or an
+        event the front desk or the director marks who leaves (E3, E4)."""
+        return self.format not in OPEN_ENTRY_FORMATS
+
     def registration_open(self, today=None) -> bool:
         today = today or self.season.institution.today()
         if self.format == LeagueFormat.EVENT and self.event_date is not None:
@@ -335,6 +347,28 @@ class Entry(models.Model):
     @property
     def active(self) -> bool:
         return self.withdrawn_at is None
+
+
+class WaitlistEntry(models.Model):
+    """A student waiting for a place in a full league before its draw, first come first served
+    (`joined_at`, then id). A table of its own, not a state of `Entry`: every count of a
+    league's players reads active entries, and a waiting student must never be one. The row
+    goes when its student gets a place or leaves the waitlist; once the rounds are drawn the
+    waitlist is closed and the rows left say "the league started without you"."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="waitlist")
+    player = models.ForeignKey(PlayerProfile, on_delete=models.CASCADE, related_name="waiting")
+    joined_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name = "waitlist place"
+        ordering = ["league", "joined_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "player"], name="waiting_once_per_league"),
+        ]
+
+    def __str__(self):
+        return f"{self.player.name} waiting for {self.league}"
 
 
 class Round(models.Model):

@@ -22,6 +22,7 @@ from .models import League
 class JoinRefusal:
     reason: str  # the sentence shown beside the Join button or raised by the service
     not_eligible: bool = False  # refused under L10 (the service raises NotEligible)
+    waitlist: bool = False  # full before the draw: the student may join the waitlist instead
 
 
 def join_refusal(
@@ -33,23 +34,45 @@ def join_refusal(
     eligibility: str,
     today: date | None = None,
     enrolled_name: str | None = None,
+    waiting: bool = False,
 ) -> JoinRefusal | None:
     """Why the player may not join `league`, or None when they may.
 
     `joined`: they have an active entry; `players`: the league's active entries; `started`: its
-    rounds are drawn; `eligibility`: their status for the league's season (EligibilityStatus).
-    A student asks for themself (the sentences say "you"). The director enrolling a player
-    passes `enrolled_name`, the player's name: the sentences name them, and the registration
-    deadline does not hold the director back."""
+    rounds are drawn; `eligibility`: their status for the league's season (EligibilityStatus);
+    `waiting`: they are on its waitlist. A student asks for themself (the sentences say "you").
+    The director enrolling a player passes `enrolled_name`, the player's name: the sentences
+    name them, and the registration deadline does not hold the director back; a director's
+    enrolment after the draw (a late entry) passes `started=False` here and is decided by the
+    service, which knows the rounds.
+
+    A full league before its draw refuses with `waitlist=True` when the league keeps a waitlist
+    and the student may join it: eligible (L10, so that a place that frees can be given at
+    once), registration open, not waiting already."""
     subject = f"{enrolled_name} is" if enrolled_name else "You are"
     if joined:
         return JoinRefusal(f"{subject} already in {league}.")
+    if waiting and not started and not enrolled_name:
+        return JoinRefusal(
+            f"You are on the waitlist for {league}: the first place that frees before the draw "
+            "is yours, in the order of the waitlist."
+        )
     if not enrolled_name and not league.registration_open(today):
         deadline = league.season.registration_deadline
         return JoinRefusal(f"Registration for {league} closed on {deadline:%b %-d}.")
     if started:
+        if waiting:
+            return JoinRefusal(
+                f"{league} started without you: its rounds were drawn before a place came free."
+            )
         return JoinRefusal(f"{league} has started: its rounds are already drawn.")
     if players >= league.capacity:
+        if league.has_waitlist and not enrolled_name and eligibility == EligibilityStatus.ELIGIBLE:
+            return JoinRefusal(
+                f"{league} is full ({league.capacity} players): join the waitlist and the first "
+                "place that frees before the draw is yours, in the order of the waitlist.",
+                waitlist=True,
+            )
         return JoinRefusal(f"{league} is full ({league.capacity} players).")
     if eligibility == EligibilityStatus.ELIGIBLE:
         return None

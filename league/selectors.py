@@ -10,7 +10,7 @@ from accounts import roles
 from matches.models import Match, Seat
 from matches.next_step import MyMatch, Opponent
 
-from .models import League, Round
+from .models import League, Round, WaitlistEntry
 
 
 def leagues_for(institution):
@@ -25,6 +25,17 @@ def leagues_for(institution):
         )
         .order_by("-season__starts_on", "name")
     )
+
+
+def waitlist_place(league: League, player) -> int | None:
+    """The player's place on the league's waitlist (1 = next to get a place), or None: one
+    query."""
+    order = list(
+        WaitlistEntry.objects.filter(league=league)
+        .order_by("joined_at", "id")
+        .values_list("player_id", flat=True)
+    )
+    return order.index(player.pk) + 1 if player.pk in order else None
 
 
 def can_see_league(user, league: League) -> bool:

@@ -13,12 +13,13 @@ from accounts.models import EligibilityStatus, PlayerProfile
 from accounts.selectors import eligibility_of
 from accounts.services import require_eligible
 from core.errors import DomainError, NotAllowed
-from matches.models import FINAL_STATUSES, Match
-from matches.services import NewMatch, matches_create, withdrawal_forfeits
+from matches.models import FINAL_STATUSES, Match, MatchStatus, Seat
+from matches.services import NewMatch, bye_fill, matches_create, withdrawal_forfeits
 
-from .models import Entry, League, LeagueFormat, Round
+from .models import Entry, League, LeagueFormat, Round, WaitlistEntry
+from .notifications import tell
 from .pairing import round_robin
-from .policies import join_refusal
+from .policies import JoinRefusal, join_refusal
 from .refresh import refresh_leagues
 
 
@@ -39,6 +40,36 @@ def _lock(league: League) -> League:
     )
 
 
+def _refusal(
+    league: League, player: PlayerProfile, *, today=None, by_director=False, started=None
+) -> JoinRefusal | None:
+    """`join_refusal` for `player` and the locked `league`, from the database (L10 and the
+    league's limits). A guest has no eligibility to look up: an open league admits them, a
+    campus-only league refuses them by name (L10, E4)."""
+    eligibility = eligibility_of(player, league.season).status
+    if player.is_guest:
+        require_eligible(profile=player, season=league.season, campus_only=league.campus_only)
+        eligibility = EligibilityStatus.ELIGIBLE
+    if started is None:
+        started = league.started(league.rounds.exists())
+    return join_refusal(
+        league,
+        joined=Entry.objects.filter(
+            league=league, player=player, withdrawn_at__isnull=True
+        ).exists(),
+        waiting=WaitlistEntry.objects.filter(league=league, player=player).exists(),
+        players=Entry.objects.filter(league=league, withdrawn_at__isnull=True).count(),
+        started=started,
+        eligibility=eligibility,
+        today=today,
+        enrolled_name=player.name if by_director else None,
+    )
+
+
+def _raise(refusal: JoinRefusal):
+    raise (NotEligible if refusal.not_eligible else LeagueError)(refusal.reason)
+
+
 def _enter(
     league: League,
     player: PlayerProfile,
@@ -46,26 +77,20 @@ def _enter(
     today: date | None = None,
     by_director: bool = False,
     refresh: bool = True,
+    actor=None,
 ) -> Entry:
-    """Add a player to a locked league, if `join_refusal` lets them (L10 and the league's limits)."""
-    existing = Entry.objects.filter(league=league, player=player).first()
-    eligibility = eligibility_of(player, league.season).status
-    if player.is_guest:
-        # A guest has no eligibility to look up: an open league admits them, a campus-only
-        # league refuses them by name (L10, E4).
-        require_eligible(profile=player, season=league.season, campus_only=league.campus_only)
-        eligibility = EligibilityStatus.ELIGIBLE
-    refusal = join_refusal(
-        league,
-        joined=existing is not None and existing.active,
-        players=Entry.objects.filter(league=league, withdrawn_at__isnull=True).count(),
-        started=league.started(league.rounds.exists()),
-        eligibility=eligibility,
-        today=today,
-        enrolled_name=player.name if by_director else None,
+    """Add a player to a locked league, if `join_refusal` lets them (L10 and the league's limits).
+    After the draw only the director enrols, as a late entry (`_late_entry_byes`)."""
+    started = league.started(league.rounds.exists())
+    # A director's enrolment after the draw is a late entry: the policy's other answers
+    # (already in, full, L10) hold, and the rounds decide whether there is a game to give.
+    refusal = _refusal(
+        league, player, today=today, by_director=by_director, started=started and not by_director
     )
     if refusal:
-        raise (NotEligible if refusal.not_eligible else LeagueError)(refusal.reason)
+        _raise(refusal)
+    byes = _late_entry_byes(league, player) if started else []
+    existing = Entry.objects.filter(league=league, player=player).first()
     if existing:  # rejoining after a withdrawal
         existing.withdrawn_at = None
         existing.withdrawn_reason = ""
@@ -74,15 +99,51 @@ def _enter(
         entry = existing
     else:
         entry = Entry.objects.create(league=league, player=player)
+    # A place in the league ends a wait for one (joined, enrolled or given from the waitlist).
+    WaitlistEntry.objects.filter(league=league, player=player).delete()
     if league.format == LeagueFormat.EVENT and entry.category_id is None:
         entry.category = league.categories.order_by("position", "id").first()
         entry.save(update_fields=["category"])
     if league.format in (LeagueFormat.CLUB, LeagueFormat.EVENT) and entry.player_number is None:
         number_entries(league)
         entry.refresh_from_db(fields=["player_number"])
+    for bye in byes:
+        bye_fill(actor=actor, match=bye, player=player, reason=f"{player.name} entered late")
     if refresh:  # every entry has a row in the standings (a batch refreshes once, at its end)
         refresh_leagues([league.pk])
     return entry
+
+
+def _late_entry_byes(league: League, player: PlayerProfile) -> list[Match]:
+    """The games a late entrant to a drawn league gets (E1, ours): in each regular round whose
+    play-by date has not passed, the bye, which becomes a game between its holder and the late
+    entrant. Nobody else's schedule changes and nobody plays twice in a round. A league without
+    such a bye (an even number of players, or a late entrant took the byes already) has no game
+    to give and refuses, as do a tournament (its bracket is drawn) and a league with no round
+    left to play."""
+    if league.format != LeagueFormat.LEAGUE:
+        raise LeagueError(f"{league}'s bracket is drawn: a late entry has no place in it.")
+    if Seat.objects.filter(match__league=league, player=player).exists():
+        raise LeagueError(
+            f"{player.name} already has matches in {league}: a late entry is for a player new "
+            "to its rounds."
+        )
+    today = league.season.institution.today()
+    remaining = Round.objects.filter(league=league, playoff=False, play_by__gte=today)
+    if not remaining.exists():
+        raise LeagueError(f"{league} has no round left to play: a late entry would have no games.")
+    holders = Entry.objects.filter(league=league, withdrawn_at__isnull=True).values("player")
+    byes = list(
+        Match.objects.filter(
+            round__in=remaining, status=MatchStatus.BYE, seats__player__in=holders
+        ).order_by("round__number", "id")
+    )
+    if not byes:
+        raise LeagueError(
+            f"{league}'s remaining rounds have no bye for a late entrant to take: every player "
+            "already has a game each round (an even number of players)."
+        )
+    return byes
 
 
 def number_entries(league: League) -> int:
@@ -101,23 +162,110 @@ def number_entries(league: League) -> int:
     return len(unnumbered)
 
 
-def league_join(*, actor, league: League, today: date | None = None) -> Entry:
-    """A student joins a league open for registration."""
+def _student(actor, league: League) -> PlayerProfile:
     player = PlayerProfile.objects.filter(user=actor).select_related("institution", "user").first()
     if player is None or player.institution_id != league.season.institution_id:
         raise NotAllowed("Only students of the league's institution can join it.")
+    return player
+
+
+def league_join(*, actor, league: League, today: date | None = None) -> Entry:
+    """A student joins a league open for registration."""
+    player = _student(actor, league)
     with transaction.atomic():
         return _enter(_lock(league), player, today=today)
 
 
+def waitlist_join(*, actor, league: League, today: date | None = None) -> Entry | WaitlistEntry:
+    """A student joins the waitlist of a full league before its draw (`join_refusal` says when
+    they may). Should a place have freed meanwhile, they take it: that is the entry returned."""
+    player = _student(actor, league)
+    with transaction.atomic():
+        league = _lock(league)
+        refusal = _refusal(league, player, today=today)
+        if refusal is None:
+            return _enter(league, player, today=today)
+        if not refusal.waitlist:
+            _raise(refusal)
+        return WaitlistEntry.objects.create(league=league, player=player)
+
+
+def waitlist_leave(*, actor, league: League) -> None:
+    """A student leaves a league's waitlist (before the draw, or after it to clear the
+    league from their list)."""
+    player = _student(actor, league)
+    with transaction.atomic():
+        league = _lock(league)
+        deleted, _ = WaitlistEntry.objects.filter(league=league, player=player).delete()
+        if not deleted:
+            raise LeagueError(f"You are not on the waitlist for {league}.")
+
+
+def _give_places(league: League, *, actor) -> list[Entry]:
+    """Give the free places of a locked league not yet drawn to those waiting, in the order they
+    joined the waitlist; each is told by e-mail. Someone no longer eligible (L10) is passed over
+    and keeps their place on the waitlist. The league row is locked, so nobody joins or leaves
+    meanwhile; the waiting rows are locked too, as they are given."""
+    if not league.has_waitlist or league.started(league.rounds.exists()):
+        return []
+    free = league.capacity - Entry.objects.filter(league=league, withdrawn_at__isnull=True).count()
+    given = []
+    waiting = (
+        WaitlistEntry.objects.select_for_update(of=("self",))
+        .filter(league=league)
+        .select_related("player__user", "player__institution")
+        .order_by("joined_at", "id")
+    )
+    for row in waiting:
+        if len(given) >= free:
+            break
+        try:
+            with transaction.atomic():
+                # The registration deadline does not hold back someone who was waiting in time.
+                entry = _enter(league, row.player, by_director=True, refresh=False, actor=actor)
+        except DomainError:
+            continue
+        given.append(entry)
+        tell(
+            players=[row.player],
+            subject=f"A place in {league} is yours",
+            lines=[
+                f"A place in {league} came free and, first on its waitlist, you have it: you "
+                "are in the league.",
+                "Your matches appear once the director draws the rounds. If you can no longer "
+                "play, withdraw on the league's page so the next person waiting gets the place.",
+            ],
+            league=league,
+        )
+    return given
+
+
+def _withdraw(league: League, entry: Entry, *, actor, reason: str, told: str, by_player: bool):
+    """Withdraw an active entry of a locked league: its remaining matches become forfeits to
+    the opponents; before the draw the place goes to the first waiting. Returns the forfeits."""
+    started = league.started(league.rounds.exists())
+    entry.withdrawn_at = timezone.now()
+    entry.withdrawn_reason = reason
+    entry.save(update_fields=["withdrawn_at", "withdrawn_reason"])
+    forfeits = withdrawal_forfeits(
+        actor=actor, player=entry.player, league=league, reason=told, by_player=by_player
+    )
+    if not started:
+        _give_places(league, actor=actor)
+    # Their row is marked withdrawn (or goes, if they never played), forfeits or none.
+    refresh_leagues([league.pk])
+    return forfeits
+
+
 def entry_enrol(*, actor, league: League, player: PlayerProfile) -> Entry:
-    """The director enrols a player (after the registration deadline too)."""
+    """The director enrols a player (after the registration deadline too). After the draw it is
+    a late entry: the player takes the bye of each round still to play (`_late_entry_byes`)."""
     with transaction.atomic():
         league = _lock(league)
         _require_director(actor, league)
         if player.institution_id != league.season.institution_id:
             raise LeagueError(f"{player.name} is not a student of {league.season.institution}.")
-        return _enter(league, player, by_director=True)
+        return _enter(league, player, by_director=True, actor=actor)
 
 
 def entry_withdraw(*, actor, entry: Entry, reason: str) -> int:
@@ -129,21 +277,74 @@ def entry_withdraw(*, actor, entry: Entry, reason: str) -> int:
     with transaction.atomic():
         league = _lock(entry.league)
         _require_director(actor, league)
-        entry = Entry.objects.select_for_update().get(pk=entry.pk)
+        entry = (
+            Entry.objects.select_for_update(of=("self",))
+            .select_related("player__user")
+            .get(pk=entry.pk)
+        )
         if not entry.active:
             raise LeagueError(f"{entry.player.name} has already withdrawn.")
-        entry.withdrawn_at = timezone.now()
-        entry.withdrawn_reason = reason
-        entry.save(update_fields=["withdrawn_at", "withdrawn_reason"])
-        forfeits = withdrawal_forfeits(
+        return _withdraw(
+            league,
+            entry,
             actor=actor,
-            player=entry.player,
-            league=league,
-            reason=f"{entry.player.name} withdrew: {reason}",
+            reason=reason,
+            told=f"{entry.player.name} withdrew: {reason}",
+            by_player=False,
         )
-        # Their row is marked withdrawn (or goes, if they never played), forfeits or none.
-        refresh_leagues([league.pk])
-        return forfeits
+
+
+def remaining_games(entry: Entry) -> int:
+    """The entry's matches not yet final: what withdrawing now turns into forfeits."""
+    return (
+        Match.objects.filter(league=entry.league_id, seats__player=entry.player_id)
+        .exclude(status__in=FINAL_STATUSES)
+        .count()
+    )
+
+
+def leave_warning(league: League, games: int) -> str:
+    plural = "game becomes a forfeit" if games == 1 else "games become forfeits"
+    return (
+        f"Withdrawing from {league} now is for good: your remaining {games} {plural} to your "
+        "opponents."
+    )
+
+
+def entry_leave(*, actor, entry: Entry, accept_forfeits: bool = False) -> int:
+    """A student withdraws from a league themself. Before the draw at once, their place going
+    to the first waiting; after it only with `accept_forfeits`, since their remaining games
+    become forfeits to their opponents, as the director's withdrawal makes them. At a club or
+    an event the front desk or the director marks who leaves (E3, E4), so it is refused there.
+    Returns how many matches were forfeited."""
+    with transaction.atomic():
+        league = _lock(entry.league)
+        entry = (
+            Entry.objects.select_for_update(of=("self",))
+            .select_related("player__user")
+            .get(pk=entry.pk)
+        )
+        if entry.player.user_id is None or entry.player.user_id != actor.pk:
+            raise NotAllowed(
+                "Only the player can withdraw themself; the director withdraws others."
+            )
+        if not league.students_withdraw:
+            raise LeagueError(
+                f"At {league} the front desk or the director marks who leaves: ask them."
+            )
+        if not entry.active:
+            raise LeagueError(f"You have already withdrawn from {league}.")
+        games = remaining_games(entry)
+        if games and not accept_forfeits:
+            raise LeagueError(leave_warning(league, games))
+        return _withdraw(
+            league,
+            entry,
+            actor=actor,
+            reason="Withdrew themself",
+            told=f"{entry.player.name} withdrew from {league}.",
+            by_player=True,
+        )
 
 
 def ineligibility_forfeits(*, actor, player: PlayerProfile, season) -> int:
@@ -231,5 +432,18 @@ def rounds_generate(
                 for pair in pairs
             ],
             reason="Round robin drawn",
+        )
+        # The draw closes the waitlist: those still waiting are told (their rows stay, so the
+        # league's page says it started without them until they clear it).
+        waiting = list(PlayerProfile.objects.filter(waiting__league=league).select_related("user"))
+        tell(
+            players=waiting,
+            subject=f"{league} started without you",
+            lines=[
+                f"The rounds of {league} are drawn and no place came free before the draw: "
+                "its waitlist is closed.",
+                "The director can still enter you late if a round has a bye to give.",
+            ],
+            league=league,
         )
     return rounds

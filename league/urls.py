@@ -6,6 +6,13 @@ urlpatterns = [
     path("", views.league_list, name="league_list"),
     path("<slug:slug>/", views.league_detail, name="league_detail"),
     path("<slug:slug>/join/", views.league_join_view, name="league_join"),
+    path("<slug:slug>/withdraw/", views.league_withdraw_view, name="league_withdraw"),
+    path("<slug:slug>/waitlist/", views.league_waitlist_view, name="league_waitlist"),
+    path(
+        "<slug:slug>/waitlist/leave/",
+        views.league_waitlist_leave_view,
+        name="league_waitlist_leave",
+    ),
     path("<slug:slug>/standings/", views.league_standings, name="league_standings"),
     path("<slug:slug>/standings.json", views.league_standings_json, name="league_standings_json"),
     path("<slug:slug>/bracket/", views.league_bracket, name="league_bracket"),

@@ -1,5 +1,6 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import Value
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
@@ -10,26 +11,40 @@ from accounts.selectors import eligibility_of
 from core.errors import DomainError
 
 from .club_views import NightForm
-from .models import Entry, League, LeagueFormat
+from .models import Entry, League, LeagueFormat, WaitlistEntry
 from .pages import layout, render_pages
 from .policies import join_refusal
-from .selectors import can_see_league, league_page_row, leagues_for, schedule
-from .services import league_join
+from .selectors import can_see_league, league_page_row, leagues_for, schedule, waitlist_place
+from .services import (
+    entry_leave,
+    league_join,
+    leave_warning,
+    remaining_games,
+    waitlist_join,
+    waitlist_leave,
+)
 
 
 @login_required
 def league_list(request: HttpRequest) -> HttpResponse:
-    """The leagues of the student's institution, with why joining is or isn't possible."""
+    """The leagues of the student's institution, with why joining is or isn't possible; with
+    `?open=1` only those they can join now, or join the waitlist of."""
     institution = roles.institution_of(request.user)
     if institution is None:
         raise Http404
     profile = request.user.profile
+    only_open = request.GET.get("open") == "1"
     leagues = list(leagues_for(institution))
-    mine = set(
-        Entry.objects.filter(player=profile, withdrawn_at__isnull=True).values_list(
-            "league_id", flat=True
-        )
+    # The leagues they are in and those whose waitlist they are on, in one query.
+    places = Entry.objects.filter(player=profile, withdrawn_at__isnull=True).values_list(
+        "league_id", Value(False)
     )
+    places = places.union(
+        WaitlistEntry.objects.filter(player=profile).values_list("league_id", Value(True)),
+        all=True,
+    )
+    mine = {league_id for league_id, waits in places if not waits}
+    waiting = {league_id for league_id, waits in places if waits}
     statuses = dict(
         Eligibility.objects.filter(
             profile=profile, season__in={league.season_id for league in leagues}
@@ -40,19 +55,24 @@ def league_list(request: HttpRequest) -> HttpResponse:
         refusal = join_refusal(
             league,
             joined=league.pk in mine,
+            waiting=league.pk in waiting,
             players=league.players,
             started=league.started(league.has_rounds),
             eligibility=statuses.get(league.season_id, EligibilityStatus.PENDING),
         )
+        if only_open and refusal and not refusal.waitlist:
+            continue
         rows.append(
             {
                 "league": league,
                 "why_not": refusal.reason if refusal else "",
+                "waitlist": bool(refusal and refusal.waitlist),
                 "joined": league.pk in mine,
+                "waiting": league.pk in waiting,
                 "places_left": max(league.capacity - league.players, 0),
             }
         )
-    return render(request, "league/league_list.html", {"rows": rows})
+    return render(request, "league/league_list.html", {"rows": rows, "only_open": only_open})
 
 
 def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
@@ -64,18 +84,42 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
         return event_home(request, league)
     entries = list(league.entries.filter(withdrawn_at__isnull=True).select_related("player__user"))
+    rounds = schedule(league)
     return render(
         request,
         "league/league_detail.html",
         {
             "league": league,
-            "rounds": schedule(league),
+            "rounds": rounds,
             "entries": entries,
+            "me": _my_place(request, league, entries, rounds, started=league.started(bool(rounds))),
             "is_staff": roles.is_front_desk_of(request.user, league.season.institution),
             "is_director": roles.is_director_of(request.user, league.season.institution),
             "night_form": NightForm(),
         },
     )
+
+
+def _my_place(
+    request, league: League, entries: list[Entry], rounds: list, *, started: bool
+) -> dict | None:
+    """The signed-in student's place in the league for its page: in it (and what withdrawing
+    would forfeit), on its waitlist (which place), or neither. One query at most."""
+    profile = getattr(request.user, "profile", None) if request.user.is_authenticated else None
+    if profile is None or not league.students_withdraw:
+        return None
+    entry = next((entry for entry in entries if entry.player_id == profile.pk), None)
+    if entry is not None:
+        # What `remaining_games` counts, read off the schedule the page holds already.
+        games = sum(
+            1
+            for round_ in rounds
+            for match in round_.matches.all()
+            if not match.is_final and any(s.player_id == profile.pk for s in match.seats.all())
+        )
+        return {"entry": entry, "started": started, "games": games}
+    place = waitlist_place(league, profile)
+    return {"waiting": place, "started": started} if place else None
 
 
 @login_required
@@ -109,6 +153,83 @@ def league_join_view(request: HttpRequest, slug: str) -> HttpResponse:
             request, f"You joined {league}. Your matches appear once the director draws the rounds."
         )
     return redirect("league_list")
+
+
+def _students_league(request, slug: str) -> League:
+    """A league of the signed-in student's institution; 404 to anyone else."""
+    league = get_object_or_404(League.objects.select_related("season__institution"), slug=slug)
+    if roles.institution_of(request.user) != league.season.institution:
+        raise Http404
+    return league
+
+
+@login_required
+def league_withdraw_view(request: HttpRequest, slug: str) -> HttpResponse:
+    """A student withdraws from a league. Before the draw the league page's button posts here
+    and it is done at once; after it this page says what it costs first (the remaining games
+    become forfeits) and its button confirms."""
+    league = _students_league(request, slug)
+    entry = get_object_or_404(
+        Entry.objects.select_related("player__user", "league"),
+        league=league,
+        player__user=request.user,
+        withdrawn_at__isnull=True,
+    )
+    if request.method == "POST":
+        try:
+            forfeits = entry_leave(
+                actor=request.user,
+                entry=entry,
+                accept_forfeits=request.POST.get("accept_forfeits") == "yes",
+            )
+        except DomainError as error:
+            messages.error(request, error.message)
+        else:
+            told = f"You withdrew from {league}."
+            if forfeits:
+                told += f" {forfeits} game{'s' if forfeits != 1 else ''} went to your opponents."
+            messages.success(request, told)
+        return redirect(league)
+    games = remaining_games(entry)
+    return render(
+        request,
+        "league/withdraw.html",
+        {
+            "league": league,
+            "games": games,
+            "warning": leave_warning(league, games),
+            "started": league.started(league.rounds.exists()),
+        },
+    )
+
+
+@login_required
+@require_POST
+def league_waitlist_view(request: HttpRequest, slug: str) -> HttpResponse:
+    league = _students_league(request, slug)
+    try:
+        place = waitlist_join(actor=request.user, league=league)
+    except DomainError as error:
+        messages.error(request, error.message)
+        return redirect("league_list")
+    if isinstance(place, Entry):
+        messages.success(request, f"A place in {league} was free: you joined it.")
+    else:
+        messages.success(request, f"You are on the waitlist for {league}.")
+    return redirect(league)
+
+
+@login_required
+@require_POST
+def league_waitlist_leave_view(request: HttpRequest, slug: str) -> HttpResponse:
+    league = _students_league(request, slug)
+    try:
+        waitlist_leave(actor=request.user, league=league)
+    except DomainError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, f"You left the waitlist for {league}.")
+    return redirect(league)
 
 
 def _public_league(request, slug) -> League:

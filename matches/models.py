@@ -393,6 +393,7 @@ AUDIT_ACTIONS = {
     "card_entered": "Score card entered",
     "report_upheld": "Report upheld",
     "report_taken_back": "Report taken back",
+    "bye_filled": "Bye given to a late entrant: now a game",
 }
 
 

@@ -37,7 +37,7 @@ def notify(
     )
 
 
-def _addressee(person) -> tuple[str, str, object] | None:
+def addressee(person) -> tuple[str, str, object] | None:
     """(address, greeting, profile or user id for preferences) of a user or a player's profile;
     None for someone with nowhere to write: a guest gets mail only at an address they gave."""
     if isinstance(person, PlayerProfile):
@@ -63,7 +63,7 @@ def messages(
     """The rendered messages `notify` queues, for a caller that queues many matches' at once.
     `recipients` are users (directors) or players' profiles (a guest's has no user)."""
     link = link or match.get_absolute_url()
-    addressees = [each for each in map(_addressee, recipients) if each is not None]
+    addressees = [each for each in map(addressee, recipients) if each is not None]
     if preference:
         user_ids = [who for _, _, who in addressees if isinstance(who, int)]
         opted_out = set(

@@ -67,6 +67,7 @@ EXPECTED_GROUP_PERMISSIONS = {
         "league.view_entry",
         "league.add_entry",
         "league.change_entry",
+        "league.view_waitlistentry",
         "league.view_round",
         "league.change_round",
         "matches.view_match",

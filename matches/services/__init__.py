@@ -16,7 +16,7 @@ transaction with the match row locked, writes an audit event, and raises a `Matc
 """
 
 from .cards import CardConflict, card_enter
-from .creation import MAX_SEATS, NewMatch, match_create, matches_create
+from .creation import MAX_SEATS, NewMatch, bye_fill, match_create, matches_create
 from .kernel import MatchError, UnusualScores, is_match_director, scorekeeper_seat
 from .nightly import confirm_stale_reports, forfeit_overdue_matches
 from .reporting import report_confirm, report_dispute, report_submit, report_take_back
@@ -47,6 +47,7 @@ __all__ = [
     "Ruling",
     "RulingOn",
     "UnusualScores",
+    "bye_fill",
     "card_enter",
     "confirm_stale_reports",
     "contact_issue_report",

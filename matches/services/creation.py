@@ -17,6 +17,7 @@ from core.errors import DomainError
 from ..deadlines import match_deadline
 from ..models import AuditEvent, Match, MatchStatus, Outcome, Seat
 from ..results import placements
+from .kernel import MatchError, audit, lock, seats_of, snapshot, tell_players
 
 
 @dataclass
@@ -130,3 +131,35 @@ def match_create(*, actor, round, players: Sequence[int], reason: str = "", now=
     return matches_create(
         actor=actor, new=[NewMatch(round=round, players=players)], reason=reason, now=now
     )[0]
+
+
+def bye_fill(*, actor, match: Match, player, reason: str, now=None) -> Match:
+    """A bye becomes a game: `player` (a late entry to the league) takes the empty second seat,
+    and the match is open to schedule and report until its deadline, as any other. Callers are
+    league services that checked the actor's rights and hold their transaction. Both players
+    are told, whatever their preferences: the bye's holder now has a game to play."""
+    now = now or timezone.now()
+    match = lock(match)
+    seats = seats_of(match)
+    if match.status != MatchStatus.BYE or len(seats) != 1:
+        raise MatchError("Only a bye can take a late entrant.")
+    before = snapshot(match, seats)
+    holder = seats[0]
+    holder.outcome = ""
+    holder.save(update_fields=["outcome"])
+    seats.append(Seat.objects.create(match=match, order=2, player=player))
+    match.status = MatchStatus.UNSCHEDULED
+    match.finalised_at = None
+    match.save(update_fields=["status", "finalised_at"])
+    audit(match, actor, "bye_filled", before, snapshot(match, seats), reason)
+    tell_players(
+        match,
+        seats,
+        f"Round {match.round.number}: a game instead of the bye",
+        [
+            f"{player.name} joined {match.league} late and plays {holder.player.name} in round "
+            f"{match.round.number}, which was {holder.player.name}'s bye.",
+            "Agree a time on the match page and play by the round's play-by date.",
+        ],
+    )
+    return match

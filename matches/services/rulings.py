@@ -178,7 +178,7 @@ def _decide_contact_issue(issue: ContactIssue, match: Match, ruling, reason, act
 # --- Each ruling, with the match locked ---------------------------------------------------------
 
 
-def _forfeit(*, actor, match, seats, reason, forfeiting, now, **_) -> Match:
+def _forfeit(*, actor, match, seats, reason, forfeiting, now, told=None, **_) -> Match:
     if match.status == MatchStatus.BYE:
         raise MatchError("A bye has no opponent to forfeit to.")
     orders = {seat.order for seat in seats}
@@ -200,7 +200,8 @@ def _forfeit(*, actor, match, seats, reason, forfeiting, now, **_) -> Match:
         match,
         seats,
         "Match decided by forfeit",
-        [
+        told
+        or [
             f"The director ruled that {losers} forfeit{'s' if len(forfeiting) == 1 else ''} the match.",
             f"Reason: {reason}",
         ],
@@ -339,10 +340,19 @@ _RULE = {
 # --- A player's withdrawal ------------------------------------------------------------------------
 
 
-def withdrawal_forfeits(*, actor, player, league, reason: str, now=None) -> int:
+def withdrawal_forfeits(
+    *, actor, player, league, reason: str, now=None, by_player: bool = False
+) -> int:
     """A player left the league: each of their matches not yet final becomes a forfeit to the
-    others. Called by `league.services.entry_withdraw` inside its transaction."""
+    others. Called by `league.services.entry_withdraw` (the director) and `entry_leave` (the
+    player themself, `by_player`: the players are told so, not that the director ruled)
+    inside their transaction."""
     now = now or timezone.now()
+    told = (
+        [f"{player.name} withdrew from {league}: the match is a forfeit win for their opponent."]
+        if by_player
+        else None
+    )
     count = 0
     open_matches = (
         Match.objects.filter(league=league, seats__player=player)
@@ -354,7 +364,13 @@ def withdrawal_forfeits(*, actor, player, league, reason: str, now=None) -> int:
         seats = seats_of(locked)
         mine = next(seat for seat in seats if seat.player_id == player.pk)
         _forfeit(
-            actor=actor, match=locked, seats=seats, reason=reason, forfeiting=[mine.order], now=now
+            actor=actor,
+            match=locked,
+            seats=seats,
+            reason=reason,
+            forfeiting=[mine.order],
+            now=now,
+            told=told,
         )
         count += 1
     return count
