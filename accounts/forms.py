@@ -67,7 +67,7 @@ class CampusSignupForm(SignupForm):
             if PlayerProfile.objects.filter(
                 institution=self.institution, campus_id=campus_id
             ).exists():
-                self.add_error("campus_id", CampusIdTaken(self.institution.campus_id_label).message)
+                self.add_error("campus_id", CampusIdTaken().message)
             cleaned["campus_id"] = campus_id
         return cleaned
 

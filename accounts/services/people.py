@@ -38,7 +38,7 @@ def student_register(*, user: User, institution: Institution, campus_id: str) ->
                 )
         except IntegrityError:
             if PlayerProfile.objects.filter(institution=institution, campus_id=campus_id).exists():
-                raise CampusIdTaken(institution.campus_id_label) from None
+                raise CampusIdTaken() from None
             raise
         user.groups.add(Group.objects.get_or_create(name=roles.STUDENTS)[0])
         on_rosters = Season.objects.filter(

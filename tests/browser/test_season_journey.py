@@ -66,7 +66,7 @@ def test_a_students_season_from_signup_to_standings(browser, live_server, campus
     desk = browser.new_context(viewport=DESKTOP).new_page()
     log_in(desk, base, campus["desk"].user.email)
     desk.goto(f"{base}/desk/")
-    expect(desk.get_by_label("Student ID")).to_be_focused()
+    expect(desk.get_by_label("Campus ID")).to_be_focused()
     desk.keyboard.type("2468024")
     desk.keyboard.press("Enter")
     desk.get_by_role("button", name="I saw a current campus picture ID").click()
