@@ -49,3 +49,14 @@ def test_the_pages_that_show_the_number_call_it_campus_id(client, player, staff,
     url = reverse(page) + (f"?campus_id={player.campus_id}" if page == "front_desk" else "")
     text = client.get(url).content.decode()
     assert "Campus ID" in text and not OTHER_WORDING.search(text)
+
+
+def test_the_signup_and_logout_pages_say_what_the_menu_says(client, player):
+    """allauth's own pages said "Sign Up", "please sign in" and "Sign Out"; the menu says
+    "Sign up", "Log in" and "Log out"."""
+    signup = client.get(reverse("account_signup")).content.decode()
+    assert "Sign up" in signup and "Log in" in signup
+    assert "Sign Up" not in signup and "sign in" not in signup.lower()
+    client.force_login(player.user)
+    logout = client.get(reverse("account_logout")).content.decode()
+    assert "Log out" in logout and "sign out" not in logout.lower()
