@@ -2,9 +2,11 @@ from urllib.parse import urlsplit
 
 from allauth.account.adapter import DefaultAccountAdapter
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ImproperlyConfigured, ValidationError
 
+from core.errors import DomainError
 from core.tasks import queue_email
 
 from .selectors import institution_for_email
@@ -38,6 +40,17 @@ class AccountAdapter(DefaultAccountAdapter):
                 f"Use your campus e-mail address: no institution here accepts addresses at {domain}."
             )
         return email
+
+    def confirm_email(self, request, email_address):
+        """A verification link followed: through the service, which keeps a changed address
+        in the institution's domains and never lets two accounts share one."""
+        from .services import email_change_confirm
+
+        try:
+            return email_change_confirm(request=request, email_address=email_address)
+        except DomainError as error:
+            self.add_message(request, messages.ERROR, message=error.message)
+            return False
 
     def send_mail(self, template_prefix, email, context):
         # allauth greets "Hello from {site name}!"; without django.contrib.sites it has no name

@@ -46,7 +46,7 @@ INSTITUTION_PATHS.update(
 @admin.register(Institution)
 class InstitutionAdmin(InstitutionScopedAdmin):
     institution_path = "pk"
-    list_display = ["name", "slug", "email_domains", "campus_id_label", "timezone"]
+    list_display = ["name", "slug", "email_domains", "campus_id_hint", "timezone"]
     prepopulated_fields = {"slug": ["name"]}
 
     def get_readonly_fields(self, request, obj=None):

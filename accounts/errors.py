@@ -18,8 +18,8 @@ class RosterFileError(DomainError):
 class CampusIdTaken(DomainError):
     """Another student of the institution already registered this campus ID (L10)."""
 
-    def __init__(self, label: str):
+    def __init__(self):
         super().__init__(
-            f"This {label} is already registered. If it is yours, log in or reset your "
+            "This campus ID is already registered. If it is yours, log in or reset your "
             "password; if not, ask the front desk."
         )

@@ -1,4 +1,4 @@
-from allauth.account.forms import SignupForm
+from allauth.account.forms import AddEmailForm, SignupForm
 from django import forms
 from django.db import transaction
 
@@ -8,23 +8,38 @@ from .campus_ids import normalize_campus_id
 from .errors import CampusIdTaken
 from .models import EquipmentItem, Institution, PlayerProfile, Season
 from .selectors import institution_for_email
-from .services import student_register
+from .services import email_change_request, email_refusal, student_register
+from .services.people import NAME_MAX
+
+
+def _name_fields() -> tuple[forms.CharField, forms.CharField]:
+    """First and last name as the signup and the profile take them. The browser's maxlength cut
+    a pasted 300-character name to 150 without a word; the server's check says what is wrong
+    instead, so the widgets carry none (the forms drop it)."""
+    return (
+        forms.CharField(
+            max_length=NAME_MAX,
+            label="First name",
+            widget=forms.TextInput(attrs={"autocomplete": "given-name"}),
+        ),
+        forms.CharField(
+            max_length=NAME_MAX,
+            label="Last name",
+            widget=forms.TextInput(attrs={"autocomplete": "family-name"}),
+        ),
+    )
+
+
+def _no_maxlength(form: forms.Form) -> None:
+    for name in ("first_name", "last_name"):
+        form.fields[name].widget.attrs.pop("maxlength", None)
 
 
 class CampusSignupForm(SignupForm):
     """allauth's signup with the student's name and campus ID, checked against the institution
     that the e-mail domain belongs to."""
 
-    first_name = forms.CharField(
-        max_length=150,
-        label="First name",
-        widget=forms.TextInput(attrs={"autocomplete": "given-name"}),
-    )
-    last_name = forms.CharField(
-        max_length=150,
-        label="Last name",
-        widget=forms.TextInput(attrs={"autocomplete": "family-name"}),
-    )
+    first_name, last_name = _name_fields()
     campus_id = forms.CharField(
         max_length=40,
         label="Campus ID",
@@ -36,10 +51,7 @@ class CampusSignupForm(SignupForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        # The browser's maxlength cut a pasted 300-character name to 150 without a word; the
-        # server's check says what is wrong instead.
-        for name in ("first_name", "last_name"):
-            self.fields[name].widget.attrs.pop("maxlength", None)
+        _no_maxlength(self)
 
     def clean(self):
         cleaned = super().clean()
@@ -55,7 +67,7 @@ class CampusSignupForm(SignupForm):
             if PlayerProfile.objects.filter(
                 institution=self.institution, campus_id=campus_id
             ).exists():
-                self.add_error("campus_id", CampusIdTaken(self.institution.campus_id_label).message)
+                self.add_error("campus_id", CampusIdTaken().message)
             cleaned["campus_id"] = campus_id
         return cleaned
 
@@ -66,6 +78,38 @@ class CampusSignupForm(SignupForm):
                 user=user, institution=self.institution, campus_id=self.cleaned_data["campus_id"]
             )
         return user
+
+
+class NameForm(forms.Form):
+    """One's own name on the profile, with the signup's limits."""
+
+    first_name, last_name = _name_fields()
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        _no_maxlength(self)
+
+
+class CampusEmailChangeForm(AddEmailForm):
+    """allauth's e-mail change (/accounts/email/, ACCOUNT_CHANGE_EMAIL): the new address must be
+    at the person's own institution, not merely at some institution (the signup's rule)."""
+
+    email = forms.EmailField(
+        label="New e-mail address",
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+
+    def clean_email(self):
+        email = super().clean_email()
+        refusal = email_refusal(user=self.user, email=email)
+        if refusal:
+            raise forms.ValidationError(refusal)
+        return email
+
+    def save(self, request):
+        return email_change_request(
+            actor=self.user, user=self.user, email=self.cleaned_data["email"], request=request
+        )
 
 
 class CampusIdLookupForm(forms.Form):

@@ -52,7 +52,6 @@ class Institution(models.Model):
         help_text="E-mail domains students sign up with, one per line or comma-separated "
         "(subdomains are accepted too).",
     )
-    campus_id_label = models.CharField(max_length=60, default="Campus ID")
     campus_id_pattern = models.CharField(
         max_length=200,
         default=r"\d{7}",
@@ -118,7 +117,7 @@ class Institution(models.Model):
         per-line refusal itself, with the same two functions."""
         campus_id = normalize_campus_id(raw)
         if not campus_id_fits(campus_id, self.campus_id_pattern):
-            raise DomainError(f"{self.campus_id_label} must be {self.campus_id_hint}.")
+            raise DomainError(f"Campus ID must be {self.campus_id_hint}.")
         return campus_id
 
     @property

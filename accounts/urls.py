@@ -4,6 +4,7 @@ from . import views
 
 urlpatterns = [
     path("profile/", views.profile_page, name="profile"),
+    path("profile/name/", views.profile_name, name="profile_name"),
     path("profile/calendar/rotate/", views.calendar_rotate, name="calendar_rotate"),
     path("desk/", views.front_desk, name="front_desk"),
     path("desk/id-check/<int:profile_id>/", views.front_desk_id_check, name="front_desk_id_check"),

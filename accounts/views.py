@@ -1,6 +1,8 @@
+from allauth.account.models import EmailAddress
 from allauth.account.views import SignupView
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import OuterRef, Subquery
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -12,7 +14,7 @@ from core.errors import DomainError
 from . import roles
 from .campus_ids import normalize_campus_id
 from .errors import CampusIdTaken
-from .forms import CampusIdLookupForm, IdCheckForm, LendForm, PreferencesForm
+from .forms import CampusIdLookupForm, IdCheckForm, LendForm, NameForm, PreferencesForm
 from .models import Checkout, PlayerProfile
 from .selectors import (
     current_season,
@@ -26,6 +28,7 @@ from .services import (
     equipment_check_in,
     equipment_check_out,
     id_check_record,
+    name_change,
     preferences_update,
 )
 
@@ -46,9 +49,21 @@ signup = CampusSignupView.as_view()
 
 
 def _own_profile(user) -> PlayerProfile | None:
+    """The signed-in person's profile, with the address they are changing to (allauth's pending
+    one, as `EmailAddress.objects.get_new` finds it) in the same query: `pending_email`."""
     if not user.is_authenticated:
         return None
-    return PlayerProfile.objects.select_related("institution", "user").filter(user=user).first()
+    pending = (
+        EmailAddress.objects.filter(user=OuterRef("user"), verified=False)
+        .exclude(email=OuterRef("user__email"))
+        .order_by("-pk")
+    )
+    return (
+        PlayerProfile.objects.select_related("institution", "user")
+        .annotate(pending_email=Subquery(pending.values("email")[:1]))
+        .filter(user=user)
+        .first()
+    )
 
 
 def _front_desk_institution(request: HttpRequest):
@@ -184,18 +199,54 @@ def front_desk_return(request: HttpRequest, checkout_id: int) -> HttpResponse:
 
 @login_required
 def profile_page(request: HttpRequest) -> HttpResponse:
-    """Campus ID, eligibility and what to do about it, e-mail preferences, the calendar link."""
+    """Name and e-mail address, campus ID, eligibility and what to do about it, e-mail
+    preferences, the calendar link."""
     profile = _own_profile(request.user)
     if profile is None:
         raise Http404
-    season = current_season(profile.institution)
-    eligibility = eligibility_of(profile, season) if season else None
     is_staff_member = roles.is_front_desk_of(request.user, profile.institution)
     form = PreferencesForm(request.POST or None, instance=profile, staff=is_staff_member)
     if request.method == "POST" and form.is_valid():
         preferences_update(actor=request.user, profile=profile, **form.cleaned_data)
         messages.success(request, "Your e-mail preferences are saved.")
         return redirect("profile")
+    return _render_profile(request, profile, preferences_form=form)
+
+
+@login_required
+@require_POST
+def profile_name(request: HttpRequest) -> HttpResponse:
+    """One's own name; a refused one shows on the profile with what is wrong, nothing saved."""
+    profile = _own_profile(request.user)
+    if profile is None:
+        raise Http404
+    form = NameForm(request.POST)
+    if form.is_valid():
+        try:
+            name_change(actor=request.user, user=request.user, **form.cleaned_data)
+        except DomainError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, f"Your name is now {request.user.get_full_name()}.")
+            return redirect("profile")
+    return _render_profile(request, profile, name_form=form)
+
+
+def _render_profile(
+    request: HttpRequest,
+    profile: PlayerProfile,
+    *,
+    preferences_form: PreferencesForm | None = None,
+    name_form: NameForm | None = None,
+) -> HttpResponse:
+    season = current_season(profile.institution)
+    eligibility = eligibility_of(profile, season) if season else None
+    if preferences_form is None:
+        staff = roles.is_front_desk_of(request.user, profile.institution)
+        preferences_form = PreferencesForm(instance=profile, staff=staff)
+    if name_form is None:
+        user = profile.user
+        name_form = NameForm(initial={"first_name": user.first_name, "last_name": user.last_name})
     feed = request.build_absolute_uri(reverse("player_calendar", args=[profile.calendar_token]))
     return render(
         request,
@@ -205,7 +256,8 @@ def profile_page(request: HttpRequest) -> HttpResponse:
             "season": season,
             "eligibility": eligibility,
             "next_step": next_step_for(eligibility) if eligibility else "",
-            "form": form,
+            "form": preferences_form,
+            "name_form": name_form,
             "calendar_url": feed,
             # Calendar apps subscribe to a webcal:// link in one tap; the https one is to copy.
             "webcal_url": "webcal://" + feed.split("://", 1)[-1] if feed else "",

@@ -116,12 +116,19 @@ AUTHENTICATION_BACKENDS = [
     "allauth.account.auth_backends.AuthenticationBackend",
 ]
 ACCOUNT_ADAPTER = "accounts.adapters.AccountAdapter"
-ACCOUNT_FORMS = {"signup": "accounts.forms.CampusSignupForm"}
+ACCOUNT_FORMS = {
+    "signup": "accounts.forms.CampusSignupForm",
+    "add_email": "accounts.forms.CampusEmailChangeForm",
+}
 ACCOUNT_USER_MODEL_USERNAME_FIELD = None
 ACCOUNT_LOGIN_METHODS = {"email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+# One address per person, changed at /accounts/email/: the new one is pending until its link is
+# followed, the old one stays the login and where mail goes until then, and is told afterwards.
+ACCOUNT_CHANGE_EMAIL = True
+ACCOUNT_EMAIL_NOTIFICATIONS = True
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Scrabble league] "
 ACCOUNT_LOGOUT_ON_GET = False
 ACCOUNT_SESSION_REMEMBER = None

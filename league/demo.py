@@ -70,7 +70,6 @@ def build_demo(
             name="Example State University",
             slug=DEMO_SLUG,
             email_domains="example.edu",
-            campus_id_label="Student ID",
             campus_id_pattern=r"\d{7}",
             campus_id_hint="seven digits",
             timezone="America/Chicago",

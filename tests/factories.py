@@ -25,7 +25,6 @@ class InstitutionFactory(factory.django.DjangoModelFactory):
     name = factory.Sequence(lambda n: f"Example College {n}")
     slug = factory.Sequence(lambda n: f"example-{n}")
     email_domains = factory.LazyAttribute(lambda o: f"{o.slug}.example.edu")
-    campus_id_label = "Student ID"
     campus_id_pattern = r"\d{7}"
     campus_id_hint = "seven digits"
     timezone = "America/Chicago"

@@ -304,7 +304,6 @@ def _institution_form(institution, **changes) -> dict:
         "name",
         "slug",
         "email_domains",
-        "campus_id_label",
         "campus_id_pattern",
         "campus_id_hint",
         "timezone",

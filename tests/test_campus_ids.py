@@ -71,7 +71,7 @@ def test_l10_registration_and_the_roster_store_a_padded_campus_id_alike(institut
 
 
 def test_l10_registration_refuses_a_campus_id_not_in_the_institutions_format(institution):
-    with pytest.raises(DomainError, match="Student ID must be seven digits."):
+    with pytest.raises(DomainError, match="Campus ID must be seven digits."):
         student_register(
             user=UserFactory(email="wren@example.edu"), institution=institution, campus_id="12AB"
         )
@@ -104,7 +104,7 @@ def test_l10_a_roster_line_added_in_the_admin_must_fit_the_institutions_format(
     client.force_login(director.user)
     add = reverse("admin:accounts_rosterentry_add")
     response = client.post(add, {"season": season.pk, "campus_id": "12AB"})
-    assert "Student ID must be seven digits." in response.content.decode()
+    assert "Campus ID must be seven digits." in response.content.decode()
     assert not RosterEntry.objects.exists()
 
     client.post(add, {"season": season.pk, "campus_id": " 7654321 "})
@@ -123,7 +123,7 @@ def test_l10_a_campus_id_changed_in_the_admin_must_fit_the_institutions_format(
         "calendar_token": player.calendar_token,
     }
     response = client.post(change, form)
-    assert "Student ID must be seven digits." in response.content.decode()
+    assert "Campus ID must be seven digits." in response.content.decode()
     player.refresh_from_db()
     assert player.campus_id != "12AB"
 

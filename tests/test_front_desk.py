@@ -49,7 +49,7 @@ def test_a_scanned_campus_id_shows_the_student_and_their_status(client, staff, p
 def test_an_unknown_campus_id_says_so(client, staff, season):
     client.force_login(staff.user)
     page = lookup(client, "7777777").content.decode()
-    assert "No student with Student ID 7777777 has signed up" in page
+    assert "No student with campus ID 7777777 has signed up" in page
 
 
 def test_staff_never_find_another_institutions_students(client, staff, outsider, season):

@@ -112,7 +112,7 @@ def test_a_malformed_campus_id_is_refused_naming_the_expected_shape(sign_up, cam
     response = sign_up(campus_id=campus_id)
 
     assert response.status_code == 200
-    assert "Student ID must be seven digits." in response.content.decode()
+    assert "Campus ID must be seven digits." in response.content.decode()
     assert not User.objects.exists()
 
 
@@ -187,7 +187,7 @@ def test_l10_full_width_digits_are_the_same_campus_id(sign_up, player):
 def test_l10_a_campus_id_in_digits_of_another_script_is_refused(sign_up):
     response = sign_up(campus_id="٣٤٥٦٧٨٩")  # Arabic-Indic digits pass a Unicode \d{7}
 
-    assert "Student ID must be seven digits." in response.content.decode()
+    assert "Campus ID must be seven digits." in response.content.decode()
     assert not User.objects.exists()
 
 
@@ -211,7 +211,7 @@ def test_l10_a_campus_id_taken_between_the_check_and_the_save_is_the_forms_messa
     response = sign_up()
 
     assert response.status_code == 200
-    assert "This Student ID is already registered." in response.content.decode()
+    assert "This campus ID is already registered." in response.content.decode()
     assert not User.objects.filter(email="marlow@example.edu").exists()
     assert PlayerProfile.objects.filter(campus_id="1234567").count() == 1
 

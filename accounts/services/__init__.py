@@ -2,7 +2,8 @@
 `from accounts.services import X` reaches them all.
 
 - `eligibility`: the L10 gate (`require_eligible`), ID checks, the director's rulings
-- `people`: signing up, roles, e-mail preferences, the calendar link
+- `people`: signing up, roles, one's own name and e-mail address, e-mail preferences, the
+  calendar link
 - `roster`: importing the registrar's roster
 - `front_desk`: lending equipment (L3)
 
@@ -21,6 +22,10 @@ from .front_desk import equipment_check_in, equipment_check_out
 from .people import (
     ROLE_GROUPS,
     calendar_token_rotate,
+    email_change_confirm,
+    email_change_request,
+    email_refusal,
+    name_change,
     preferences_update,
     role_grant,
     role_revoke,
@@ -34,10 +39,14 @@ __all__ = [
     "RosterImportResult",
     "RosterRejected",
     "calendar_token_rotate",
+    "email_change_confirm",
+    "email_change_request",
+    "email_refusal",
     "eligibility_rule",
     "equipment_check_in",
     "equipment_check_out",
     "id_check_record",
+    "name_change",
     "preferences_update",
     "require_eligible",
     "role_grant",

@@ -1,10 +1,12 @@
 """Students and staff: signing up with a campus ID, the front-desk and director roles, each
-person's e-mail preferences and calendar link."""
+person's name, e-mail address, e-mail preferences and calendar link."""
 
 import uuid
 
+from allauth.account.models import EmailAddress
 from django.contrib.auth.models import Group
 from django.db import IntegrityError, transaction
+from django.http import HttpRequest
 
 from core.errors import DomainError, NotAllowed
 
@@ -36,7 +38,7 @@ def student_register(*, user: User, institution: Institution, campus_id: str) ->
                 )
         except IntegrityError:
             if PlayerProfile.objects.filter(institution=institution, campus_id=campus_id).exists():
-                raise CampusIdTaken(institution.campus_id_label) from None
+                raise CampusIdTaken() from None
             raise
         user.groups.add(Group.objects.get_or_create(name=roles.STUDENTS)[0])
         on_rosters = Season.objects.filter(
@@ -55,6 +57,90 @@ def student_register(*, user: User, institution: Institution, campus_id: str) ->
                 overrule_director=False,
             )
     return profile
+
+
+NAME_MAX = 150  # User.first_name and last_name; the signup refuses longer names the same way.
+
+
+def name_change(*, actor: User, user: User, first_name: str, last_name: str) -> User:
+    """A person's own name, as the signup takes it: both parts, at most 150 characters each.
+    Eligibility does not follow the name (L10: the roster and the front desk match the campus
+    ID, which only the director changes); the stored pages of their leagues are rendered again
+    after the commit (`league/receivers.py` · `render_the_pages_of_a_renamed_player`)."""
+    if user.pk != actor.pk:
+        raise NotAllowed("You can only change your own name.")
+    first_name, last_name = first_name.strip(), last_name.strip()
+    for label, value in (("First name", first_name), ("Last name", last_name)):
+        if not value:
+            raise DomainError(f"{label} cannot be empty.")
+        if len(value) > NAME_MAX:
+            raise DomainError(f"{label} can be at most {NAME_MAX} characters long.")
+    with transaction.atomic():
+        locked = User.objects.select_for_update().get(pk=user.pk)
+        if (locked.first_name, locked.last_name) == (first_name, last_name):
+            return locked
+        locked.first_name, locked.last_name = first_name, last_name
+        locked.save(update_fields=["first_name", "last_name"])
+    user.first_name, user.last_name = first_name, last_name
+    return user
+
+
+def email_refusal(*, user: User, email: str) -> str | None:
+    """Why `user` may not move to `email`, or None. A person with a profile keeps to their own
+    institution's e-mail domains: the domain decided the institution at signup, and an address
+    elsewhere would leave it (L10). Asked when a change is requested and again when it is
+    confirmed, since a domain may be dropped in between."""
+    profile = PlayerProfile.objects.filter(user_id=user.pk).select_related("institution").first()
+    if profile is not None and not profile.institution.accepts_email(email):
+        domains = " or ".join(profile.institution.domains)
+        return (
+            f"Use your campus e-mail address: {profile.institution} accepts addresses at {domains}."
+        )
+    return None
+
+
+def email_change_request(
+    *, actor: User, user: User, email: str, request: HttpRequest | None = None
+) -> EmailAddress:
+    """Ask to move `user` to `email`: allauth keeps it as their pending address and mails a
+    verification link there (ACCOUNT_CHANGE_EMAIL). Nothing else changes until the link is
+    followed: the old address stays the login, the one mail goes to and the one opponents
+    see; a second request replaces the first. An address of another account is not refused
+    here, as allauth's signup does not say so either (enumeration): its confirmation is."""
+    if user.pk != actor.pk:
+        raise NotAllowed("You can only change your own e-mail address.")
+    email = email.strip().lower()
+    if email == user.email.lower():
+        raise DomainError(f"{email} is already your e-mail address.")
+    refusal = email_refusal(user=user, email=email)
+    if refusal:
+        raise DomainError(refusal)
+    with transaction.atomic():
+        return EmailAddress.objects.add_new_email(request, user, email)
+
+
+def email_change_confirm(*, request: HttpRequest | None, email_address: EmailAddress) -> bool:
+    """The link sent to an address was followed (at signup or for a change): allauth marks it
+    verified and, for a change, makes it the user's address (`User.email`, the login, where
+    mail goes, what opponents see) and removes the old one, all in one transaction. Refused
+    when the institution no longer accepts the address or another account has it (a
+    DomainError; nothing changes). False when allauth refused it (it says why itself: another
+    account verified the address first)."""
+    from allauth.account.internal.flows.email_verification import verify_email
+
+    user = email_address.user
+    refusal = email_refusal(user=user, email=email_address.email)
+    if refusal:
+        raise DomainError(refusal)
+    taken = DomainError(f"{email_address.email} belongs to another account: it was not added.")
+    if User.objects.filter(email__iexact=email_address.email).exclude(pk=user.pk).exists():
+        raise taken
+    try:
+        with transaction.atomic():
+            User.objects.select_for_update().filter(pk=user.pk).first()
+            return verify_email(request, email_address)
+    except IntegrityError:
+        raise taken from None  # another account took it a moment ago: User.email is unique
 
 
 ROLE_GROUPS = {"front_desk": roles.FRONT_DESK, "director": roles.DIRECTORS}

@@ -24,7 +24,7 @@ def test_l10_a_pending_student_becomes_eligible_after_the_front_desk_checks_thei
     log_in(desk_page, live_server.url, staff.user.email)
     desk_page.goto(f"{live_server.url}/desk/")
     # The box has focus on arrival; the scanner types the ID into it and presses Enter.
-    expect(desk_page.get_by_label("Student ID")).to_be_focused()
+    expect(desk_page.get_by_label("Campus ID")).to_be_focused()
     desk_page.keyboard.type(player.campus_id)
     desk_page.keyboard.press("Enter")
     desk_page.get_by_role("heading", name="Rowan Pemberton").wait_for()
@@ -34,8 +34,8 @@ def test_l10_a_pending_student_becomes_eligible_after_the_front_desk_checks_thei
     expect(desk_page.get_by_role("status")).to_contain_text("is eligible for Fall 2026")
     expect(desk_page.get_by_test_id("eligibility-status")).to_have_text("Eligible")
     # The box is empty and focused again for the next scan.
-    expect(desk_page.get_by_label("Student ID")).to_be_focused()
-    expect(desk_page.get_by_label("Student ID")).to_have_value("")
+    expect(desk_page.get_by_label("Campus ID")).to_be_focused()
+    expect(desk_page.get_by_label("Campus ID")).to_have_value("")
 
     student_page.reload()
     expect(student_page.get_by_test_id("eligibility-status")).to_have_text("Eligible")

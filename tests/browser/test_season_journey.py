@@ -62,7 +62,7 @@ def test_a_students_season_from_signup_to_standings(browser, live_server, campus
     student.get_by_label("Campus ID").fill("2468024")
     student.get_by_label("Password", exact=False).first.fill("a-long-passphrase-1")
     student.get_by_label("Password (again)").fill("a-long-passphrase-1")
-    student.get_by_role("button", name="Sign Up").click()
+    student.get_by_role("button", name="Sign up").click()
     expect(student.get_by_role("heading", name="Verify Your Email Address")).to_be_visible()
     link = re.search(r"https?://\S+/accounts/confirm-email/\S+/", mail.outbox[-1].body).group(0)
     student.goto(
@@ -78,7 +78,7 @@ def test_a_students_season_from_signup_to_standings(browser, live_server, campus
     # The front desk scans the campus ID and records the picture-ID check (L10).
     desk = signed_in(browser, base, campus["desk"].user.email, viewport=DESKTOP)
     desk.goto(f"{base}/desk/")
-    expect(desk.get_by_label("Student ID")).to_be_focused()
+    expect(desk.get_by_label("Campus ID")).to_be_focused()
     desk.keyboard.type("2468024")
     desk.keyboard.press("Enter")
     desk.get_by_role("button", name="I saw a current campus picture ID").click()
