@@ -288,7 +288,7 @@ def test_l10_a_player_ruled_ineligible_mid_season_forfeits_their_remaining_match
         }
         event = AuditEvent.objects.get(match=m, action="forfeit")
         assert event.actor == director.user
-        assert event.reason == f"{player.user} was ruled ineligible for Fall 2026 (L10)."
+        assert event.reason == f"{player.user} was ruled ineligible for Fall 2026."
     played.refresh_from_db()
     later.refresh_from_db()
     assert played.status == MatchStatus.CONFIRMED
