@@ -24,6 +24,8 @@ from .nightly import confirm_stale_reports, forfeit_overdue_matches
 from .reporting import report_confirm, report_dispute, report_submit
 from .rounds import (
     RoundChange,
+    extension_of,
+    extension_refusal,
     round_deadlines_extend,
     round_open_matches,
     round_unplayed_rule,
@@ -70,6 +72,8 @@ __all__ = [
     "report_confirm",
     "report_dispute",
     "report_submit",
+    "extension_of",
+    "extension_refusal",
     "round_deadlines_extend",
     "round_open_matches",
     "round_unplayed_rule",

@@ -83,13 +83,23 @@ def extended_deadline(
     return max(timezone.localtime(deadline, tz), end_of_today) + timedelta(days=days)
 
 
-def _check_extension(days, until, tz, now) -> None:
+def extension_of(deadline: datetime, *, days, until, tz, now) -> datetime | None:
+    """The deadline the extension gives a match due at `deadline`, or None where it would not
+    move it (a match already due later than the date given)."""
+    new_deadline = extended_deadline(deadline, days=days, until=until, tz=tz, now=now)
+    return new_deadline if new_deadline > max(deadline, now) else None
+
+
+def extension_refusal(*, days: int | None, until: date | None, tz, now) -> str | None:
+    """Why an extension by `days` or to `until` cannot be made, or None: the confirm page asks
+    before showing the matches, the service raises the same sentence."""
     if (days is None) == (until is None):
-        raise MatchError("Give either a number of days or a date, not both.")
+        return "Give either a number of days or a date, not both."
     if days is not None and not 1 <= days <= MAX_EXTENSION_DAYS:
-        raise MatchError(f"Extend by 1 to {MAX_EXTENSION_DAYS} days.")
+        return f"Extend by 1 to {MAX_EXTENSION_DAYS} days."
     if until is not None and until < timezone.localtime(now, tz).date():
-        raise MatchError("The new deadline must be today or later.")
+        return "The new deadline must be today or later."
+    return None
 
 
 def _require_director(actor, round) -> None:
@@ -124,7 +134,8 @@ def round_deadlines_extend(
     now = now or timezone.now()
     reason = require_reason(reason)
     tz = round.league.season.institution.tz
-    _check_extension(days, until, tz, now)
+    if refusal := extension_refusal(days=days, until=until, tz=tz, now=now):
+        raise MatchError(refusal)
     _require_director(actor, round)
     result = RoundChange()
     with transaction.atomic():
@@ -133,8 +144,8 @@ def round_deadlines_extend(
             round_open_matches(round, [m.pk for m in locked]).values_list("id", flat=True)
         )
         for match in locked:
-            new_deadline = extended_deadline(match.deadline, days=days, until=until, tz=tz, now=now)
-            if match.pk not in still_open or new_deadline <= max(match.deadline, now):
+            new_deadline = extension_of(match.deadline, days=days, until=until, tz=tz, now=now)
+            if match.pk not in still_open or new_deadline is None:
                 result.skipped.append(match.pk)
                 continue
             rule(
