@@ -117,8 +117,8 @@ def director_league(request: HttpRequest, slug: str) -> HttpResponse:
                 ("disputed", "Disputed", "Waiting for your ruling (L9).", queues.disputed),
             ],
             "on_track": queues.on_track,
-            "extend_form": ExtendForm(),
-            "rule_form": RuleForm(),
+            "extend_form": ExtendForm(auto_id="extend_%s"),
+            "rule_form": RuleForm(auto_id="rule_%s"),
         },
     )
 

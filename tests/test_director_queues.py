@@ -88,7 +88,7 @@ def test_the_queues_show_one_round_with_its_bulk_actions(client, director, leagu
     assert names(round_two) in page and names(matches[0]) not in page
     assert reverse("director_round_extend", args=[league.slug, 2]) in page
     assert reverse("director_round_rule", args=[league.slug, 2]) in page
-    assert '<label for="id_days">' in page and '<label for="id_reason">' in page
+    assert '<label for="extend_days">' in page and '<label for="rule_reason">' in page
 
 
 @pytest.mark.parametrize(
@@ -195,7 +195,10 @@ def test_l5_l8_the_director_rules_a_rounds_unplayed_matches_naming_who_forfeits(
 
     page = client.post(url, {"reason": "Round 1 is over."}).content.decode()
     assert "This will change <strong>3 matches</strong>" in page
-    assert f'<label for="ruling-{matches[0].pk}">Ruling</label>' in page
+    assert (
+        f'<label for="ruling-{matches[0].pk}">Ruling<span class="sr-only"> on {names(matches[0])}'
+        in page
+    )
     assert names(matches[3]) not in page
 
     response = client.post(
