@@ -58,7 +58,9 @@ def queued(league):
     return matches, later[0]
 
 
-def test_each_match_not_final_sits_in_its_queue_with_its_links(client, director, league, queued):
+def test_l5_l9_each_match_not_final_sits_in_its_queue_linking_to_its_ruling(
+    client, director, league, queued
+):
     matches, round_two = queued
     client.force_login(director.user)
     page = client.get(reverse("director_league", args=[league.slug])).content.decode()
