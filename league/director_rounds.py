@@ -7,7 +7,7 @@ that shows the matches it will change and asks to confirm, then one service call
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Prefetch
+from django.db.models import Exists, OuterRef, Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
 from matches import services as match_services
-from matches.models import Seat
+from matches.models import ContactIssue, Seat
 from matches.selectors import league_queues
 from matches.services.rounds import MAX_EXTENSION_DAYS
 
@@ -69,8 +69,16 @@ def _queue_url(league: League, round_: Round | None = None) -> str:
 
 
 def _open_matches(round_: Round, match_ids=None) -> list:
+    """The round's open matches with their seats and whether a can't-reach report waits (the
+    extension or ruling decides it too), in two queries."""
     return list(
-        match_services.round_open_matches(round_, match_ids).prefetch_related(
+        match_services.round_open_matches(round_, match_ids)
+        .annotate(
+            waiting_on_director=Exists(
+                ContactIssue.objects.filter(match=OuterRef("pk"), resolved_at__isnull=True)
+            )
+        )
+        .prefetch_related(
             Prefetch(
                 "seats", queryset=Seat.objects.select_related("player__user").order_by("order")
             )

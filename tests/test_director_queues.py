@@ -155,12 +155,16 @@ def test_the_confirm_pages_run_a_constant_number_of_queries(
 def test_l5_the_director_extends_a_round_after_seeing_how_many_it_changes(client, director, league):
     round_, matches = round_of(league, 3)
     submitted_report(matches[2], by=players_of(matches[2])[0])
+    contact_issue_report(
+        actor=players_of(matches[0])[0].user, match=matches[0], attempts="No answer all week."
+    )
     client.force_login(director.user)
     url = reverse("director_round_extend", args=[league.slug, 1])
 
     preview = client.post(url, {"days": 4, "reason": "The Games Room was closed."})
     page = preview.content.decode()
     assert "This will change <strong>2 matches</strong>" in page
+    assert page.count("Its can't-reach report is decided by this") == 1
     assert names(matches[0]) in page and names(matches[2]) not in page
     assert not AuditEvent.objects.filter(action="deadline_extended").exists()  # not yet
 
@@ -184,6 +188,7 @@ def test_l5_the_director_extends_a_round_after_seeing_how_many_it_changes(client
     assert response.redirect_chain[-1][0].endswith("?round=1")
     assert Match.objects.get(pk=matches[0].pk).deadline == matches[0].deadline + timedelta(days=4)
     assert Match.objects.get(pk=matches[1].pk).deadline == matches[1].deadline
+    assert matches[0].contact_issues.get().resolution.startswith("Deadline extended")
 
 
 def test_l5_l8_the_director_rules_a_rounds_unplayed_matches_naming_who_forfeits(
