@@ -5,7 +5,7 @@ from django.views.generic import RedirectView
 
 from accounts import views as accounts_views
 from league import director as league_director
-from league import event_views
+from league import director_rounds, event_views
 from league import views as league_views
 
 
@@ -31,6 +31,17 @@ urlpatterns = [
     path("leagues/", include("league.urls")),
     path("director/", league_director.dashboard, name="director_dashboard"),
     path("director/events/new/", event_views.event_setup, name="event_setup"),
+    path("director/leagues/<slug:slug>/", director_rounds.director_league, name="director_league"),
+    path(
+        "director/leagues/<slug:slug>/rounds/<int:number>/extend/",
+        director_rounds.round_extend,
+        name="director_round_extend",
+    ),
+    path(
+        "director/leagues/<slug:slug>/rounds/<int:number>/rule/",
+        director_rounds.round_rule,
+        name="director_round_rule",
+    ),
     path("director/export/roster.csv", league_director.export_roster, name="export_roster"),
     path(
         "director/export/<slug:slug>/standings.csv",

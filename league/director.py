@@ -1,11 +1,12 @@
-"""The director's dashboard: each queue with its count and a link to work it, and CSV exports of
-standings, results and the roster. The admin panel stays the director's home for the work itself."""
+"""The director's dashboard: each queue with its count and a link to work it, the leagues (each
+opening its own queues, ``director_rounds``), and CSV exports of standings, results and the roster. The admin panel stays the director's home for the work itself."""
 
 import csv
 
 from allauth.account.models import EmailAddress
 from django.contrib.auth.decorators import login_required
-from django.db.models import Exists, OuterRef, Prefetch
+from django.db.models import Count, Exists, OuterRef, Prefetch, Subquery
+from django.db.models.functions import Coalesce
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -66,7 +67,21 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             "nightly": nightly,
             "nightly_overdue": nightly_overdue(nightly, now),
             "queues": queues,
-            "leagues": list(leagues_for(institution)),
+            "leagues": list(
+                leagues_for(institution).annotate(
+                    open_matches=Coalesce(
+                        Subquery(
+                            Match.objects.filter(league=OuterRef("pk"))
+                            .exclude(status__in=FINAL_STATUSES)
+                            .order_by()
+                            .values("league")
+                            .annotate(count=Count("pk"))
+                            .values("count")
+                        ),
+                        0,
+                    )
+                )
+            ),
         },
     )
 

@@ -140,6 +140,25 @@ def table_of(league, players, *, play_by=None, number=None, scorekeeper: int = 1
     return matches_create(actor=None, new=[new])[0]
 
 
+def round_of(league, count: int, *, play_by=None, number=None):
+    """A round of `count` two-player matches between new eligible students, due `play_by`
+    (default: in a week); returns (the round, its matches in id order)."""
+    from league.models import Round
+    from matches.services import NewMatch, matches_create
+
+    play_by = play_by or (timezone.now().date() + timedelta(days=7))
+    number = number or (league.rounds.count() + 1)
+    round_ = Round.objects.create(league=league, number=number, play_by=play_by)
+    new = [
+        NewMatch(
+            round=round_,
+            players=[eligible_student(league.season).pk, eligible_student(league.season).pk],
+        )
+        for _ in range(count)
+    ]
+    return round_, matches_create(actor=None, new=new)
+
+
 # --- Scenarios -----------------------------------------------------------------------------------
 # What a test starts from. Rulings, reports, confirmations and disputes go through the real
 # services, as the director or a player would, so a test's setup keeps exercising the code it

@@ -8,10 +8,11 @@ from datetime import timedelta
 import pytest
 from django.core import mail
 from django.db import transaction
+from django.utils import timezone
 
 from league.models import DigestLog
 from league.nightly import run_for_institution
-from matches.models import AuditEvent, MatchStatus
+from matches.models import AuditEvent, Match, MatchStatus
 from matches.services import forfeit_overdue_matches, report_submit
 from tests.factories import eligible_student, match_between, table_of
 from tests.test_match_races import run_together
@@ -132,3 +133,59 @@ def test_l5_l8_a_cant_reach_report_racing_the_nights_claim_is_never_forfeited_ov
             assert target.status == MatchStatus.DOUBLE_FORFEIT and not open_issue
         outcomes.add(target.status)
     assert outcomes == {MatchStatus.UNSCHEDULED, MatchStatus.DOUBLE_FORFEIT}  # both orders ran
+
+
+@pytest.mark.parametrize("first", ["extension", "night"])
+def test_l8_extending_a_rounds_deadlines_while_the_night_runs_lands_or_skips_never_both(
+    race_match, director, first
+):
+    """The director extends an overdue round while the nightly's L8 runs, on two connections.
+    Whoever takes the match row first wins: the extension held by the night finds a double
+    forfeit and skips it; the night meeting the extension's lock passes the match by, and the
+    next night sees the new deadline. Never a double forfeit with an extension on top."""
+    from matches.services import round_deadlines_extend
+
+    match, a, b = race_match
+    overdue = timezone.now() - timedelta(hours=1)
+    Match.objects.filter(pk=match.pk).update(deadline=overdue)
+    holds_lock = threading.Event()
+
+    def extension():
+        if first == "night":
+            holds_lock.wait(timeout=10)
+        with transaction.atomic():
+            result = round_deadlines_extend(
+                actor=director.user,
+                round=match.round,
+                match_ids=[match.pk],
+                days=3,
+                reason="The Games Room was closed.",
+            )
+            if first == "extension":
+                holds_lock.set()
+                time.sleep(1.0)  # the night runs while this transaction holds the match row
+        return result
+
+    def night():
+        if first == "extension":
+            holds_lock.wait(timeout=10)
+        with transaction.atomic():
+            forfeited = forfeit_overdue_matches(timezone.now())
+            if first == "night":
+                holds_lock.set()
+                time.sleep(1.0)  # the extension waits for this transaction's rows
+        return forfeited
+
+    extended, forfeited = run_together(extension, night)
+
+    match.refresh_from_db()
+    events = set(AuditEvent.objects.filter(match=match).values_list("action", flat=True))
+    if first == "extension":
+        assert extended.changed == [match.pk] and forfeited == []
+        assert match.status == MatchStatus.UNSCHEDULED and match.deadline > timezone.now()
+        assert events == {"created", "deadline_extended"}
+        assert forfeit_overdue_matches(timezone.now()) == []  # the next night: not yet due
+    else:
+        assert forfeited == [match.pk] and extended.changed == [] and extended.skipped == [match.pk]
+        assert match.status == MatchStatus.DOUBLE_FORFEIT
+        assert events == {"created", "double_forfeit"}

@@ -8,6 +8,8 @@ them all.
 - `creation`: creating matches and seats, one by one or in bulk
 - `cards`: score cards entered by the director, final at once (E3, E4)
 - `tables`: closing a club night's tables as double forfeits, set-based (E4)
+- `rounds`: the director's bulk actions on a round: extend its deadlines, rule its unplayed
+  matches, each match through `rule`
 - `kernel`: what they share: the errors, the match lock, seats, audit trail, e-mail
 
 Each function is keyword-only, takes model instances and the acting user, runs in one
@@ -20,6 +22,14 @@ from .creation import MAX_SEATS, NewMatch, bye_fill, match_create, matches_creat
 from .kernel import MatchError, UnusualScores, is_match_director, scorekeeper_seat
 from .nightly import confirm_stale_reports, forfeit_overdue_matches
 from .reporting import report_confirm, report_dispute, report_submit, report_take_back
+from .rounds import (
+    RoundChange,
+    extension_of,
+    extension_refusal,
+    round_deadlines_extend,
+    round_open_matches,
+    round_unplayed_rule,
+)
 from .rulings import (
     RULINGS_ON,
     Ruling,
@@ -44,6 +54,7 @@ __all__ = [
     "MatchError",
     "MAX_SEATS",
     "NewMatch",
+    "RoundChange",
     "Ruling",
     "RulingOn",
     "UnusualScores",
@@ -63,6 +74,11 @@ __all__ = [
     "report_dispute",
     "report_submit",
     "report_take_back",
+    "extension_of",
+    "extension_refusal",
+    "round_deadlines_extend",
+    "round_open_matches",
+    "round_unplayed_rule",
     "rule",
     "scorekeeper_seat",
     "ruling_on",

@@ -1,0 +1,241 @@
+"""The director's page of one league (/director/leagues/<slug>/): its matches not yet final in four
+queues (unscheduled, overdue, reported, disputed), by round, and the bulk actions on a round:
+extend the deadlines of its open matches, rule its unplayed ones. Each action is a form, a page
+that shows the matches it will change and asks to confirm, then one service call
+(``matches.services`` · ``round_deadlines_extend``, ``round_unplayed_rule``). Others get 404."""
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Exists, OuterRef, Prefetch
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from core.errors import DomainError
+from matches import services as match_services
+from matches.models import ContactIssue, Seat
+from matches.selectors import league_queues
+from matches.services.rounds import MAX_EXTENSION_DAYS
+
+from .director import _own_league
+from .models import League, Round
+
+REASON = forms.CharField(
+    label="Reason (required; every player of these matches is e-mailed it)",
+    max_length=500,
+    widget=forms.Textarea(attrs={"rows": 2}),
+)
+
+
+class ExtendForm(forms.Form):
+    """Extend the deadlines of a round's open matches: by a number of days or to a date."""
+
+    days = forms.IntegerField(
+        label="Extend by this many days",
+        required=False,
+        min_value=1,
+        max_value=MAX_EXTENSION_DAYS,
+        help_text="Added to each deadline; a match already past its deadline gets them from tonight.",
+    )
+    until = forms.DateField(
+        label="Or to the end of this day",
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
+    )
+    reason = REASON
+
+
+class RuleForm(forms.Form):
+    """Rule a round's unplayed matches; who forfeits is picked on the confirm page."""
+
+    reason = REASON
+
+
+def _league_and_round(request, slug: str, number: int) -> tuple[League, Round]:
+    league = _own_league(request, slug)
+    round_ = Round.objects.filter(league=league, number=number).first()
+    if round_ is None:
+        raise Http404
+    round_.league = league
+    return league, round_
+
+
+def _queue_url(league: League, round_: Round | None = None) -> str:
+    url = reverse("director_league", args=[league.slug])
+    return f"{url}?round={round_.number}" if round_ else url
+
+
+def _open_matches(round_: Round, match_ids=None) -> list:
+    """The round's open matches with their seats and whether a can't-reach report waits (the
+    extension or ruling decides it too), in two queries."""
+    return list(
+        match_services.round_open_matches(round_, match_ids)
+        .annotate(
+            waiting_on_director=Exists(
+                ContactIssue.objects.filter(match=OuterRef("pk"), resolved_at__isnull=True)
+            )
+        )
+        .prefetch_related(
+            Prefetch(
+                "seats", queryset=Seat.objects.select_related("player__user").order_by("order")
+            )
+        )
+    )
+
+
+@login_required
+def director_league(request: HttpRequest, slug: str) -> HttpResponse:
+    league = _own_league(request, slug)
+    rounds = list(Round.objects.filter(league=league).order_by("number"))
+    picked = request.GET.get("round", "")
+    round_ = next((r for r in rounds if str(r.number) == picked), None)
+    now = timezone.now()
+    queues = league_queues(league, now=now, round=round_)
+    return render(
+        request,
+        "league/director_league.html",
+        {
+            "league": league,
+            "tz": league.season.institution.tz,
+            "rounds": rounds,
+            "round": round_,
+            "queues": [
+                (
+                    "unscheduled",
+                    "Unscheduled",
+                    "No time agreed yet, still in time.",
+                    queues.unscheduled,
+                ),
+                (
+                    "overdue",
+                    "Overdue",
+                    "Neither reported nor final, deadline passed: the nightly job makes them"
+                    " double forfeits (L8) unless a can't-reach report waits for you (L5).",
+                    queues.overdue,
+                ),
+                (
+                    "reported",
+                    "Reported",
+                    "Waiting for the other players to confirm.",
+                    queues.reported,
+                ),
+                ("disputed", "Disputed", "Waiting for your ruling (L9).", queues.disputed),
+            ],
+            "on_track": queues.on_track,
+            "extend_form": ExtendForm(auto_id="extend_%s"),
+            "rule_form": RuleForm(auto_id="rule_%s"),
+        },
+    )
+
+
+def _fail(request, league, round_, message: str) -> HttpResponse:
+    messages.error(request, message)
+    return redirect(_queue_url(league, round_))
+
+
+def _confirmed_ids(request) -> list[int]:
+    return [int(value) for value in request.POST.getlist("match") if value.isdigit()]
+
+
+@login_required
+@require_POST
+def round_extend(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Without `confirm`: the page listing the matches and their new deadlines. With it: the
+    extension of the matches confirmed."""
+    league, round_ = _league_and_round(request, slug, number)
+    form = ExtendForm(request.POST)
+    if not form.is_valid():
+        return _fail(request, league, round_, _errors(form))
+    days, until, reason = (form.cleaned_data[key] for key in ("days", "until", "reason"))
+    now = timezone.now()
+    tz = league.season.institution.tz
+    if refusal := match_services.extension_refusal(days=days, until=until, tz=tz, now=now):
+        return _fail(request, league, round_, refusal)
+    if request.POST.get("confirm"):
+        try:
+            result = match_services.round_deadlines_extend(
+                actor=request.user,
+                round=round_,
+                match_ids=_confirmed_ids(request),
+                days=days,
+                until=until,
+                reason=reason,
+                now=now,
+            )
+        except DomainError as error:
+            return _fail(request, league, round_, error.message)
+        messages.success(request, result.sentence("deadline extended, players e-mailed"))
+        return redirect(_queue_url(league, round_))
+    plan = [
+        (match, match_services.extension_of(match.deadline, days=days, until=until, tz=tz, now=now))
+        for match in _open_matches(round_)
+    ]
+    return render(
+        request,
+        "league/director_round_confirm.html",
+        {
+            "league": league,
+            "round": round_,
+            "tz": tz,
+            "action": "extend",
+            "form": form,
+            "changing": [(match, new) for match, new in plan if new is not None],
+            "unchanged": [match for match, new in plan if new is None],
+        },
+    )
+
+
+@login_required
+@require_POST
+def round_rule(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Without `confirm`: the page listing the unplayed matches, each with who forfeits (a double
+    forfeit unless the director names a seat, or left for now). With it: the rulings."""
+    league, round_ = _league_and_round(request, slug, number)
+    form = RuleForm(request.POST)
+    if not form.is_valid():
+        return _fail(request, league, round_, _errors(form))
+    if request.POST.get("confirm"):
+        ids, forfeiting = [], {}
+        for match_id in _confirmed_ids(request):
+            choice = request.POST.get(f"ruling_{match_id}", "double")
+            if choice == "leave":
+                continue
+            ids.append(match_id)
+            if choice.isdigit():
+                forfeiting[match_id] = [int(choice)]
+        try:
+            result = match_services.round_unplayed_rule(
+                actor=request.user,
+                round=round_,
+                match_ids=ids,
+                forfeiting=forfeiting,
+                reason=form.cleaned_data["reason"],
+            )
+        except DomainError as error:
+            return _fail(request, league, round_, error.message)
+        left = len(_confirmed_ids(request)) - len(ids)
+        messages.success(
+            request,
+            result.sentence("ruled, players e-mailed")
+            + (f" {left} left for now as you chose." if left else ""),
+        )
+        return redirect(_queue_url(league, round_))
+    return render(
+        request,
+        "league/director_round_confirm.html",
+        {
+            "league": league,
+            "round": round_,
+            "tz": league.season.institution.tz,
+            "action": "rule",
+            "form": form,
+            "changing": [(match, None) for match in _open_matches(round_)],
+        },
+    )
+
+
+def _errors(form) -> str:
+    return " ".join(error for errors in form.errors.values() for error in errors)
