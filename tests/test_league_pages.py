@@ -56,7 +56,7 @@ def test_a_confirmed_result_is_on_the_pages_at_once(
         ("Bo Quill", 0, -40),
     ]
     page = client.get(reverse("league_standings", args=[league.slug])).content.decode()
-    assert '<th scope="row">Ada Quill</th>' in page and "+40" in page
+    assert '<th scope="row" class="col-player">Ada Quill</th>' in page and "+40" in page
 
 
 def test_renaming_a_league_or_its_season_renders_its_pages_again(
@@ -139,11 +139,11 @@ def test_the_standings_columns_come_from_one_list(client, league, pair):
     assert {column.key for column in COLUMNS} - set(STANDING_COLUMNS) == {"player", "notes"}
     refresh_leagues([league.pk])
     page = client.get(reverse("league_standings", args=[league.slug])).content.decode()
-    headings = re.findall(r'<th scope="col">([^<]*)</th>', page)
+    headings = re.findall(r'<th scope="col" class="col-\w+">([^<]*)</th>', page)
     assert headings == [column.heading for column in table_columns(league)]
     assert "Sat" not in headings  # a club's columns (G9), not a league's
     body = page[page.index("<tbody>") : page.index("</tbody>")]
-    rows = re.findall(r"<tr>(.*?)</tr>", body)
+    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", body)
     assert len(rows) == 2
     assert all(len(re.findall(r"<t[dh][ >]", row)) == len(headings) for row in rows)
     data = client.get(reverse("league_standings_json", args=[league.slug])).json()
@@ -241,8 +241,8 @@ def test_entries_joining_and_withdrawing_show_on_the_standings_at_once(
         actor=director.user, entry=Entry.objects.get(league=league, player=ada), reason="Moved"
     )
     page = client.get(reverse("league_standings", args=[league.slug])).content.decode()
-    assert '<th scope="row">Ada Quill</th>' in page
-    assert '<td class="muted">withdrawn</td>' in page
+    assert '<th scope="row" class="col-player">Ada Quill</th>' in page
+    assert '<td class="col-notes muted">withdrawn</td>' in page
 
 
 # The fields of the league's change form in the admin (league.admin.LeagueAdmin.fieldsets).
@@ -294,7 +294,7 @@ def test_l5_a_new_forfeit_spread_in_the_admin_rebuilds_the_standings_it_shows(
     assert _spreads(client, league) == [100, -100]
     page = client.get(reverse("league_standings", args=[league.slug])).content.decode()
     assert "Spread includes ±100 per forfeit" in page
-    assert '<td data-sort="100">+100</td>' in page
+    assert '<td class="col-spread" data-sort="100">+100</td>' in page
 
 
 def test_l8_a_new_double_forfeit_spread_in_the_admin_rebuilds_the_standings_it_shows(

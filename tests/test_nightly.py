@@ -55,7 +55,7 @@ def test_l8_an_unreported_match_becomes_a_double_forfeit_and_both_players_are_to
     assert match.status == MatchStatus.DOUBLE_FORFEIT
     assert {seat.outcome for seat in match.seats.all()} == {"double_forfeit"}
     event = AuditEvent.objects.get(match=match, action="double_forfeit")
-    assert event.actor is None and "L8" in event.reason
+    assert event.actor is None and event.reason == "Not reported by the deadline: a double forfeit."
     told = {m.to[0] for m in mail.outbox if "Double forfeit" in m.subject}
     assert told == {player.user.email, opponent.user.email}
 
