@@ -1,6 +1,6 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Value
+from django.db.models import Exists, OuterRef
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
@@ -34,17 +34,20 @@ def league_list(request: HttpRequest) -> HttpResponse:
         raise Http404
     profile = request.user.profile
     only_open = request.GET.get("open") == "1"
-    leagues = list(leagues_for(institution))
-    # The leagues they are in and those whose waitlist they are on, in one query.
-    places = Entry.objects.filter(player=profile, withdrawn_at__isnull=True).values_list(
-        "league_id", Value(False)
+    # Whether they are in each league or on its waitlist, in the list's own query (a UNION
+    # of the two, tried first, broke on the demo's SQLite: ORDER BY in a compound statement).
+    leagues = list(
+        leagues_for(institution).annotate(
+            is_mine=Exists(
+                Entry.objects.filter(
+                    league=OuterRef("pk"), player=profile, withdrawn_at__isnull=True
+                )
+            ),
+            is_waiting=Exists(WaitlistEntry.objects.filter(league=OuterRef("pk"), player=profile)),
+        )
     )
-    places = places.union(
-        WaitlistEntry.objects.filter(player=profile).values_list("league_id", Value(True)),
-        all=True,
-    )
-    mine = {league_id for league_id, waits in places if not waits}
-    waiting = {league_id for league_id, waits in places if waits}
+    mine = {league.pk for league in leagues if league.is_mine}
+    waiting = {league.pk for league in leagues if league.is_waiting}
     statuses = dict(
         Eligibility.objects.filter(
             profile=profile, season__in={league.season_id for league in leagues}
@@ -119,7 +122,20 @@ def _my_place(
         )
         return {"entry": entry, "started": started, "games": games}
     place = waitlist_place(league, profile)
-    return {"waiting": place, "started": started} if place else None
+    if place:
+        return {"waiting": place, "started": started}
+    if profile.institution_id != league.season.institution_id:
+        return None
+    # Neither in it nor waiting: the page offers Join (or the waitlist), or says why not, as
+    # the leagues list does.
+    refusal = join_refusal(
+        league,
+        joined=False,
+        players=len(entries),
+        started=started,
+        eligibility=eligibility_of(profile, league.season).status,
+    )
+    return {"offer": True, "refusal": refusal, "started": started}
 
 
 @login_required
@@ -152,7 +168,8 @@ def league_join_view(request: HttpRequest, slug: str) -> HttpResponse:
         messages.success(
             request, f"You joined {league}. Your matches appear once the director draws the rounds."
         )
-    return redirect("league_list")
+    # Back where the student tapped Join: the league's page or the list.
+    return redirect(league if request.POST.get("back") == "league" else "league_list")
 
 
 def _students_league(request, slug: str) -> League:

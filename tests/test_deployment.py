@@ -135,6 +135,19 @@ for user in User.objects.order_by("pk"):
     client = Client(HTTP_HOST="127.0.0.1")
     client.force_login(user)
     print("page / as", user.email, client.get("/").status_code)
+# The signed-in pages, as a student and as the director (the leagues list once broke here alone).
+from matches.models import Match
+match = Match.objects.filter(seats__player__user__email="student00001@example.edu").first()
+for email, paths in [
+    ("student00001@example.edu", ["/leagues/", "/leagues/?open=1", "/profile/",
+                                  "/leagues/tuesday-night/", "/leagues/wednesday-open/",
+                                  match.get_absolute_url()]),
+    ("director@example.edu", ["/director/", "/director/leagues/tuesday-night/", "/desk/"]),
+]:
+    client = Client(HTTP_HOST="127.0.0.1")
+    client.force_login(User.objects.get(email=email))
+    for path in paths:
+        print("page", path, "as", email, client.get(path).status_code)
 """
 
 

@@ -192,6 +192,51 @@ def test_e1_the_league_page_of_a_student_waiting_runs_a_constant_number_of_queri
         )
 
 
+# --- Joining from the league page ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("others", [1, 6])
+def test_l10_the_league_page_offers_join_to_an_eligible_student_not_in_it(
+    client, league, season, others, django_assert_max_num_queries
+):
+    """Issue 17: the league page of a league a student could join had no Join; they had to go
+    back to the list. It offers it, and joining brings them back to the page."""
+    for _ in range(others):
+        entrant(league)
+    me = eligible_student(season)
+    client.force_login(me.user)
+    client.get(league.get_absolute_url())
+    # The signed-in page's eight, the waitlist place and the eligibility.
+    with django_assert_max_num_queries(10):
+        html = page(client, league.get_absolute_url())
+    assert f"Join {league.name}" in html
+    response = client.post(reverse("league_join", args=[league.slug]), {"back": "league"})
+    assert response.url == league.get_absolute_url()
+    assert Entry.objects.filter(league=league, player=me, withdrawn_at__isnull=True).exists()
+
+
+def test_l10_the_league_page_says_why_a_pending_student_cannot_join(client, league, season):
+    from tests.factories import ProfileFactory
+
+    pending = ProfileFactory(institution=season.institution)
+    client.force_login(pending.user)
+    html = page(client, league.get_absolute_url())
+    assert f"Join {league.name}</button>" not in html
+    assert "not eligible yet" in html
+
+
+def test_e1_the_league_page_says_a_drawn_league_has_started_before_any_tap(
+    client, league, director, season
+):
+    for _ in range(2):
+        entrant(league)
+    draw(league, director)
+    me = eligible_student(season)
+    client.force_login(me.user)
+    html = page(client, league.get_absolute_url())
+    assert "has started" in html and f"Join {league.name}</button>" not in html
+
+
 # --- The director's late entry in the admin -------------------------------------------------------
 
 
