@@ -22,8 +22,8 @@ from matches.scrabble import endgame
 class LeagueFormat(models.TextChoices):
     LEAGUE = "league", "League (round robin, then playoffs)"
     SINGLE_ELIMINATION = "single_elimination", "Single-elimination tournament"
-    CLUB = "club", "Club nights (tables of four and three, E4)"
-    EVENT = "event", "One-day event (numbered tables, score cards, E3)"
+    CLUB = "club", "Club nights (tables of four and three)"
+    EVENT = "event", "One-day event (numbered tables, score cards)"
 
 
 # Formats whose tables have a scorekeeper who reports every seat's score (G9); in the others

@@ -21,7 +21,7 @@ from matches.services import (
     report_take_back,
     rule,
 )
-from tests.factories import submitted_report
+from tests.factories import match_between, submitted_report
 from tests.test_match_races import run_together
 
 RULE_CODE = re.compile(r"\((?:[LGE]\d+)(?:, [LGE]\d+)*\)")
@@ -280,3 +280,18 @@ def test_l5_a_cant_reach_report_tells_the_opponent_as_well_as_the_director(
     assert director.user.email in told
     assert "Texted Monday, e-mailed Wednesday." in told[opponent.user.email].body
     assert "can't reach you" in told[opponent.user.email].subject
+
+
+def test_no_rule_codes_on_the_students_other_pages(client, league, season, player, opponent):
+    """The leagues list named formats "(…, E3)" and "(…, E4)": words only for students."""
+    from league.models import LeagueFormat
+    from tests.factories import LeagueFactory
+
+    LeagueFactory(season=season, slug="club", format=LeagueFormat.CLUB)
+    LeagueFactory(season=season, slug="fest", format=LeagueFormat.EVENT)
+    match_between(league, player, opponent)  # so that My matches has a row
+    client.force_login(player.user)
+    for url in ("/", "/leagues/", league.get_absolute_url(), "/leagues/club/", "/profile/"):
+        html = client.get(url).content.decode()
+        found = RULE_CODE.search(html) or re.search(r", E\d\)", html)
+        assert not found, (url, found.group())
