@@ -204,17 +204,24 @@ def report_submit(
     return report
 
 
+def _answering(actor, report: ResultReport, action: Action, now):
+    """The match and the report locked, in that order (as every transition locks them), the
+    seats, and the actor's seat, once the policy allows them `action` on this report."""
+    match = lock(report.match)
+    report = ResultReport.objects.select_for_update().get(pk=report.pk)
+    seats = seats_of(match)
+    seat = player_seat(actor, seats)
+    require_allowed(action, match, seat, now, report, seats=seats)
+    return match, report, seats, seat
+
+
 def report_take_back(*, actor, report: ResultReport, now=None) -> Match:
     """The reporter withdraws their report before any other player has answered it (a mistyped
     score is fixed by reporting again, not by a dispute): the match is open again, as it was
     before the report, and the other players are told."""
     now = now or timezone.now()
     with transaction.atomic():
-        match = lock(report.match)
-        report = ResultReport.objects.select_for_update().get(pk=report.pk)
-        seats = seats_of(match)
-        seat = player_seat(actor, seats)
-        require_allowed(Action.TAKE_BACK, match, seat, now, report, seats=seats)
+        match, report, seats, seat = _answering(actor, report, Action.TAKE_BACK, now)
         before = snapshot(match, seats)
         report.status = ReportStatus.TAKEN_BACK
         report.save(update_fields=["status"])
@@ -284,11 +291,7 @@ def report_confirm(*, actor, report: ResultReport, now=None) -> Match:
     """Another seat agrees with the report; once every seat has, the result counts (L6, G9)."""
     now = now or timezone.now()
     with transaction.atomic():
-        match = lock(report.match)
-        report = ResultReport.objects.select_for_update().get(pk=report.pk)
-        seats = seats_of(match)
-        seat = player_seat(actor, seats)
-        require_allowed(Action.CONFIRM, match, seat, now, report, seats=seats)
+        match, report, seats, seat = _answering(actor, report, Action.CONFIRM, now)
         before = snapshot(match, seats)
         ReportScore.objects.filter(report=report, order=seat.order).update(confirmed_at=now)
         lines = list(report.scores.order_by("order"))
@@ -336,11 +339,7 @@ def report_dispute(
     if check.errors:
         raise MatchError(" ".join(check.errors))
     with transaction.atomic():
-        match = lock(report.match)
-        report = ResultReport.objects.select_for_update().get(pk=report.pk)
-        seats = seats_of(match)
-        seat = player_seat(actor, seats)
-        require_allowed(Action.DISPUTE, match, seat, now, report, seats=seats)
+        match, report, seats, seat = _answering(actor, report, Action.DISPUTE, now)
         if len(scores) != len(seats):
             raise MatchError(f"This table has {len(seats)} seats: give your score for each.")
         at_turn = _per_seat(scores_at_turn, seats, None, "score at that turn")
