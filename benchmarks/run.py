@@ -68,11 +68,13 @@ def env(database: str, settings: str = "config.settings") -> dict:
     }
 
 
-def manage(database: str, *args: str, capture: bool = False) -> str:
+def manage(
+    database: str, *args: str, capture: bool = False, settings: str = "config.settings"
+) -> str:
     result = subprocess.run(
         [PY, "manage.py", *args],
         cwd=ROOT,
-        env=env(database),
+        env=env(database, settings),
         check=True,
         text=True,
         stdout=subprocess.PIPE if capture else subprocess.DEVNULL,
@@ -214,13 +216,89 @@ cup, made = League.objects.get_or_create(slug="bench-cup", defaults=dict(season=
 if made:
     Entry.objects.bulk_create([Entry(league=cup, player_id=p, seed=i + 1) for i, p in enumerate(players)])
     refresh_leagues([cup.pk], today=league.season.registration_deadline + timedelta(days=1), build_brackets=True)
-user = User.objects.get(email="student00001@example.edu")
-session = SessionStore()
-session["_auth_user_id"] = str(user.pk)
-session["_auth_user_backend"] = settings.AUTHENTICATION_BACKENDS[0]
-session["_auth_user_hash"] = user.get_session_auth_hash()
-session.create()
-print(session.session_key)
+
+def session_of(user):
+    session = SessionStore()
+    session["_auth_user_id"] = str(user.pk)
+    session["_auth_user_backend"] = settings.AUTHENTICATION_BACKENDS[0]
+    session["_auth_user_hash"] = user.get_session_auth_hash()
+    session.create()
+    return session.session_key
+
+
+# The signed-in pages' people: a student with a typical season (the number of matches nearest
+# 12) and the busiest, the director and the front desk; a match of theirs to schedule and one
+# reported with a game record.
+import json, random
+from django.db.models import Count
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.db import connection
+from django.utils import timezone
+from matches.models import Match, MatchStatus
+from matches.services import report_submit
+from matches.game_records import SeatName, compare_with_report, read_record
+from matches.scrabble.gcg import write_gcg
+from tests.scrabble_simulate import random_game
+counts = list(
+    PlayerProfile.objects.filter(user__email__startswith="student")
+    .annotate(n=Count("seats")).filter(n__gt=0).order_by("n", "pk").values_list("pk", "n")
+)
+typical = min(counts, key=lambda row: (abs(row[1] - 12), row[0]))
+busiest = counts[-1]
+student = PlayerProfile.objects.select_related("user").get(pk=typical[0])
+busy = PlayerProfile.objects.select_related("user").get(pk=busiest[0])
+director = User.objects.get(email="director@example.edu")
+desk = User.objects.get(email="frontdesk@example.edu")
+open_matches = Match.objects.filter(
+    seats__player=student, status=MatchStatus.UNSCHEDULED, deadline__gt=timezone.now()
+).order_by("pk")
+to_schedule = open_matches.first()
+recorded = Match.objects.filter(reports__game_record__gt="", seats__player=student).first()
+if recorded is None:
+    recorded = open_matches.exclude(pk=to_schedule.pk).first()
+    seats = list(recorded.seats.order_by("order").select_related("player__user"))
+    names = [SeatName(s.player.name, s.player.first_name, s.player.user.email) for s in seats]
+    for seed in range(200):
+        text = write_gcg(random_game(random.Random(seed)))
+        if "#incomplete" in text:
+            continue
+        parsed = read_record(text)
+        found = compare_with_report(*parsed, league_rule=recorded.league.end_of_game_rule, seats=names, reported=[0, 0], reporter=0, challenge_rule=recorded.league.challenge_rule)
+        if not found.problems and found.totals[0] > found.totals[1]:
+            break
+    report_submit(actor=seats[0].player.user, match=recorded, scores=found.totals, game_record=text)
+league_slug = Match.objects.filter(seats__player=student).values_list("league__slug", flat=True).first()
+sessions = {
+    "student": session_of(student.user),
+    "busy": session_of(busy.user),
+    "director": session_of(director),
+    "desk": session_of(desk),
+}
+pages = [
+    ("signed-in floor", "/bench/floor-signed-in/", "student"),
+    (f"my matches ({typical[1]})", "/", "student"),
+    (f"my matches ({busiest[1]})", "/", "busy"),
+    ("leagues list", "/leagues/", "student"),
+    ("profile", "/profile/", "student"),
+    ("match to schedule", to_schedule.get_absolute_url(), "student"),
+    ("match with record", recorded.get_absolute_url(), "student"),
+    ("front desk lookup", f"/desk/?campus_id={student.campus_id}", "desk"),
+    ("director dashboard", "/director/", "director"),
+    ("league queues", f"/director/leagues/{league_slug}/", "director"),
+    ("dispute queue", "/admin/matches/dispute/?state=open", "director"),
+]
+users = {"student": student.user, "busy": busy.user, "director": director, "desk": desk}
+queries = {}
+for name, path, who in pages:
+    client = Client(HTTP_HOST="127.0.0.1")
+    client.force_login(users[who])
+    client.get(path)  # the first request warms what the process keeps
+    with CaptureQueriesContext(connection) as captured:
+        status = client.get(path).status_code
+    assert status == 200, (path, status)
+    queries[name] = len(captured)
+print(json.dumps({"sessions": sessions, "pages": pages, "queries": queries}))
 """
 
 
@@ -239,7 +317,12 @@ def load(template_name: str, seconds: int) -> tuple[list[dict], list[float]]:
     database = fresh_copy(template_name)
     manage(database, "collectstatic", "--noinput")  # production settings serve a manifest
     manage(database, "run_nightly")  # standings as the pages will find them
-    session_key = manage(database, "shell", "-c", SETUP_LOAD, capture=True).strip().splitlines()[-1]
+    setup = json.loads(
+        manage(database, "shell", "-c", SETUP_LOAD, capture=True, settings="benchmarks.settings")
+        .strip()
+        .splitlines()[-1]
+    )
+    sessions = setup["sessions"]
     port = free_port()
     server = subprocess.Popen(
         [
@@ -269,22 +352,32 @@ def load(template_name: str, seconds: int) -> tuple[list[dict], list[float]]:
         pages = [
             ("standings page", "/leagues/league-2/standings/", None),
             ("bracket page", "/leagues/bench-cup/bracket/", None),
-            ("my matches", "/", f"sessionid={session_key}"),
             ("standings.json", "/leagues/league-2/standings.json", None),
             ("club standings (G9)", "/leagues/thursday-club/standings/", None),
             ("event leaderboard (E3)", "/leagues/scrabble-fest/leaderboard/", None),
             ("event.json (E3)", "/leagues/scrabble-fest/event.json", None),
+        ] + [
+            (name, path, f"sessionid={sessions[who]}", setup["queries"].get(name))
+            for name, path, who in setup["pages"]
         ]
-        for _, path, cookie in pages:  # warm each worker's connection and caches
+        pages = [page if len(page) == 4 else (*page, None) for page in pages]
+        for _, path, cookie, _ in pages:  # warm each worker's connection and caches
             wrk(base + path, 1, cookie)
         rows = []
         floor_before = wrk(base + "/bench/floor/", seconds, None)
         rows.append({"name": "floor", **floor_before})
-        for name, path, cookie in pages:
+        signed_in_floor = None
+        for name, path, cookie, queries in pages:
             result = wrk(base + path, seconds, cookie)
             floor_after = wrk(base + "/bench/floor/", seconds, None)
             beside = (floor_before["rps"] + floor_after["rps"]) / 2
-            rows.append({"name": name, **result, "ratio": result["rps"] / beside})
+            row = {"name": name, **result, "ratio": result["rps"] / beside, "queries": queries}
+            if name == "signed-in floor":
+                signed_in_floor = row
+            elif cookie and signed_in_floor:
+                # Beside the signed-in floor as measured in this run, scaled by the floor now.
+                row["signed_ratio"] = row["ratio"] / signed_in_floor["ratio"]
+            rows.append(row)
             rows.append({"name": "floor", **floor_after})
             floor_before = floor_after
             say(f"  {name}: {result['rps']:.0f} req/s, {result['rps'] / beside:.2f}× the floor")
@@ -403,11 +496,18 @@ def main() -> None:
         )
     print(f"  ratio full / tenth: {big['median'] / small['median']:.1f}×   ({big['summary']})")
     print(f"Pages (gunicorn, 2 workers; wrk 2 threads, 8 connections, {args.seconds} s each)")
-    print(f"  {'url':<18}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'× floor':>9}{'non-2xx':>9}")
+    print(
+        f"  {'url':<24}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'× floor':>9}{'× signed':>9}"
+        f"{'queries':>9}{'non-2xx':>9}"
+    )
     for row in rows:
         ratio = f"{row['ratio']:.2f}" if "ratio" in row else ""
+        signed = f"{row['signed_ratio']:.2f}" if "signed_ratio" in row else ""
+        queries = row.get("queries")
+        queries = "" if queries is None else str(queries)
         print(
-            f"  {row['name']:<18}{row['rps']:>9.0f}{row['p50']:>9.1f}{row['p99']:>9.1f}{ratio:>9}{row['non_2xx']:>9}"
+            f"  {row['name']:<24}{row['rps']:>9.0f}{row['p50']:>9.1f}{row['p99']:>9.1f}{ratio:>9}"
+            f"{signed:>9}{queries:>9}{row['non_2xx']:>9}"
         )
     print(f"  gunicorn workers after the load: {', '.join(f'{mb:.0f} MB' for mb in workers)}")
     print(

@@ -1,3 +1,4 @@
+from django.contrib.auth.decorators import login_required
 from django.db import connection
 from django.http import HttpResponse
 from django.urls import include, path
@@ -11,4 +12,15 @@ def floor(request):
     return HttpResponse("ok", content_type="text/plain")
 
 
-urlpatterns = [path("bench/floor/", floor), path("", include("config.urls"))]
+@login_required
+def signed_in_floor(request):
+    """The signed-in floor: the floor behind login, so the session and the user are looked up
+    first, as on every signed-in page."""
+    return floor(request)
+
+
+urlpatterns = [
+    path("bench/floor/", floor),
+    path("bench/floor-signed-in/", signed_in_floor),
+    path("", include("config.urls")),
+]
