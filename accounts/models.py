@@ -16,6 +16,7 @@ import zoneinfo
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser, BaseUserManager
+from django.contrib.sessions.base_session import AbstractBaseSession
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
@@ -474,3 +475,22 @@ class Checkout(models.Model):
     @property
     def overdue(self) -> bool:
         return self.checked_in_at is None and self.due_at < timezone.now()
+
+
+class UserSession(AbstractBaseSession):
+    """A session with its user as a column (accounts/sessions.py): reading the session reads the
+    signed-in user, their profile and institution in the same query, one round trip where
+    Django's sessions take two (issue 18). Revoking stays server-side: delete the row."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+
+    class Meta:
+        db_table = "accounts_session"
+
+    @classmethod
+    def get_session_store_class(cls):
+        from .sessions import SessionStore
+
+        return SessionStore

@@ -1,0 +1,81 @@
+"""Sessions with their user (issue 18, accounts/sessions.py): a signed-in request reads the
+session and the user in one query, and signs out whoever Django would sign out."""
+
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from accounts.models import UserSession
+from accounts.sessions import SessionStore
+
+
+def user_lookups(sql):
+    """Queries that read a user by id on their own (what Django's auth does after the session)."""
+    return [
+        each
+        for each in sql
+        if 'FROM "accounts_user"' in each and 'WHERE "accounts_user"."id" =' in each
+    ]
+
+
+def queries_of(client, url):
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(url)
+    return response, [query["sql"] for query in captured]
+
+
+def test_a_signed_in_request_reads_the_session_and_its_user_in_one_query(client, player):
+    client.force_login(player.user)
+    response, sql = queries_of(client, reverse("profile"))
+    assert response.status_code == 200
+    assert user_lookups(sql) == []
+    session = next(each for each in sql if 'FROM "accounts_session"' in each)
+    assert '"accounts_user"' in session and '"accounts_institution"' in session
+
+
+def test_a_changed_password_signs_out_the_other_sessions(client, player):
+    client.force_login(player.user)
+    player.user.set_password("a-new-one-entirely")
+    player.user.save()
+    response = client.get(reverse("profile"))
+    assert response.status_code == 302 and "/accounts/login/" in response.url
+
+
+def test_a_deactivated_account_is_signed_out_at_once(client, player):
+    client.force_login(player.user)
+    player.user.is_active = False
+    player.user.save()
+    response = client.get(reverse("profile"))
+    assert response.status_code == 302
+
+
+def test_logging_out_deletes_the_session_row(client, player):
+    client.force_login(player.user)
+    assert UserSession.objects.filter(user=player.user).count() == 1
+    client.post(reverse("account_logout"))
+    assert not UserSession.objects.filter(user=player.user).exists()
+
+
+def test_a_session_row_without_its_user_still_signs_in_through_djangos_own_path(client, player):
+    """Rows written before the user column, or by another path: Django's get_user decides."""
+    store = SessionStore()
+    store[SESSION_KEY] = str(player.user.pk)
+    store[BACKEND_SESSION_KEY] = "accounts.backends.ProfileAuthenticationBackend"
+    store[HASH_SESSION_KEY] = player.user.get_session_auth_hash()
+    store.create()
+    UserSession.objects.filter(session_key=store.session_key).update(user=None)
+    client.cookies["sessionid"] = store.session_key
+    response, sql = queries_of(client, reverse("profile"))
+    assert response.status_code == 200
+    assert len(user_lookups(sql)) == 1
+
+
+def test_a_session_naming_another_user_than_its_row_is_not_trusted(client, player, opponent):
+    """The column and the session's data disagree (they never should): Django's path reads the
+    user the data names, and its hash check decides."""
+    client.force_login(player.user)
+    UserSession.objects.update(user=opponent.user)
+    response = client.get(reverse("profile"))
+    assert response.status_code == 200
+    assert player.user.email in response.content.decode()
