@@ -14,6 +14,7 @@ Only loopback addresses; every loop bounded; everything started is stopped.
 """
 
 import argparse
+import http.client
 import json
 import os
 import re
@@ -206,7 +207,7 @@ def wrk(url: str, seconds: int, cookie: str | None) -> dict:
 SETUP_LOAD = """
 from datetime import timedelta
 from django.conf import settings
-from django.contrib.sessions.backends.db import SessionStore
+from importlib import import_module
 from accounts.models import PlayerProfile, User
 from league.models import Entry, League
 from league.refresh import refresh_leagues
@@ -218,7 +219,8 @@ if made:
     refresh_leagues([cup.pk], today=league.season.registration_deadline + timedelta(days=1), build_brackets=True)
 
 def session_of(user):
-    session = SessionStore()
+    # The app's own session engine: a session written elsewhere would not sign anyone in.
+    session = import_module(settings.SESSION_ENGINE).SessionStore()
     session["_auth_user_id"] = str(user.pk)
     session["_auth_user_backend"] = settings.AUTHENTICATION_BACKENDS[0]
     session["_auth_user_hash"] = user.get_session_auth_hash()
@@ -317,6 +319,19 @@ def worker_rss_mb(master_pid: int) -> list[float]:
     return sizes
 
 
+def require_signed_in(port: int, path: str, cookie: str, name: str) -> None:
+    """A signed-in row must be measured signed in: wrk counts a redirect to the login page as a
+    success, so one plain request checks the page answers 200 to its session first."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        connection.request("GET", path, headers={"Cookie": cookie, "X-Forwarded-Proto": "https"})
+        status = connection.getresponse().status
+    finally:
+        connection.close()
+    if status != 200:
+        raise SystemExit(f"{name} ({path}) answered {status} to its session, not 200")
+
+
 def load(template_name: str, seconds: int) -> tuple[list[dict], list[float]]:
     database = fresh_copy(template_name)
     manage(database, "collectstatic", "--noinput")  # production settings serve a manifest
@@ -365,8 +380,10 @@ def load(template_name: str, seconds: int) -> tuple[list[dict], list[float]]:
             for name, path, who in setup["pages"]
         ]
         pages = [page if len(page) == 4 else (*page, None) for page in pages]
-        for _, path, cookie, _ in pages:  # warm each worker's connection and caches
-            wrk(base + path, 1, cookie)
+        for name, path, cookie, _ in pages:
+            if cookie:
+                require_signed_in(port, path, cookie, name)
+            wrk(base + path, 1, cookie)  # warm each worker's connection and caches
         rows = []
         floor_before = wrk(base + "/bench/floor/", seconds, None)
         rows.append({"name": "floor", **floor_before})
