@@ -2,7 +2,7 @@ from datetime import UTC
 from typing import NamedTuple
 
 from django.db import connection
-from django.db.models import Count, Exists, OuterRef, Prefetch, Q
+from django.db.models import Count, Exists, OuterRef, Prefetch, Subquery
 from django.db.models.functions import Coalesce
 from django.utils.dateparse import parse_datetime
 
@@ -10,17 +10,27 @@ from accounts import roles
 from matches.models import Match, Seat
 from matches.next_step import MyMatch, Opponent
 
-from .models import League, Round, WaitlistEntry
+from .models import Entry, League, Round, WaitlistEntry
 
 
 def leagues_for(institution):
     """An institution's leagues with their entry counts and whether their rounds are drawn
     (`has_rounds`), newest season first."""
+    # The count is a subquery, not a join: a join made the query GROUP BY the league, and every
+    # other annotation a caller adds (the dashboard's open matches, the list's EXISTS) was then
+    # evaluated once per entry instead of once per league (320 ms for 20 leagues, issue 18).
+    players = (
+        Entry.objects.filter(league=OuterRef("pk"), withdrawn_at__isnull=True)
+        .order_by()
+        .values("league")
+        .annotate(count=Count("pk"))
+        .values("count")
+    )
     return (
         League.objects.filter(season__institution=institution)
         .select_related("season__institution")
         .annotate(
-            players=Count("entries", filter=Q(entries__withdrawn_at__isnull=True)),
+            players=Coalesce(Subquery(players), 0),
             has_rounds=Exists(Round.objects.filter(league=OuterRef("pk"))),
         )
         .order_by("-season__starts_on", "name")
