@@ -202,11 +202,11 @@ def waitlist_leave(*, actor, league: League) -> None:
 
 
 def _give_places(league: League, *, actor) -> list[Entry]:
-    """Give the free places of a locked league not yet drawn to those waiting, in the order they
+    """Give the free places of a locked league not yet drawn (the caller's check) to those waiting, in the order they
     joined the waitlist; each is told by e-mail. Someone no longer eligible (L10) is passed over
     and keeps their place on the waitlist. The league row is locked, so nobody joins or leaves
     meanwhile; the waiting rows are locked too, as they are given."""
-    if not league.has_waitlist or league.started(league.rounds.exists()):
+    if not league.has_waitlist:  # the caller knows the league is not drawn
         return []
     free = league.capacity - Entry.objects.filter(league=league, withdrawn_at__isnull=True).count()
     given = []

@@ -76,22 +76,24 @@ def messages(
             for address, greeting, who in addressees
             if (who not in opted_out if isinstance(who, int) else getattr(who, preference))
         ]
-    rendered = []
-    for address, greeting, _ in addressees:
-        context = {
-            "greeting": greeting,
-            "lines": lines,
-            "match": match,
-            "link": link,
-            "site_url": settings.SITE_URL,
-        }
-        message = EmailMultiAlternatives(
-            subject=f"[Scrabble league] {subject}",
-            body=render_to_string("email/match_update.txt", context),
-            to=[address],
+    return [
+        rendered_message(
+            "email/match_update",
+            to=address,
+            subject=subject,
+            context={"greeting": greeting, "lines": lines, "match": match, "link": link},
         )
-        message.attach_alternative(
-            render_to_string("email/match_update.html", context), "text/html"
-        )
-        rendered.append(message)
-    return rendered
+        for address, greeting, _ in addressees
+    ]
+
+
+def rendered_message(template: str, *, to: str, subject: str, context: dict):
+    """One e-mail from `template`.txt and `template`.html, the site's address in its context."""
+    context = {**context, "site_url": settings.SITE_URL}
+    message = EmailMultiAlternatives(
+        subject=f"[Scrabble league] {subject}",
+        body=render_to_string(f"{template}.txt", context),
+        to=[to],
+    )
+    message.attach_alternative(render_to_string(f"{template}.html", context), "text/html")
+    return message

@@ -107,14 +107,16 @@ def _require_director(actor, round) -> None:
         raise NotAllowed("Only the league's director can do that.")
 
 
-def _locked(round, match_ids) -> list[Match]:
+def _locked(round, match_ids) -> tuple[list[Match], set[int]]:
     """The confirmed matches of the round, locked in id order (a transition in flight, the
-    nightly's claim among them, is waited for)."""
-    return list(
+    nightly's claim among them, is waited for), and the ids of those still open once locked."""
+    locked = list(
         Match.objects.select_for_update(of=("self",))
         .filter(round=round, id__in=list(match_ids))
         .order_by("id")
     )
+    still_open = round_open_matches(round, [m.pk for m in locked]).values_list("id", flat=True)
+    return locked, set(still_open)
 
 
 def round_deadlines_extend(
@@ -139,10 +141,7 @@ def round_deadlines_extend(
     _require_director(actor, round)
     result = RoundChange()
     with transaction.atomic():
-        locked = _locked(round, match_ids)
-        still_open = set(
-            round_open_matches(round, [m.pk for m in locked]).values_list("id", flat=True)
-        )
+        locked, still_open = _locked(round, match_ids)
         for match in locked:
             new_deadline = extension_of(match.deadline, days=days, until=until, tz=tz, now=now)
             if match.pk not in still_open or new_deadline is None:
@@ -182,10 +181,7 @@ def round_unplayed_rule(
     _require_director(actor, round)
     result = RoundChange()
     with transaction.atomic():
-        locked = _locked(round, match_ids)
-        still_open = set(
-            round_open_matches(round, [m.pk for m in locked]).values_list("id", flat=True)
-        )
+        locked, still_open = _locked(round, match_ids)
         for match in locked:
             if match.pk not in still_open:
                 result.skipped.append(match.pk)
