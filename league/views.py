@@ -141,9 +141,7 @@ def _my_place(
 @login_required
 @require_POST
 def league_join_view(request: HttpRequest, slug: str) -> HttpResponse:
-    league = get_object_or_404(League.objects.select_related("season__institution"), slug=slug)
-    if roles.institution_of(request.user) != league.season.institution:
-        raise Http404
+    league = _students_league(request, slug)
     if league.format == LeagueFormat.EVENT:
         from .events import event_join
 

@@ -5,7 +5,6 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
-from django.utils.formats import date_format
 from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
@@ -24,6 +23,7 @@ from .models import ReportStatus, ScheduleProposal
 from .placing import placings
 from .policy import Action, MatchFacts
 from .selectors import can_see_match, match_for_page
+from .services.kernel import local
 
 
 def _match_for(request: HttpRequest, pk: int):
@@ -81,8 +81,12 @@ RULING_ACTIONS = {
 }
 
 
-def _when(moment, tz) -> str:
-    return date_format(timezone.localtime(moment, tz), "D M j, g:i A")
+def _agreed_time_to_come(match, now) -> str:
+    """The agreed time, worded, while it is still to come (the report form then asks whether
+    the game was played earlier); empty otherwise."""
+    if match.scheduled_at is None or match.scheduled_at <= now:
+        return ""
+    return local(match, match.scheduled_at)
 
 
 def _render(request, match, status=200, **forms):
@@ -177,7 +181,7 @@ def _render(request, match, status=200, **forms):
         or ReportForm(
             seats=seats,
             me=seat,
-            scheduled_later=_when(match.scheduled_at, tz) if scheduled_later else "",
+            scheduled_later=_agreed_time_to_come(match, now),
         ),
         "dispute_form": forms.get("dispute_form")
         or DisputeForm(seats=seats, me=seat, moves=game["moves"] if game else ()),
@@ -282,7 +286,6 @@ def match_cant_reach(request, pk):
 def match_report(request, pk):
     match = _match_for(request, pk)
     seats = list(match.seats.all())
-    tz = match.league.season.institution.tz
     return _act(
         request,
         match,
@@ -292,9 +295,7 @@ def match_report(request, pk):
             request.FILES,
             seats=seats,
             me=_my_seat(request, match),
-            scheduled_later=_when(match.scheduled_at, tz)
-            if match.scheduled_at and match.scheduled_at > timezone.now()
-            else "",
+            scheduled_later=_agreed_time_to_come(match, timezone.now()),
         ),
         lambda f: services.report_submit(actor=request.user, match=match, **f.by_seat()),
         "Result reported: the other players have been asked to confirm it.",
