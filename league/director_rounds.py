@@ -7,17 +7,26 @@ that shows the matches it will change and asks to confirm, then one service call
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.db.models import Exists, OuterRef, Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import urlencode
 from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
 from matches import services as match_services
 from matches.models import ContactIssue, Seat
-from matches.selectors import league_queues
+from matches.selectors import (
+    ON_TRACK,
+    QUEUE_PAGE_SIZE,
+    QUEUES,
+    league_queues,
+    queue_counts,
+    queue_matches,
+)
 from matches.services.rounds import MAX_EXTENSION_DAYS
 
 from .director import _own_league
@@ -86,14 +95,39 @@ def _open_matches(round_: Round, match_ids=None) -> list:
     )
 
 
+QUEUE_TEXTS = {
+    "unscheduled": ("Unscheduled", "No time agreed yet, still in time."),
+    "overdue": (
+        "Overdue",
+        "Neither reported nor final, deadline passed: the nightly job makes them double forfeits"
+        " (L8) unless a can't-reach report waits for you (L5).",
+    ),
+    "reported": ("Reported", "Waiting for the other players to confirm."),
+    "disputed": ("Disputed", "Waiting for your ruling (L9)."),
+}
+
+
 @login_required
 def director_league(request: HttpRequest, slug: str) -> HttpResponse:
+    """Every queue's size and its first matches; with ``?queue=`` one queue, page by page."""
     league = _own_league(request, slug)
     rounds = list(Round.objects.filter(league=league).order_by("number"))
     picked = request.GET.get("round", "")
     round_ = next((r for r in rounds if str(r.number) == picked), None)
     now = timezone.now()
-    queues = league_queues(league, now=now, round=round_)
+    shown_queue = request.GET.get("queue", "")
+    page = None
+    if shown_queue in QUEUES:
+        counts = queue_counts(league, now=now, round=round_)
+        page = Paginator(
+            queue_matches(league, now=now, queue=shown_queue, round=round_), QUEUE_PAGE_SIZE
+        ).get_page(request.GET.get("page"))
+        shown = {shown_queue: list(page)}
+    else:
+        shown_queue = ""
+        queues = league_queues(league, now=now, round=round_)
+        counts = queues.counts
+        shown = {key: getattr(queues, key) for key in QUEUES}
     return render(
         request,
         "league/director_league.html",
@@ -103,28 +137,22 @@ def director_league(request: HttpRequest, slug: str) -> HttpResponse:
             "rounds": rounds,
             "round": round_,
             "queues": [
-                (
-                    "unscheduled",
-                    "Unscheduled",
-                    "No time agreed yet, still in time.",
-                    queues.unscheduled,
-                ),
-                (
-                    "overdue",
-                    "Overdue",
-                    "Neither reported nor final, deadline passed: the nightly job makes them"
-                    " double forfeits (L8) unless a can't-reach report waits for you (L5).",
-                    queues.overdue,
-                ),
-                (
-                    "reported",
-                    "Reported",
-                    "Waiting for the other players to confirm.",
-                    queues.reported,
-                ),
-                ("disputed", "Disputed", "Waiting for your ruling (L9).", queues.disputed),
+                {
+                    "key": key,
+                    "title": QUEUE_TEXTS[key][0],
+                    "help": QUEUE_TEXTS[key][1],
+                    "count": counts.get(key, 0),
+                    "rows": shown.get(key),
+                    "more": counts.get(key, 0) - len(shown.get(key) or ()),
+                }
+                for key in QUEUES
             ],
-            "on_track": queues.on_track,
+            "shown_queue": shown_queue,
+            "page": page,
+            "page_query": urlencode(
+                {"queue": shown_queue, **({"round": round_.number} if round_ else {})}
+            ),
+            "on_track": counts.get(ON_TRACK, 0),
             "extend_form": ExtendForm(auto_id="extend_%s"),
             "rule_form": RuleForm(auto_id="rule_%s"),
         },

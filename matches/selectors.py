@@ -1,6 +1,19 @@
 from dataclasses import dataclass, field
 
-from django.db.models import OuterRef, Prefetch, Q, Subquery
+from django.db.models import (
+    Case,
+    CharField,
+    Count,
+    F,
+    OuterRef,
+    Prefetch,
+    Q,
+    Subquery,
+    Value,
+    When,
+    Window,
+)
+from django.db.models.functions import RowNumber
 
 from accounts import roles
 
@@ -91,6 +104,11 @@ def matches_of(profile):
 # --- The director's queues of a league -----------------------------------------------------------
 
 QUEUES = ("unscheduled", "overdue", "reported", "disputed")
+ON_TRACK = "on_track"
+# The overview shows this many matches of each queue, oldest round first; a queue's own page
+# (``?queue=``) shows them all, QUEUE_PAGE_SIZE at a time.
+SHOWN_PER_QUEUE = 20
+QUEUE_PAGE_SIZE = 50
 
 
 @dataclass
@@ -99,36 +117,45 @@ class LeagueQueues:
     director's ruling, L9), ``reported`` (waiting for the other seats' confirmation), ``overdue``
     (neither reported nor final, deadline passed: the nightly's L8 or a can't-reach report, L5,
     decides), ``unscheduled`` (no agreed time yet, still in time). A scheduled match still in
-    time is in none: it only counts in ``on_track``."""
+    time is in none: it only counts in ``on_track``. ``counts`` holds every queue's size; the
+    lists hold the matches shown, which may be fewer."""
 
     unscheduled: list = field(default_factory=list)
     overdue: list = field(default_factory=list)
     reported: list = field(default_factory=list)
     disputed: list = field(default_factory=list)
-    on_track: int = 0
+    counts: dict = field(default_factory=dict)
+
+    @property
+    def on_track(self) -> int:
+        return self.counts.get(ON_TRACK, 0)
 
 
-def queue_of(status: str, deadline, now) -> str | None:
-    """The queue a match not yet final belongs in (``LeagueQueues``), or None."""
-    if status == MatchStatus.DISPUTED:
-        return "disputed"
-    if status == MatchStatus.REPORTED:
-        return "reported"
-    if status in OPEN_STATUSES and deadline < now:
-        return "overdue"
-    if status == MatchStatus.UNSCHEDULED:
-        return "unscheduled"
-    return None
+def queue_expression(now) -> Case:
+    """The queue a match not yet final belongs in (``LeagueQueues``), worked out by the
+    database, which counts and pages the queues."""
+    return Case(
+        When(status=MatchStatus.DISPUTED, then=Value("disputed")),
+        When(status=MatchStatus.REPORTED, then=Value("reported")),
+        When(status__in=OPEN_STATUSES, deadline__lt=now, then=Value("overdue")),
+        When(status=MatchStatus.UNSCHEDULED, then=Value("unscheduled")),
+        default=Value(ON_TRACK),
+        output_field=CharField(),
+    )
 
 
-def league_queues(league, *, now, round=None) -> LeagueQueues:
-    """The league's (or one round's) matches not yet final, in their queues, in three queries
-    whatever their number: the matches with the open dispute, the open can't-reach report and
-    the live report's confirm-by date they need, then the seats with their players."""
-    matches = (
-        Match.objects.filter(league=league)
-        .exclude(status__in=FINAL_STATUSES)
-        .select_related("round")
+def _queued_matches(league, now, round):
+    matches = Match.objects.filter(league=league).exclude(status__in=FINAL_STATUSES)
+    if round is not None:
+        matches = matches.filter(round=round)
+    return matches.annotate(queue=queue_expression(now))
+
+
+def _with_what_rows_show(matches):
+    """The open dispute, the open can't-reach report and the live report's confirm-by date a
+    queue's row shows, and the seats with their players (one more query)."""
+    return (
+        matches.select_related("round")
         .annotate(
             open_dispute_id=Subquery(
                 Dispute.objects.filter(report__match=OuterRef("pk"), resolved_at__isnull=True)
@@ -151,15 +178,49 @@ def league_queues(league, *, now, round=None) -> LeagueQueues:
                 "seats", queryset=Seat.objects.select_related("player__user").order_by("order")
             )
         )
-        .order_by("round__number", "deadline", "id")
     )
-    if round is not None:
-        matches = matches.filter(round=round)
+
+
+QUEUE_ORDER = ("round__number", "deadline", "id")
+
+
+def league_queues(league, *, now, round=None) -> LeagueQueues:
+    """The league's (or one round's) queues: every queue's size and its first SHOWN_PER_QUEUE
+    matches, in two queries whatever the league's size (one numbers each queue's matches with
+    a window and keeps the first of each; the other reads their seats)."""
+    matches = (
+        _with_what_rows_show(_queued_matches(league, now, round))
+        .annotate(
+            queue_size=Window(Count("pk"), partition_by=[F("queue")]),
+            place=Window(
+                RowNumber(), partition_by=[F("queue")], order_by=[F(key) for key in QUEUE_ORDER]
+            ),
+        )
+        # The matches in no queue are only counted: one row of theirs carries the count.
+        .filter(
+            place__lte=Case(When(queue=ON_TRACK, then=Value(1)), default=Value(SHOWN_PER_QUEUE))
+        )
+        .order_by(*QUEUE_ORDER)
+    )
     queues = LeagueQueues()
     for match in matches:
-        queue = queue_of(match.status, match.deadline, now)
-        if queue is None:
-            queues.on_track += 1
-        else:
-            getattr(queues, queue).append(match)
+        queues.counts[match.queue] = match.queue_size
+        if match.queue != ON_TRACK:
+            getattr(queues, match.queue).append(match)
     return queues
+
+
+def queue_counts(league, *, now, round=None) -> dict:
+    """Each queue's size (and ``on_track``), in one query."""
+    counts = dict.fromkeys((*QUEUES, ON_TRACK), 0)
+    rows = _queued_matches(league, now, round).values("queue").annotate(size=Count("pk"))
+    counts.update({row["queue"]: row["size"] for row in rows.order_by()})
+    return counts
+
+
+def queue_matches(league, *, now, queue: str, round=None):
+    """One queue's matches, oldest round first, ready to page (the rows' seats come with each
+    page)."""
+    return _with_what_rows_show(_queued_matches(league, now, round).filter(queue=queue)).order_by(
+        *QUEUE_ORDER
+    )

@@ -278,3 +278,53 @@ def test_the_dashboard_links_each_league_to_its_queues_with_its_exports_in_its_r
     assert f'<a href="{reverse("export_standings", args=[league.slug])}">Standings</a>' in row
     assert f'<a href="{reverse("export_results", args=[league.slug])}">Results</a>' in row
     assert '<th scope="col">Export (CSV)</th>' in page
+
+
+def test_a_long_queue_shows_its_first_matches_and_pages_the_rest(
+    client, director, league, monkeypatch
+):
+    """Issue 18: the overview shows each queue's size and its first matches, oldest round first;
+    ``?queue=`` shows one queue a page at a time, and the round filter stays on every link."""
+    monkeypatch.setattr("matches.selectors.SHOWN_PER_QUEUE", 2)
+    monkeypatch.setattr("league.director_rounds.QUEUE_PAGE_SIZE", 2)
+    round_one, first = round_of(league, 3)
+    round_two, second = round_of(league, 2)
+    client.force_login(director.user)
+    url = reverse("director_league", args=[league.slug])
+
+    page = client.get(url).content.decode()
+    unscheduled = section(page, "unscheduled")
+    assert 'Unscheduled <span class="muted">(5)</span>' in unscheduled
+    assert names(first[0]) in unscheduled and names(first[1]) in unscheduled
+    assert names(first[2]) not in unscheduled and names(second[0]) not in unscheduled
+    assert "All 5 unscheduled matches" in unscheduled and "3 more than shown here" in unscheduled
+
+    shown = []
+    for number in (1, 2, 3):
+        page = client.get(url, {"queue": "unscheduled", "page": number}).content.decode()
+        assert f"Page {number} of 3" in page
+        assert 'data-testid="queue-overdue"' not in page  # one queue on its own page
+        shown += [m for m in [*first, *second] if names(m) in section(page, "unscheduled")]
+    assert shown == [*first, *second]
+
+    page = client.get(url, {"queue": "unscheduled", "round": 2}).content.decode()
+    assert names(second[0]) in page and names(first[0]) not in page
+    assert "Page" not in section(page, "unscheduled")  # two matches fit one page
+    assert 'href="?queue=overdue&amp;round=2"' in page
+    # A page number out of range shows the last page rather than an error.
+    assert client.get(url, {"queue": "unscheduled", "page": 99}).status_code == 200
+
+
+@pytest.mark.parametrize("size", [2, 12])
+def test_a_queue_page_runs_a_constant_number_of_queries(
+    client, director, league, size, django_assert_num_queries, monkeypatch
+):
+    monkeypatch.setattr("league.director_rounds.QUEUE_PAGE_SIZE", 5)
+    round_of(league, size)
+    client.force_login(director.user)
+    url = reverse("director_league", args=[league.slug])
+    client.get(url, {"queue": "unscheduled"})
+    # The session with its user, groups, league, rounds, the queues' sizes, the page's count,
+    # its matches, their seats with players.
+    with django_assert_num_queries(8):
+        client.get(url, {"queue": "unscheduled", "page": 2})
