@@ -1,6 +1,7 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Exists, OuterRef
+from django.core.paginator import Paginator
+from django.db.models import Exists, OuterRef, Q, Subquery
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
@@ -11,7 +12,7 @@ from accounts.selectors import eligibility_of
 from core.errors import DomainError
 
 from .club_views import NightForm
-from .models import Entry, League, LeagueFormat, WaitlistEntry
+from .models import OPEN_ENTRY_FORMATS, Entry, League, LeagueFormat, WaitlistEntry
 from .pages import layout, render_pages
 from .policies import join_refusal
 from .selectors import can_see_league, league_page_row, leagues_for, schedule, waitlist_place
@@ -24,58 +25,80 @@ from .services import (
     waitlist_leave,
 )
 
+LEAGUES_PER_PAGE = 20
+
 
 @login_required
 def league_list(request: HttpRequest) -> HttpResponse:
-    """The leagues of the student's institution, with why joining is or isn't possible; with
-    `?open=1` only those they can join now, or join the waitlist of."""
+    """The leagues of the student's institution, newest season first, a page at a time, with
+    why joining is or isn't possible; with `?open=1` only those they can join now, or join the
+    waitlist of. A page is one query besides the session (and the count of the whole list)."""
     institution = roles.institution_of(request.user)
     if institution is None:
         raise Http404
     profile = request.user.profile
     only_open = request.GET.get("open") == "1"
-    # Whether they are in each league or on its waitlist, in the list's own query (a UNION
-    # of the two, tried first, broke on the demo's SQLite: ORDER BY in a compound statement).
-    leagues = list(
-        leagues_for(institution).annotate(
-            is_mine=Exists(
-                Entry.objects.filter(
-                    league=OuterRef("pk"), player=profile, withdrawn_at__isnull=True
-                )
-            ),
-            is_waiting=Exists(WaitlistEntry.objects.filter(league=OuterRef("pk"), player=profile)),
+    # Whether they are in each league, on its waitlist, and their eligibility for its season,
+    # in the list's own query (a UNION, tried first, broke on the demo's SQLite: ORDER BY in a
+    # compound statement).
+    leagues = leagues_for(institution).annotate(
+        is_mine=Exists(
+            Entry.objects.filter(league=OuterRef("pk"), player=profile, withdrawn_at__isnull=True)
+        ),
+        is_waiting=Exists(WaitlistEntry.objects.filter(league=OuterRef("pk"), player=profile)),
+        eligibility=Subquery(
+            Eligibility.objects.filter(profile=profile, season=OuterRef("season_id")).values(
+                "status"
+            )[:1]
+        ),
+    )
+    if only_open:
+        # Only leagues open for entry can be joined: the database drops the rest, and the
+        # policy decides among the few left (capacity, eligibility, the waitlist).
+        today = institution.today()
+        leagues = leagues.filter(is_mine=False, is_waiting=False).filter(
+            Q(format=LeagueFormat.EVENT, event_date__gte=today)
+            | Q(
+                ~Q(format=LeagueFormat.EVENT) | Q(event_date__isnull=True),
+                season__registration_deadline__gte=today,
+                season__ends_on__gte=today,
+            )
         )
-    )
-    mine = {league.pk for league in leagues if league.is_mine}
-    waiting = {league.pk for league in leagues if league.is_waiting}
-    statuses = dict(
-        Eligibility.objects.filter(
-            profile=profile, season__in={league.season_id for league in leagues}
-        ).values_list("season_id", "status")
-    )
+        leagues = leagues.filter(Q(has_rounds=False) | Q(format__in=OPEN_ENTRY_FORMATS))
     rows = []
-    for league in leagues:
-        refusal = join_refusal(
-            league,
-            joined=league.pk in mine,
-            waiting=league.pk in waiting,
-            players=league.players,
-            started=league.started(league.has_rounds),
-            eligibility=statuses.get(league.season_id, EligibilityStatus.PENDING),
-        )
-        if only_open and refusal and not refusal.waitlist:
-            continue
-        rows.append(
-            {
-                "league": league,
-                "why_not": refusal.reason if refusal else "",
-                "waitlist": bool(refusal and refusal.waitlist),
-                "joined": league.pk in mine,
-                "waiting": league.pk in waiting,
-                "places_left": max(league.capacity - league.players, 0),
-            }
-        )
-    return render(request, "league/league_list.html", {"rows": rows, "only_open": only_open})
+    for league in leagues if only_open else ():
+        if row := _league_row(league):
+            if not row["why_not"] or row["waitlist"]:
+                rows.append(row)
+    page = Paginator(rows if only_open else leagues, LEAGUES_PER_PAGE).get_page(
+        request.GET.get("page")
+    )
+    if not only_open:
+        page.object_list = [_league_row(league) for league in page.object_list]
+    return render(
+        request,
+        "league/league_list.html",
+        {"rows": page.object_list, "page": page, "only_open": only_open},
+    )
+
+
+def _league_row(league) -> dict:
+    refusal = join_refusal(
+        league,
+        joined=league.is_mine,
+        waiting=league.is_waiting,
+        players=league.players,
+        started=league.started(league.has_rounds),
+        eligibility=league.eligibility or EligibilityStatus.PENDING,
+    )
+    return {
+        "league": league,
+        "why_not": refusal.reason if refusal else "",
+        "waitlist": bool(refusal and refusal.waitlist),
+        "joined": league.is_mine,
+        "waiting": league.is_waiting,
+        "places_left": max(league.capacity - league.players, 0),
+    }
 
 
 def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
