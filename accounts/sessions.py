@@ -3,8 +3,7 @@ the signed-in user as a column, read with the session in one query.
 
 Django reads the session, then the user, on every signed-in request: two round trips before a
 page does any work (issue 18 measured the signed-in floor at a quarter of the floor). Here the
-session row is read with its user, the user's profile and institution joined, and whether the
-user holds each role (the navigation and every rights check ask), and
+session row is read with its user, the user's profile and institution joined, and
 `accounts.middleware.SessionUserMiddleware` takes that user when the session vouches for it as
 Django would (same id, a configured backend, the user may sign in, the password hash matches);
 anything else goes through Django's own `get_user`. Nothing is cached between requests, so a
@@ -13,25 +12,10 @@ changed password or a deactivated account counts at once, and no Redis is involv
 
 import logging
 
-from django.contrib.auth import SESSION_KEY, get_user_model
+from django.contrib.auth import SESSION_KEY
 from django.contrib.sessions.backends.db import SessionStore as DatabaseSessionStore
 from django.core.exceptions import SuspiciousOperation
-from django.db.models import Exists, OuterRef
 from django.utils import timezone
-
-from . import roles
-
-# Whether the session's user is in each role's group, as EXISTS columns of the session query
-# (the roles are three fixed groups, accounts.roles).
-ROLE_FLAGS = {f"user_has_role_{index}": role for index, role in enumerate(roles.ROLES)}
-
-
-def _role_flags() -> dict:
-    memberships = get_user_model().groups.through.objects
-    return {
-        flag: Exists(memberships.filter(user_id=OuterRef("user_id"), group__name=role))
-        for flag, role in ROLE_FLAGS.items()
-    }
 
 
 class SessionStore(DatabaseSessionStore):
@@ -45,10 +29,8 @@ class SessionStore(DatabaseSessionStore):
 
     def _get_session_from_db(self):
         try:
-            row = (
-                self.model.objects.select_related("user__profile__institution")
-                .annotate(**_role_flags())
-                .get(session_key=self.session_key, expire_date__gt=timezone.now())
+            row = self.model.objects.select_related("user__profile__institution").get(
+                session_key=self.session_key, expire_date__gt=timezone.now()
             )
         except (self.model.DoesNotExist, SuspiciousOperation) as error:
             if isinstance(error, SuspiciousOperation):
@@ -56,12 +38,6 @@ class SessionStore(DatabaseSessionStore):
                 logger.warning(str(error))
             self._session_key = None
             return None
-        if row.user is not None:
-            # The roles the navigation and the rights checks ask about, read with the user:
-            # accounts.roles.in_group takes them rather than reading the user's groups.
-            row.user._group_names = {
-                role for flag, role in ROLE_FLAGS.items() if getattr(row, flag)
-            }
         self.loaded_user = row.user
         return row
 

@@ -79,25 +79,3 @@ def test_a_session_naming_another_user_than_its_row_is_not_trusted(client, playe
     response = client.get(reverse("profile"))
     assert response.status_code == 200
     assert player.user.email in response.content.decode()
-
-
-def test_the_session_query_reads_the_users_roles_so_no_page_asks_for_their_groups(
-    client, director, player
-):
-    """Issue 18: the navigation and the rights checks ask for the user's roles on every page;
-    the session's query answers, and a role given or taken counts on the next request."""
-    from django.contrib.auth.models import Group
-
-    from accounts import roles
-
-    for user, url in ((director.user, reverse("director_dashboard")), (player.user, "/")):
-        client.force_login(user)
-        response, sql = queries_of(client, url)
-        assert response.status_code == 200
-        assert not [each for each in sql if 'FROM "auth_group"' in each]
-    client.force_login(player.user)
-    assert client.get(reverse("director_dashboard")).status_code != 200
-    player.user.groups.add(Group.objects.get(name=roles.DIRECTORS))
-    assert client.get(reverse("director_dashboard")).status_code == 200
-    player.user.groups.clear()
-    assert client.get(reverse("director_dashboard")).status_code != 200
