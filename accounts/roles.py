@@ -49,7 +49,9 @@ def sync_groups_after_migrate(sender, **kwargs):
 def in_group(user, group_name: str) -> bool:
     if not user.is_authenticated:
         return False
-    # Cached on the user object: a page asks several times.
+    # Cached on the user object: a page asks several times. A signed-in request's user comes
+    # with the roles already read by the session's query (accounts/sessions.py), which knows
+    # the ROLES alone: no other group is asked about.
     if not hasattr(user, "_group_names"):
         user._group_names = set(user.groups.values_list("name", flat=True))
     return group_name in user._group_names

@@ -100,9 +100,9 @@ def test_home_runs_a_constant_number_of_queries(
         proposal_create(actor=opponent.user, match=m, times=[timezone.now() + timedelta(days=1)])
     client.force_login(player.user)
     client.get(reverse("home"))
-    # The session read with the user, profile and institution (accounts/sessions.py), the
-    # season, eligibility, the matches with their opponents, the user's groups (navigation).
-    with django_assert_num_queries(5):
+    # The session read with the user, profile, institution and roles (accounts/sessions.py),
+    # the season, eligibility, the matches with their opponents.
+    with django_assert_num_queries(4):
         assert client.get(reverse("home")).status_code == 200
 
 

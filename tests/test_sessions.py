@@ -79,3 +79,61 @@ def test_a_session_naming_another_user_than_its_row_is_not_trusted(client, playe
     response = client.get(reverse("profile"))
     assert response.status_code == 200
     assert player.user.email in response.content.decode()
+
+
+def test_the_session_query_reads_the_users_roles_so_no_page_asks_for_their_groups(
+    client, director, player
+):
+    """Issue 18: the navigation and the rights checks ask for the user's roles on every page;
+    the session's query answers, and a role given or taken counts on the next request."""
+    from django.contrib.auth.models import Group
+
+    from accounts import roles
+
+    for user, url in ((director.user, reverse("director_dashboard")), (player.user, "/")):
+        client.force_login(user)
+        response, sql = queries_of(client, url)
+        assert response.status_code == 200
+        assert not [each for each in sql if 'FROM "auth_group"' in each]
+    client.force_login(player.user)
+    assert client.get(reverse("director_dashboard")).status_code != 200
+    player.user.groups.add(Group.objects.get(name=roles.DIRECTORS))
+    assert client.get(reverse("director_dashboard")).status_code == 200
+    player.user.groups.clear()
+    assert client.get(reverse("director_dashboard")).status_code != 200
+
+
+def test_the_compiled_session_query_builds_what_the_orm_would(player, site_admin):
+    """Issue 18: the session's SELECT is written by the ORM once per process; each request's
+    objects must be the ORM's own: the user with their profile and institution loaded, a site
+    admin without a profile, and no row once the session has expired."""
+    from datetime import timedelta
+
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from django.utils import timezone
+
+    from accounts.sessions import SessionQuery
+
+    def session_of(user):
+        store = SessionStore()
+        store.update({SESSION_KEY: str(user.pk), BACKEND_SESSION_KEY: "x", HASH_SESSION_KEY: "y"})
+        store.create()
+        return store.session_key
+
+    query = SessionQuery(UserSession, "default")
+    key = session_of(player.user)
+    with CaptureQueriesContext(connection) as captured:
+        row = query.row(key, timezone.now())
+        assert row.user == player.user and row.user.profile == player
+        assert row.user.profile.institution == player.institution
+        assert row.get_decoded()[SESSION_KEY] == str(player.user.pk)
+    assert len(captured) == 1
+    assert row.user.is_active and row.user.password == player.user.password
+
+    admin_row = query.row(session_of(site_admin), timezone.now())
+    assert admin_row.user == site_admin
+    assert not hasattr(admin_row.user, "profile")  # the reverse one-to-one raises, as the ORM's
+
+    assert query.row(key, timezone.now() + timedelta(days=400)) is None
+    assert query.row("no-such-session", timezone.now()) is None
