@@ -10,6 +10,7 @@ from accounts import roles
 from accounts.models import Eligibility, EligibilityStatus
 from accounts.selectors import eligibility_of
 from core.errors import DomainError
+from core.fragments import rendered
 
 from .club_views import NightForm
 from .models import OPEN_ENTRY_FORMATS, Entry, League, LeagueFormat, WaitlistEntry
@@ -91,13 +92,29 @@ def _league_row(league) -> dict:
         started=league.started(league.has_rounds),
         eligibility=league.eligibility or EligibilityStatus.PENDING,
     )
+    places_left = max(league.capacity - league.players, 0)
+    card = {
+        "url": league.get_absolute_url(),
+        "name": league.name,
+        "season": league.season.name,
+        "format": league.get_format_display(),
+        "venue": league.venue,
+        "lexicon": league.get_lexicon_display(),
+        "places_left": places_left,
+        "capacity": league.capacity,
+        "registration_deadline": league.season.registration_deadline,
+        "end_of_game_rule": league.get_end_of_game_rule_display(),
+        "challenge_rule": league.get_challenge_rule_display(),
+        "turn_time_seconds": league.turn_time_seconds,
+    }
     return {
         "league": league,
+        "card": rendered("league/_league_card.html", card),
         "why_not": refusal.reason if refusal else "",
         "waitlist": bool(refusal and refusal.waitlist),
         "joined": league.is_mine,
         "waiting": league.is_waiting,
-        "places_left": max(league.capacity - league.players, 0),
+        "places_left": places_left,
     }
 
 

@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from league.models import Entry, Round, WaitlistEntry
+from league.models import Entry, League, Round, WaitlistEntry
 from league.services import rounds_generate, waitlist_join
 from matches.models import Match
 from tests.factories import LeagueFactory, eligible, eligible_student, entrant
@@ -323,3 +323,30 @@ def test_e1_the_director_reads_the_waitlist_in_order_and_another_institutions_do
     assert listed.index("Quinn Firstwait") < listed.index("Remy Secondwait")
     client.force_login(other_director.user)
     assert "Firstwait" not in page(client, url)
+
+
+def test_a_league_card_is_kept_rendered_and_shows_a_change_at_once(client, player, season):
+    """Issue 18: the leagues list keeps each league's card rendered (core/fragments.py), keyed
+    by every value it shows: a league that fills or is renamed shows so on the next request."""
+    from core import fragments
+
+    fragments.forget_all()
+    eligible(player, season)
+    league = LeagueFactory(season=season, name="Kept League", slug="kept-league", capacity=4)
+    client.force_login(player.user)
+    assert "4 of 4 places left" in page(client, reverse("league_list"))
+    assert "4 of 4 places left" in page(client, reverse("league_list"))  # from the fragment
+    entrant(league)
+    League.objects.filter(pk=league.pk).update(name="Renamed League")
+    shown = page(client, reverse("league_list"))
+    assert "3 of 4 places left" in shown and "Renamed League" in shown
+    assert "Kept League" not in shown
+
+
+def test_a_fragment_refuses_a_model_instance_as_a_value(player):
+    """A model instance compares by its primary key alone: as part of a key it would hide a
+    change, so only plain values are kept."""
+    from core.fragments import rendered
+
+    with pytest.raises(TypeError, match="plain value"):
+        rendered("league/_league_card.html", {"name": player})
