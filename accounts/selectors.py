@@ -1,5 +1,9 @@
 """Read queries about people, seasons and eligibility."""
 
+from datetime import date
+
+from core.compiled import CompiledQuery
+
 from .campus_ids import normalize_campus_id
 from .models import (
     Eligibility,
@@ -10,31 +14,42 @@ from .models import (
     Season,
 )
 
+# The season, the eligibility and the profile are read on every student page: compiled once
+# (core.compiled), since writing their SQL took the ORM longer than running it.
+SEASON_RUNNING = CompiledQuery(
+    lambda institution_id, today: Season.objects.filter(
+        institution_id=institution_id, starts_on__lte=today, ends_on__gte=today
+    ).order_by("-starts_on")[:1],
+    institution_id=int,
+    today=date,
+)
+SEASON_NEXT = CompiledQuery(
+    lambda institution_id, today: Season.objects.filter(
+        institution_id=institution_id, starts_on__gt=today
+    ).order_by("starts_on")[:1],
+    institution_id=int,
+    today=date,
+)
+ELIGIBILITY = CompiledQuery(
+    lambda profile_id, season_id: Eligibility.objects.filter(
+        profile_id=profile_id, season_id=season_id
+    ).select_related("decided_by")[:1],
+    profile_id=int,
+    season_id=int,
+)
+
 
 def current_season(institution: Institution, today=None) -> Season | None:
     """The season running today in the institution's time zone, else the next one to start."""
     today = today or institution.today()
-    running = (
-        Season.objects.filter(institution=institution, starts_on__lte=today, ends_on__gte=today)
-        .order_by("-starts_on")
-        .first()
-    )
-    if running:
-        return running
-    return (
-        Season.objects.filter(institution=institution, starts_on__gt=today)
-        .order_by("starts_on")
-        .first()
+    return SEASON_RUNNING.first(institution_id=institution.pk, today=today) or SEASON_NEXT.first(
+        institution_id=institution.pk, today=today
     )
 
 
 def eligibility_of(profile: PlayerProfile, season: Season) -> Eligibility:
     """The decision for this student and season; an unsaved `pending` one when none exists."""
-    found = (
-        Eligibility.objects.filter(profile=profile, season=season)
-        .select_related("decided_by")
-        .first()
-    )
+    found = ELIGIBILITY.first(profile_id=profile.pk, season_id=season.pk)
     if found:
         found.profile, found.season = profile, season  # already loaded: no query to reach them
     return found or Eligibility(

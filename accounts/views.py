@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
+from core.compiled import CompiledQuery
 from core.errors import DomainError
 
 from . import roles
@@ -48,11 +49,7 @@ class CampusSignupView(SignupView):
 signup = CampusSignupView.as_view()
 
 
-def _own_profile(user) -> PlayerProfile | None:
-    """The signed-in person's profile, with the address they are changing to (allauth's pending
-    one, as `EmailAddress.objects.get_new` finds it) in the same query: `pending_email`."""
-    if not user.is_authenticated:
-        return None
+def _own_profile_query(user_id: int):
     pending = (
         EmailAddress.objects.filter(user=OuterRef("user"), verified=False)
         .exclude(email=OuterRef("user__email"))
@@ -61,9 +58,19 @@ def _own_profile(user) -> PlayerProfile | None:
     return (
         PlayerProfile.objects.select_related("institution", "user")
         .annotate(pending_email=Subquery(pending.values("email")[:1]))
-        .filter(user=user)
-        .first()
+        .filter(user_id=user_id)[:1]
     )
+
+
+OWN_PROFILE = CompiledQuery(_own_profile_query, user_id=int)
+
+
+def _own_profile(user) -> PlayerProfile | None:
+    """The signed-in person's profile, with the address they are changing to (allauth's pending
+    one, as `EmailAddress.objects.get_new` finds it) in the same query: `pending_email`."""
+    if not user.is_authenticated:
+        return None
+    return OWN_PROFILE.first(user_id=user.pk)
 
 
 def _front_desk_institution(request: HttpRequest):

@@ -7,7 +7,8 @@ new key and nothing shown can be stale: no timeout, no invalidation, no Redis. O
 are accepted (a model instance would compare by its primary key alone and hide a change).
 The least recently used fragments are dropped past MAX_FRAGMENTS.
 
-Used by: the leagues list's league cards (league/views.py · league_list).
+Used by: the leagues list's league cards (league/views.py · league_list) and the rows of My
+matches (league/views.py · home).
 """
 
 from collections import OrderedDict
@@ -28,7 +29,7 @@ def rendered(template_name: str, values: dict) -> str:
     """`template_name` rendered with `values`, from the process's fragments when the same
     values were rendered before."""
     for name, value in values.items():
-        if not isinstance(value, PLAIN):
+        if not _plain(value):
             raise TypeError(
                 f"fragment value {name!r} is a {type(value).__name__}, not a plain value"
             )
@@ -49,6 +50,12 @@ def rendered(template_name: str, values: dict) -> str:
         while len(_kept) > MAX_FRAGMENTS:
             _kept.popitem(last=False)
     return html
+
+
+def _plain(value) -> bool:
+    if isinstance(value, tuple):
+        return all(_plain(each) for each in value)
+    return isinstance(value, PLAIN)
 
 
 def forget_all() -> None:

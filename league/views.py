@@ -4,6 +4,7 @@ from django.core.paginator import Paginator
 from django.db.models import Exists, OuterRef, Q, Subquery
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from accounts import roles
@@ -374,6 +375,9 @@ def home(request: HttpRequest) -> HttpResponse:
                 row["match"].deadline,
             )
         )
+        tz = profile.institution.tz
+        for row in rows:
+            row["html"] = _my_match_row(row["match"], row["step"], tz)
         context.update(
             profile=profile,
             season=season,
@@ -385,6 +389,28 @@ def home(request: HttpRequest) -> HttpResponse:
             is_director=roles.is_director_of(request.user, profile.institution),
         )
     return render(request, "league/home.html", context)
+
+
+def _my_match_row(match, step, tz) -> str:
+    """A row of My matches, from the fragments kept by what they show (core/fragments.py)."""
+    from matches.deadlines import deadline_text
+
+    return rendered(
+        "league/_my_match_row.html",
+        {
+            "url": reverse("match_detail", args=[match.id]),
+            "needs_you": step.needs_you,
+            "step": step.text,
+            "opponents": tuple(
+                (each.full_name, each.first_name, each.email) for each in match.opponents
+            ),
+            "placings": match.placings,
+            "league_name": match.league_name,
+            "round_number": match.round_number,
+            "table": match.table,
+            "due": "" if match.is_final else deadline_text(match.deadline, tz),
+        },
+    )
 
 
 def league_calendar_feed(request: HttpRequest, slug: str) -> HttpResponse:

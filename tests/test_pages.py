@@ -13,6 +13,7 @@ from accounts.services import equipment_check_out
 from league.models import Entry
 from league.refresh import refresh_leagues
 from league.standings import rebuild_standings
+from matches.models import Match
 from matches.services import contact_issue_report, proposal_create
 from tests.factories import (
     LeagueFactory,
@@ -40,6 +41,29 @@ def test_my_matches_says_the_one_thing_to_do_next(client, match, league, player,
     assert "Confirm or dispute the reported result" in page
     assert "v Sage Okafor" in page
     assert f"mailto:{opponent.user.email}" in page  # how to reach them, shown to the opponent only
+
+
+def test_a_my_matches_row_kept_rendered_changes_with_its_match(
+    client, match, league, player, opponent
+):
+    """Issue 18: the rows of My matches are kept rendered (core/fragments.py) under every value
+    they show: a proposal, a renamed opponent and a new deadline show on the next request."""
+    from core import fragments
+
+    fragments.forget_all()
+    client.force_login(player.user)
+    assert "Propose times to your opponent" in client.get(reverse("home")).content.decode()
+    proposal_create(actor=opponent.user, match=match, times=[timezone.now() + timedelta(days=1)])
+    opponent.user.first_name = "Renamed"
+    opponent.user.save()
+    Match.objects.filter(pk=match.pk).update(deadline=match.deadline + timedelta(days=7))
+    page = client.get(reverse("home")).content.decode()
+    assert "Accept one of the proposed times" in page and "Propose times" not in page
+    assert "v Renamed " in page
+    from matches.deadlines import deadline_text
+
+    assert deadline_text(match.deadline + timedelta(days=7), player.institution.tz) in page
+    assert deadline_text(match.deadline, player.institution.tz) not in page
 
 
 def test_my_matches_reads_each_state_from_the_players_own_seat(

@@ -113,7 +113,7 @@ def test_the_compiled_session_query_builds_what_the_orm_would(player, site_admin
     from django.test.utils import CaptureQueriesContext
     from django.utils import timezone
 
-    from accounts.sessions import SessionQuery
+    from accounts.sessions import session_with_user
 
     def session_of(user):
         store = SessionStore()
@@ -121,19 +121,20 @@ def test_the_compiled_session_query_builds_what_the_orm_would(player, site_admin
         store.create()
         return store.session_key
 
-    query = SessionQuery(UserSession, "default")
     key = session_of(player.user)
     with CaptureQueriesContext(connection) as captured:
-        row = query.row(key, timezone.now())
+        row = session_with_user(key, timezone.now())
         assert row.user == player.user and row.user.profile == player
         assert row.user.profile.institution == player.institution
         assert row.get_decoded()[SESSION_KEY] == str(player.user.pk)
     assert len(captured) == 1
     assert row.user.is_active and row.user.password == player.user.password
+    assert row.user._group_names == {"Students"} or row.user._group_names == set()
 
-    admin_row = query.row(session_of(site_admin), timezone.now())
+    admin_row = session_with_user(session_of(site_admin), timezone.now())
     assert admin_row.user == site_admin
     assert not hasattr(admin_row.user, "profile")  # the reverse one-to-one raises, as the ORM's
 
-    assert query.row(key, timezone.now() + timedelta(days=400)) is None
-    assert query.row("no-such-session", timezone.now()) is None
+    assert session_with_user(key, timezone.now() + timedelta(days=400)) is None
+    assert session_with_user("no-such-session", timezone.now()) is None
+    assert session_with_user(None, timezone.now()) is None
