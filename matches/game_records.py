@@ -13,6 +13,7 @@ put under the league's rule before they are compared, and the report says so.
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import combinations, permutations
 
 from .scrabble import (
@@ -404,7 +405,14 @@ def stored_moves(
 ) -> tuple[GameRecord, list[Move]] | None:
     """A stored report's record and its moves, each with what the replay found wrong in it under
     the league's challenge rule (G5); None if the record no longer reads (it was read when
-    reported: a later change to the reader must not break a page)."""
+    reported: a later change to the reader must not break a page). The same text and rule
+    always give the same answer, so the process keeps the last few (a match page replayed the
+    whole game, 2 ms, on every request): callers read what it returns, never change it."""
+    return _stored_moves(text, challenge_rule)
+
+
+@lru_cache(maxsize=256)
+def _stored_moves(text: str, challenge_rule: str | None):
     try:
         _, record = read_record(text)
     except RecordError:

@@ -4,9 +4,11 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
+from core import fragments
 from core.errors import DomainError
 
 from . import policy, services
@@ -42,7 +44,9 @@ def _my_seat(request, match):
 
 def _game(request, report, challenge_rule: str) -> dict | None:
     """The report's game record move by move, with the board after the move asked for in
-    ``?move=`` (the final position by default)."""
+    ``?move=`` (the final position by default): the moves (the dispute form offers them), the
+    move shown, the disputed one, and ``html``, the record's section of the page, kept rendered
+    under the record's text and everything else it shows (core/fragments.py)."""
     stored = stored_moves(report.game_record, challenge_rule) if report is not None else None
     if stored is None:
         return None
@@ -52,21 +56,41 @@ def _game(request, report, challenge_rule: str) -> dict | None:
     except ValueError:
         shown = len(listed)
     shown = max(0, min(shown, len(listed)))
-    rows, _ = board_after(record, shown)
     disputes = report.disputes.all() if report.status == ReportStatus.DISPUTED else []
     dispute = next((each for each in disputes if each.move), None)
+    disputed_move = dispute.move if dispute else None
+    game_open = "move" in request.GET
+
+    def section() -> str:
+        rows, _ = board_after(record, shown)
+        game = {
+            "players": record.players,
+            "moves": listed,
+            "shown": shown,
+            "current": listed[shown - 1] if shown else None,
+            "rows": rows,
+            "columns": "ABCDEFGHIJKLMNO",
+            "previous": shown - 1 if shown > 0 else None,
+            "next": shown + 1 if shown < len(listed) else None,
+            "note": report.game_record_note,
+            "disputed_move": disputed_move,
+            "problem_count": sum(len(move.problems) for move in listed),
+        }
+        return render_to_string("matches/_game.html", {"game": game, "game_open": game_open})
+
+    key = {
+        "record": report.game_record,
+        "challenge_rule": challenge_rule or "",
+        "shown": shown,
+        "note": report.game_record_note,
+        "disputed_move": disputed_move,
+        "open": game_open,
+    }
     return {
-        "players": record.players,
         "moves": listed,
         "shown": shown,
-        "current": listed[shown - 1] if shown else None,
-        "rows": rows,
-        "columns": "ABCDEFGHIJKLMNO",
-        "previous": shown - 1 if shown > 0 else None,
-        "next": shown + 1 if shown < len(listed) else None,
-        "note": report.game_record_note,
-        "disputed_move": dispute.move if dispute else None,
-        "problem_count": sum(len(move.problems) for move in listed),
+        "disputed_move": disputed_move,
+        "html": fragments.kept("matches/_game.html", key, section),
     }
 
 
@@ -186,7 +210,6 @@ def _render(request, match, status=200, **forms):
         "dispute_form": forms.get("dispute_form")
         or DisputeForm(seats=seats, me=seat, moves=game["moves"] if game else ()),
         "game": game,
-        "game_open": "move" in request.GET,
         "contact_form": forms.get("contact_form") or ContactIssueForm(),
         "equipment_form": forms.get("equipment_form") or EquipmentForm(),
         "past_deadline": now > match.deadline,
