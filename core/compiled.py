@@ -96,25 +96,34 @@ def _fits(value, kind: type) -> bool:
 
 class CompiledQuery:
     """``build(**values)`` returns the queryset; ``kinds`` names each value's type. The app has
-    one database, so the statement is written once, for the database the queryset uses."""
+    one database, so a statement is written once, for the database the queryset uses. Values
+    named in ``shape`` change the SQL itself (a slice's offset is written into it, not passed):
+    each of their combinations gets its own statement, the last MAX_SHAPES kept."""
 
-    def __init__(self, build: Callable[..., QuerySet], **kinds: type):
-        self.build, self.kinds = build, kinds
-        self._statement: _Statement | None = None
+    MAX_SHAPES = 64
+
+    def __init__(self, build: Callable[..., QuerySet], shape: tuple[str, ...] = (), **kinds: type):
+        self.build, self.kinds, self.shape = build, kinds, shape
+        self._statements: dict[tuple, _Statement] = {}
 
     def all(self, **values) -> list:
-        if values.keys() != self.kinds.keys():
+        if values.keys() != {*self.kinds, *self.shape}:
             raise TypeError(f"expected the values {sorted(self.kinds)}, got {sorted(values)}")
-        if not all(_fits(value, self.kinds[name]) for name, value in values.items()):
+        if not all(_fits(values[name], kind) for name, kind in self.kinds.items()):
             return list(self.build(**values))
-        if self._statement is None:
+        shape = tuple(values[name] for name in self.shape)
+        statement = self._statements.get(shape)
+        if statement is None:
             stand_ins = {
                 name: _stand_in(kind, number)
                 for number, (name, kind) in enumerate(self.kinds.items())
             }
-            queryset = self.build(**stand_ins)
-            self._statement = _Statement(queryset, stand_ins, self.kinds, queryset.db)
-        return self._statement.objects(values)
+            queryset = self.build(**stand_ins, **{name: values[name] for name in self.shape})
+            statement = _Statement(queryset, stand_ins, self.kinds, queryset.db)
+            if len(self._statements) >= self.MAX_SHAPES:
+                self._statements.pop(next(iter(self._statements)))
+            self._statements[shape] = statement
+        return statement.objects({name: values[name] for name in self.kinds})
 
     def first(self, **values):
         found = self.all(**values)

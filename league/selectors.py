@@ -14,8 +14,8 @@ from .models import Entry, League, Round, WaitlistEntry
 
 
 def leagues_for(institution):
-    """An institution's leagues with their entry counts and whether their rounds are drawn
-    (`has_rounds`), newest season first."""
+    """An institution's (or its id's) leagues with their entry counts and whether their rounds
+    are drawn (`has_rounds`), newest season first."""
     # The count is a subquery, not a join: a join made the query GROUP BY the league, and every
     # other annotation a caller adds (the dashboard's open matches, the list's EXISTS) was then
     # evaluated once per entry instead of once per league (320 ms for 20 leagues, issue 18).

@@ -10,6 +10,7 @@ from django.views.decorators.http import require_POST
 from accounts import roles
 from accounts.models import Eligibility, EligibilityStatus
 from accounts.selectors import eligibility_of
+from core.compiled import CompiledQuery
 from core.errors import DomainError
 from core.fragments import rendered
 
@@ -30,6 +31,39 @@ from .services import (
 LEAGUES_PER_PAGE = 20
 
 
+def _leagues_with_mine(institution_id: int, profile_id: int):
+    """The institution's leagues with whether the student is in each, on its waitlist, and their
+    eligibility for its season, in the list's own query (a UNION, tried first, broke on the
+    demo's SQLite: ORDER BY in a compound statement)."""
+    return leagues_for(institution_id).annotate(
+        is_mine=Exists(
+            Entry.objects.filter(
+                league=OuterRef("pk"), player_id=profile_id, withdrawn_at__isnull=True
+            )
+        ),
+        is_waiting=Exists(
+            WaitlistEntry.objects.filter(league=OuterRef("pk"), player_id=profile_id)
+        ),
+        eligibility=Subquery(
+            Eligibility.objects.filter(profile_id=profile_id, season=OuterRef("season_id")).values(
+                "status"
+            )[:1]
+        ),
+    )
+
+
+# A page of the list, written once per process for each page (core.compiled): the ORM took as
+# long to write this query, with its five subqueries, as the page took to render.
+LEAGUE_PAGE = CompiledQuery(
+    lambda institution_id, profile_id, offset: _leagues_with_mine(institution_id, profile_id)[
+        offset : offset + LEAGUES_PER_PAGE
+    ],
+    shape=("offset",),
+    institution_id=int,
+    profile_id=int,
+)
+
+
 @login_required
 def league_list(request: HttpRequest) -> HttpResponse:
     """The leagues of the student's institution, newest season first, a page at a time, with
@@ -40,25 +74,29 @@ def league_list(request: HttpRequest) -> HttpResponse:
         raise Http404
     profile = request.user.profile
     only_open = request.GET.get("open") == "1"
-    # Whether they are in each league, on its waitlist, and their eligibility for its season,
-    # in the list's own query (a UNION, tried first, broke on the demo's SQLite: ORDER BY in a
-    # compound statement).
-    leagues = leagues_for(institution).annotate(
-        is_mine=Exists(
-            Entry.objects.filter(league=OuterRef("pk"), player=profile, withdrawn_at__isnull=True)
-        ),
-        is_waiting=Exists(WaitlistEntry.objects.filter(league=OuterRef("pk"), player=profile)),
-        eligibility=Subquery(
-            Eligibility.objects.filter(profile=profile, season=OuterRef("season_id")).values(
-                "status"
-            )[:1]
-        ),
-    )
-    if only_open:
-        # Only leagues open for entry can be joined: the database drops the rest, and the
-        # policy decides among the few left (capacity, eligibility, the waitlist).
-        today = institution.today()
-        leagues = leagues.filter(is_mine=False, is_waiting=False).filter(
+    if not only_open:
+        count = League.objects.filter(season__institution=institution).count()
+        page = Paginator(range(count), LEAGUES_PER_PAGE).get_page(request.GET.get("page"))
+        leagues = (
+            LEAGUE_PAGE.all(
+                institution_id=institution.pk, profile_id=profile.pk, offset=page.start_index() - 1
+            )
+            if count
+            else []
+        )
+        page.object_list = [_league_row(league) for league in leagues]
+        return render(
+            request,
+            "league/league_list.html",
+            {"rows": page.object_list, "page": page, "only_open": only_open},
+        )
+    # Only leagues open for entry can be joined: the database drops the rest, and the policy
+    # decides among the few left (capacity, eligibility, the waitlist).
+    today = institution.today()
+    leagues = (
+        _leagues_with_mine(institution.pk, profile.pk)
+        .filter(is_mine=False, is_waiting=False)
+        .filter(
             Q(format=LeagueFormat.EVENT, event_date__gte=today)
             | Q(
                 ~Q(format=LeagueFormat.EVENT) | Q(event_date__isnull=True),
@@ -66,17 +104,10 @@ def league_list(request: HttpRequest) -> HttpResponse:
                 season__ends_on__gte=today,
             )
         )
-        leagues = leagues.filter(Q(has_rounds=False) | Q(format__in=OPEN_ENTRY_FORMATS))
-    rows = []
-    for league in leagues if only_open else ():
-        if row := _league_row(league):
-            if not row["why_not"] or row["waitlist"]:
-                rows.append(row)
-    page = Paginator(rows if only_open else leagues, LEAGUES_PER_PAGE).get_page(
-        request.GET.get("page")
+        .filter(Q(has_rounds=False) | Q(format__in=OPEN_ENTRY_FORMATS))
     )
-    if not only_open:
-        page.object_list = [_league_row(league) for league in page.object_list]
+    rows = [row for row in map(_league_row, leagues) if not row["why_not"] or row["waitlist"]]
+    page = Paginator(rows, LEAGUES_PER_PAGE).get_page(request.GET.get("page"))
     return render(
         request,
         "league/league_list.html",

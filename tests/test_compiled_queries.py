@@ -61,3 +61,29 @@ def test_a_value_the_orm_rewrites_cannot_be_compiled(season):
     containing = CompiledQuery(lambda text: League.objects.filter(name__contains=text), text=str)
     with pytest.raises(ValueError, match="rewrote the value 'text'"):
         containing.all(text="Rewr")
+
+
+def test_a_value_that_shapes_the_sql_gets_a_statement_of_its_own(season):
+    """A slice's offset is written into the SQL: each page is its own statement."""
+    from league.models import League
+
+    for number in range(5):
+        LeagueFactory(season=season, name=f"Paged {number}")
+    page = CompiledQuery(
+        lambda season_id, offset: League.objects.filter(season_id=season_id).order_by("name")[
+            offset : offset + 2
+        ],
+        shape=("offset",),
+        season_id=int,
+    )
+    names = [
+        [league.name for league in page.all(season_id=season.pk, offset=offset)]
+        for offset in (0, 2, 4, 0)
+    ]
+    assert names == [
+        ["Paged 0", "Paged 1"],
+        ["Paged 2", "Paged 3"],
+        ["Paged 4"],
+        ["Paged 0", "Paged 1"],
+    ]
+    assert len(page._statements) == 3
