@@ -216,6 +216,18 @@ class League(models.Model):
             return today <= self.event_date
         return today <= self.season.registration_deadline and today <= self.season.ends_on
 
+    @staticmethod
+    def open_for_entry(today) -> Q:
+        """`registration_open(today)` and not `started`, as a filter: the leagues list lets the
+        database drop the rest (annotated with `has_rounds`, league.selectors.leagues_for).
+        Change the two together."""
+        registration_open = Q(format=LeagueFormat.EVENT, event_date__gte=today) | Q(
+            ~Q(format=LeagueFormat.EVENT) | Q(event_date__isnull=True),
+            season__registration_deadline__gte=today,
+            season__ends_on__gte=today,
+        )
+        return registration_open & (Q(has_rounds=False) | Q(format__in=OPEN_ENTRY_FORMATS))
+
 
 class EventCategory(models.Model):
     """An event's category (E3): its pairing group (categories sharing a group pair together)

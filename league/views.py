@@ -1,7 +1,7 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.db.models import Exists, OuterRef, Q, Subquery
+from django.db.models import Exists, OuterRef, Subquery
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -15,7 +15,7 @@ from core.errors import DomainError
 from core.fragments import rendered
 
 from .club_views import NightForm
-from .models import OPEN_ENTRY_FORMATS, Entry, League, LeagueFormat, WaitlistEntry
+from .models import Entry, League, LeagueFormat, WaitlistEntry
 from .pages import layout, render_pages
 from .policies import join_refusal
 from .selectors import can_see_league, league_page_row, leagues_for, schedule, waitlist_place
@@ -74,9 +74,20 @@ def league_list(request: HttpRequest) -> HttpResponse:
         raise Http404
     profile = request.user.profile
     only_open = request.GET.get("open") == "1"
-    if not only_open:
+    number = request.GET.get("page")
+    if only_open:
+        # Only leagues open for entry can be joined: the database drops the rest, and the policy
+        # decides among the few left (capacity, eligibility, the waitlist).
+        leagues = (
+            _leagues_with_mine(institution.pk, profile.pk)
+            .filter(is_mine=False, is_waiting=False)
+            .filter(League.open_for_entry(institution.today()))
+        )
+        rows = [row for row in map(_league_row, leagues) if not row["why_not"] or row["waitlist"]]
+        page = Paginator(rows, LEAGUES_PER_PAGE).get_page(number)
+    else:
         count = League.objects.filter(season__institution=institution).count()
-        page = Paginator(range(count), LEAGUES_PER_PAGE).get_page(request.GET.get("page"))
+        page = Paginator(range(count), LEAGUES_PER_PAGE).get_page(number)
         leagues = (
             LEAGUE_PAGE.all(
                 institution_id=institution.pk, profile_id=profile.pk, offset=page.start_index() - 1
@@ -85,29 +96,6 @@ def league_list(request: HttpRequest) -> HttpResponse:
             else []
         )
         page.object_list = [_league_row(league) for league in leagues]
-        return render(
-            request,
-            "league/league_list.html",
-            {"rows": page.object_list, "page": page, "only_open": only_open},
-        )
-    # Only leagues open for entry can be joined: the database drops the rest, and the policy
-    # decides among the few left (capacity, eligibility, the waitlist).
-    today = institution.today()
-    leagues = (
-        _leagues_with_mine(institution.pk, profile.pk)
-        .filter(is_mine=False, is_waiting=False)
-        .filter(
-            Q(format=LeagueFormat.EVENT, event_date__gte=today)
-            | Q(
-                ~Q(format=LeagueFormat.EVENT) | Q(event_date__isnull=True),
-                season__registration_deadline__gte=today,
-                season__ends_on__gte=today,
-            )
-        )
-        .filter(Q(has_rounds=False) | Q(format__in=OPEN_ENTRY_FORMATS))
-    )
-    rows = [row for row in map(_league_row, leagues) if not row["why_not"] or row["waitlist"]]
-    page = Paginator(rows, LEAGUES_PER_PAGE).get_page(request.GET.get("page"))
     return render(
         request,
         "league/league_list.html",
