@@ -11,7 +11,8 @@ the ORM's own iteration does (`from_db`, `select_related`'s objects, annotations
 
 Only what the ORM can write for any values fits: filters by equality or comparison on integers,
 strings, dates and times, `select_related`, annotations, ordering and a fixed slice; not
-`prefetch_related`, `values()`, or lists of varying length. A stand-in that the ORM rewrote
+`prefetch_related` (compile each relation's query on its own and hand the children to their
+parents with `attach`), `values()`, or lists of varying length. A stand-in that the ORM rewrote
 (`__contains` wraps it in %) is not found again, and the compile fails loudly.
 """
 
@@ -128,3 +129,27 @@ class CompiledQuery:
     def first(self, **values):
         found = self.all(**values)
         return found[0] if found else None
+
+
+def attach(parents: list, relation: str, children: list, key: str) -> None:
+    """Hand each parent its ``children`` (grouped by their ``key`` attribute, the parent's id)
+    as its prefetched ``relation``, as ``prefetch_related`` does: ``parent.relation.all()``
+    is then the list without a query, and each child knows its parent. For reading a page's
+    whole object graph with compiled queries, which cannot prefetch themselves."""
+    if not parents:
+        return
+    by_parent: dict = {}
+    for child in children:
+        by_parent.setdefault(getattr(child, key), []).append(child)
+    descriptor = getattr(type(parents[0]), relation)
+    back = descriptor.field  # the child's foreign key to the parent
+    for parent in parents:
+        own = by_parent.get(parent.pk, [])
+        for child in own:
+            back.set_cached_value(child, parent)
+        # The manager's own queryset, so a later .filter() on the relation stays scoped to it.
+        queryset = getattr(parent, relation).get_queryset()
+        queryset._result_cache = own
+        queryset._prefetch_done = True
+        cache = parent.__dict__.setdefault("_prefetched_objects_cache", {})
+        cache[back.remote_field.cache_name] = queryset

@@ -87,3 +87,42 @@ def test_a_value_that_shapes_the_sql_gets_a_statement_of_its_own(season):
         ["Paged 0", "Paged 1"],
     ]
     assert len(page._statements) == 3
+
+
+def test_the_match_pages_compiled_reads_give_what_the_orms_prefetch_gives(match, player):
+    """matches.selectors.match_for_page reads with compiled queries and core.compiled.attach:
+    the same objects, relations and order as prefetch_related, and a filter on an attached
+    relation is still scoped to its parent."""
+    from datetime import timedelta as delta
+
+    from matches.selectors import match_for_page
+    from matches.services import proposal_create
+    from tests.factories import new_match, open_dispute
+
+    soon = timezone.now() + delta(days=1)
+    proposal_create(actor=player.user, match=match, times=[soon + delta(hours=2), soon])
+    open_dispute(match)
+    new_match(match.league)  # another match's seats, which a filter must not reach
+
+    page = match_for_page(match.pk)
+    emails = [seat.player.user.email for seat in match.seats.order_by("order")]
+    events = list(match.audit_events.all())
+    assert events
+    proposals = [match.proposals.get(status="open").pk]
+    with CaptureQueriesContext(connection) as captured:
+        assert [seat.player.user.email for seat in page.seats.all()] == emails
+        assert list(page.audit_events.all()) == events
+        assert list(page.contact_issues.all()) == []
+        assert [p.pk for p in page.open_proposals] == proposals
+        assert [t.starts_at for t in page.open_proposals[0].times.all()] == [
+            soon,
+            soon + delta(hours=2),
+        ]
+        (report,) = page.all_reports
+        assert page.live_reports == [report]
+        assert report.score_list() == [420, 380]
+        assert [d.scores for d in report.disputes.all()] == [[400, 410]]
+        assert report.match is page and page.seats.all()[0].match is page
+    assert len(captured) == 0, [each["sql"] for each in captured]
+    assert list(page.seats.filter(order=1)) == [page.seats.all()[0]]
+    assert match_for_page(-1) is None
