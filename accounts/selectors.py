@@ -90,7 +90,7 @@ def institution_for_email(email: str) -> Institution | None:
     return None
 
 
-def open_checkouts(institution: Institution):
+def open_checkouts(institution: Institution | int):
     from .models import Checkout
 
     return (
@@ -111,8 +111,9 @@ def available_items(institution: Institution):
     )
 
 
-def pending_students(institution: Institution, season: Season | None):
-    """Students with a campus ID on whom nothing is decided for the season (L10)."""
+def pending_students(institution: Institution | int, season: Season | int | None):
+    """Students with a campus ID on whom nothing is decided for the season (L10); the
+    institution and the season may be given by their ids."""
     from django.db.models import Exists, OuterRef
 
     from . import roles
@@ -133,5 +134,5 @@ def pending_students(institution: Institution, season: Season | None):
     )
 
 
-def overdue_checkouts(institution: Institution, now):
+def overdue_checkouts(institution: Institution | int, now):
     return open_checkouts(institution).filter(due_at__lt=now)

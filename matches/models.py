@@ -122,7 +122,16 @@ class Match(models.Model):
     class Meta:
         verbose_name_plural = "matches"
         ordering = ["round__number", "id"]
-        indexes = [models.Index(fields=["status", "deadline"], name="match_status_deadline")]
+        indexes = [
+            models.Index(fields=["status", "deadline"], name="match_status_deadline"),
+            # The director's dashboard counts each league's matches not final: this keeps the
+            # count to those matches' index entries, not every match of the league (issue 18).
+            models.Index(
+                fields=["league"],
+                condition=~Q(status__in=FINAL_STATUSES),
+                name="match_not_final_by_league",
+            ),
+        ]
 
     def __str__(self):
         names = " v ".join(seat.player.name for seat in self.seats.all())

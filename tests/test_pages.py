@@ -338,10 +338,35 @@ def test_the_dashboard_runs_a_constant_number_of_queries(
         LeagueFactory(season=season)
     client.force_login(director.user)
     client.get(reverse("director_dashboard"))
-    # The session with its user and roles, the season, the four queues' counts, the nightly's
-    # last run, the leagues with their open matches.
-    with django_assert_num_queries(8):
+    # The session with its user and roles, the season, the four queues' counts in one, the
+    # number of leagues, a page of them with their open matches, the nightly's last run.
+    with django_assert_num_queries(6):
         client.get(reverse("director_dashboard"))
+
+
+def test_the_dashboard_counts_each_queue_and_pages_the_leagues(
+    client, director, match, player, opponent, season
+):
+    """A queue's count is of this institution only (a dispute elsewhere doesn't count, L9);
+    the leagues come 20 a page with their players and matches not final."""
+    from league.models import Entry
+    from tests.factories import InstitutionFactory, SeasonFactory, new_match, open_dispute
+
+    for each in (player, opponent):
+        Entry.objects.create(league=match.league, player=each)
+    open_dispute(match)
+    elsewhere = LeagueFactory(season=SeasonFactory(institution=InstitutionFactory()))
+    open_dispute(new_match(elsewhere))
+    for number in range(21):
+        LeagueFactory(season=season, name=f"League {number:02}")
+    client.force_login(director.user)
+    page = client.get(reverse("director_dashboard")).content.decode()
+    assert '<span class="count">1</span><span>Open disputes</span>' in page
+    assert "Page 1 of 2" in page and page.count('data-testid="league-') == 20
+    second = client.get(reverse("director_dashboard"), {"page": 2}).content.decode()
+    assert second.count('data-testid="league-') == 2
+    row = second[second.index('data-testid="league-tuesday"') :].split("</tr>")[0]
+    assert '<td class="num">2</td><td class="num">1</td>' in row  # two players, one match open
 
 
 def test_csv_exports_of_standings_results_and_roster(
