@@ -17,6 +17,7 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
+from core.fragments import rendered
 from matches import services as match_services
 from matches.models import ContactIssue, Seat
 from matches.selectors import (
@@ -26,6 +27,7 @@ from matches.selectors import (
     league_queues,
     queue_counts,
     queue_matches,
+    with_player_names,
 )
 from matches.services.rounds import MAX_EXTENSION_DAYS
 
@@ -107,6 +109,24 @@ QUEUE_TEXTS = {
 }
 
 
+def _queue_row(match, tz) -> str:
+    """A queue's row, kept rendered by what it shows (core.fragments)."""
+    return rendered(
+        "league/_queue_row.html",
+        {
+            "pk": match.pk,
+            "names": tuple(match.player_names),
+            "round": match.round.number,
+            "confirm_by": match.confirm_by,
+            "deadline": match.deadline,
+            "scheduled_at": match.scheduled_at,
+            "open_issue_id": match.open_issue_id,
+            "open_dispute_id": match.open_dispute_id,
+            "tz": str(tz),
+        },
+    )
+
+
 @login_required
 def director_league(request: HttpRequest, slug: str) -> HttpResponse:
     """Every queue's size and its first matches; with ``?queue=`` one queue, page by page."""
@@ -122,18 +142,19 @@ def director_league(request: HttpRequest, slug: str) -> HttpResponse:
         page = Paginator(
             queue_matches(league, now=now, queue=shown_queue, round=round_), QUEUE_PAGE_SIZE
         ).get_page(request.GET.get("page"))
-        shown = {shown_queue: list(page)}
+        shown = {shown_queue: with_player_names(list(page))}
     else:
         shown_queue = ""
         queues = league_queues(league, now=now, round=round_)
         counts = queues.counts
         shown = {key: getattr(queues, key) for key in QUEUES}
+    tz = league.season.institution.tz
     return render(
         request,
         "league/director_league.html",
         {
             "league": league,
-            "tz": league.season.institution.tz,
+            "tz": tz,
             "rounds": rounds,
             "round": round_,
             "queues": [
@@ -142,7 +163,9 @@ def director_league(request: HttpRequest, slug: str) -> HttpResponse:
                     "title": QUEUE_TEXTS[key][0],
                     "help": QUEUE_TEXTS[key][1],
                     "count": counts.get(key, 0),
-                    "rows": shown.get(key),
+                    "rows": None
+                    if shown.get(key) is None
+                    else [_queue_row(m, tz) for m in shown[key]],
                     "more": counts.get(key, 0) - len(shown.get(key) or ()),
                 }
                 for key in QUEUES

@@ -1,4 +1,5 @@
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from django.db.models import (
     Case,
@@ -176,6 +177,7 @@ def queue_expression(now) -> Case:
 
 
 def _queued_matches(league, now, round):
+    """``league`` and ``round`` may be given by their ids."""
     matches = Match.objects.filter(league=league).exclude(status__in=FINAL_STATUSES)
     if round is not None:
         matches = matches.filter(round=round)
@@ -184,43 +186,58 @@ def _queued_matches(league, now, round):
 
 def _with_what_rows_show(matches):
     """The open dispute, the open can't-reach report and the live report's confirm-by date a
-    queue's row shows, and the seats with their players (one more query)."""
-    return (
-        matches.select_related("round")
-        .annotate(
-            open_dispute_id=Subquery(
-                Dispute.objects.filter(report__match=OuterRef("pk"), resolved_at__isnull=True)
-                .order_by("created_at", "id")
-                .values("pk")[:1]
-            ),
-            open_issue_id=Subquery(
-                ContactIssue.objects.filter(match=OuterRef("pk"), resolved_at__isnull=True)
-                .order_by()
-                .values("pk")[:1]
-            ),
-            confirm_by=Subquery(
-                ResultReport.objects.filter(match=OuterRef("pk"), status__in=LIVE_REPORT_STATUSES)
-                .order_by()
-                .values("confirm_by")[:1]
-            ),
-        )
-        .prefetch_related(
-            Prefetch(
-                "seats", queryset=Seat.objects.select_related("player__user").order_by("order")
+    queue's row shows (its players' names come from ``with_player_names``)."""
+    return matches.select_related("round").annotate(
+        open_dispute_id=Subquery(
+            Dispute.objects.filter(report__match=OuterRef("pk"), resolved_at__isnull=True)
+            .order_by("created_at", "id")
+            .values("pk")[:1]
+        ),
+        open_issue_id=Subquery(
+            ContactIssue.objects.filter(match=OuterRef("pk"), resolved_at__isnull=True)
+            .order_by()
+            .values("pk")[:1]
+        ),
+        confirm_by=Subquery(
+            ResultReport.objects.filter(match=OuterRef("pk"), status__in=LIVE_REPORT_STATUSES)
+            .order_by()
+            .values("confirm_by")[:1]
+        ),
+    )
+
+
+def with_player_names(matches: list) -> list:
+    """Sets each match's ``player_names`` (in seat order, as ``PlayerProfile.name`` gives them)
+    from one query of plain values: a queue's rows show names, and building a seat, a profile
+    and a user for each was most of the page's time (issue 18)."""
+    names: dict[int, list[str]] = {match.pk: [] for match in matches}
+    if names:
+        rows = (
+            Seat.objects.filter(match_id__in=names)
+            .order_by("match_id", "order")
+            .values_list(
+                "match_id",
+                "player__user_id",
+                "player__user__first_name",
+                "player__user__last_name",
+                "player__user__email",
+                "player__display_name",
             )
         )
-    )
+        for match_id, user_id, first, last, email, display_name in rows:
+            full = f"{first} {last}".strip()
+            names[match_id].append((full or email) if user_id is not None else display_name)
+    for match in matches:
+        match.player_names = names[match.pk]
+    return matches
 
 
 QUEUE_ORDER = ("round__number", "deadline", "id")
 
 
-def league_queues(league, *, now, round=None) -> LeagueQueues:
-    """The league's (or one round's) queues: every queue's size and its first SHOWN_PER_QUEUE
-    matches, in two queries whatever the league's size (one numbers each queue's matches with
-    a window and keeps the first of each; the other reads their seats)."""
-    matches = (
-        _with_what_rows_show(_queued_matches(league, now, round))
+def _first_of_each_queue(league_id, now, shown, round_id=None):
+    return (
+        _with_what_rows_show(_queued_matches(league_id, now, round_id))
         .annotate(
             queue_size=Window(Count("pk"), partition_by=[F("queue")]),
             place=Window(
@@ -228,13 +245,31 @@ def league_queues(league, *, now, round=None) -> LeagueQueues:
             ),
         )
         # The matches in no queue are only counted: one row of theirs carries the count.
-        .filter(
-            place__lte=Case(When(queue=ON_TRACK, then=Value(1)), default=Value(SHOWN_PER_QUEUE))
-        )
+        .filter(place__lte=Case(When(queue=ON_TRACK, then=Value(1)), default=Value(shown)))
         .order_by(*QUEUE_ORDER)
     )
+
+
+# Written once per process (core.compiled): the ORM took as long to write this windowed query,
+# with its three subqueries, as PostgreSQL took to run it (issue 18).
+LEAGUE_QUEUES = CompiledQuery(_first_of_each_queue, league_id=int, now=datetime, shown=int)
+ROUND_QUEUES = CompiledQuery(
+    _first_of_each_queue, league_id=int, now=datetime, shown=int, round_id=int
+)
+
+
+def league_queues(league, *, now, round=None) -> LeagueQueues:
+    """The league's (or one round's) queues: every queue's size and its first SHOWN_PER_QUEUE
+    matches, in two queries whatever the league's size (one numbers each queue's matches with
+    a window and keeps the first of each; the other reads their players' names)."""
+    if round is None:
+        matches = LEAGUE_QUEUES.all(league_id=league.pk, now=now, shown=SHOWN_PER_QUEUE)
+    else:
+        matches = ROUND_QUEUES.all(
+            league_id=league.pk, now=now, shown=SHOWN_PER_QUEUE, round_id=round.pk
+        )
     queues = LeagueQueues()
-    for match in matches:
+    for match in with_player_names(matches):
         queues.counts[match.queue] = match.queue_size
         if match.queue != ON_TRACK:
             getattr(queues, match.queue).append(match)
@@ -250,8 +285,8 @@ def queue_counts(league, *, now, round=None) -> dict:
 
 
 def queue_matches(league, *, now, queue: str, round=None):
-    """One queue's matches, oldest round first, ready to page (the rows' seats come with each
-    page)."""
+    """One queue's matches, oldest round first, ready to page (``with_player_names`` gives a
+    page's names)."""
     return _with_what_rows_show(_queued_matches(league, now, round).filter(queue=queue)).order_by(
         *QUEUE_ORDER
     )
