@@ -4,7 +4,7 @@ service; the audit trail is read-only."""
 
 from django import forms
 from django.contrib import admin, messages
-from django.db.models import F
+from django.db.models import F, Prefetch
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -163,7 +163,16 @@ class DisputeAdmin(InstitutionScopedAdmin):
         return (
             super()
             .get_queryset(request)
-            .prefetch_related("report__match__seats__player__user", "report__scores")
+            .prefetch_related(
+                # A plain list: each row reads the seats three times, and a prefetched
+                # manager's .all() costs a queryset each time (issue 18).
+                Prefetch(
+                    "report__match__seats",
+                    queryset=Seat.objects.select_related("player__user").order_by("order"),
+                    to_attr="seat_list",
+                ),
+                "report__scores",
+            )
         )
 
     def has_add_permission(self, request):
@@ -175,7 +184,7 @@ class DisputeAdmin(InstitutionScopedAdmin):
     @admin.display(description="Match")
     def match_link(self, dispute):
         match = dispute.report.match
-        names = " v ".join(seat.player.name for seat in match.seats.all())
+        names = " v ".join(seat.player.name for seat in match.seat_list)
         return format_html(
             '<a href="{}">{}</a><br><small>{}, round {}</small>',
             reverse("match_detail", args=[match.pk]),
@@ -191,7 +200,7 @@ class DisputeAdmin(InstitutionScopedAdmin):
     @staticmethod
     def _scores(dispute, scores, by) -> str:
         """Each score beside its player's first name: seat order alone read as "1–88"."""
-        seats = list(dispute.report.match.seats.all())
+        seats = dispute.report.match.seat_list
         names = [seat.player.first_name or f"Seat {seat.order}" for seat in seats]
         return format_html(
             "<strong>{}</strong><br><small>by {}</small>",

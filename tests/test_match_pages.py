@@ -304,8 +304,8 @@ def test_the_dispute_queue_shows_both_versions_in_a_constant_number_of_queries(
     url = reverse("admin:matches_dispute_changelist") + "?state=open"
     client.get(url)
     # The session, the user's permissions (two), the league filter's choices, the count, the
-    # page of disputes, their matches' seats, players, users, the reports' scores.
-    with django_assert_num_queries(10):
+    # page of disputes, their matches' seats with players and users, the reports' scores.
+    with django_assert_num_queries(8):
         page = client.get(url).content.decode()
     assert page.count("Miscount at turn 5") == disputes
     # Each score beside its player's first name: the report's 420-380, the dispute's 400-410.
