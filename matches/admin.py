@@ -4,6 +4,7 @@ service; the audit trail is read-only."""
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.views.main import ChangeList
 from django.db.models import F, Prefetch
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
@@ -17,7 +18,7 @@ from core.errors import DomainError
 from . import services
 from .forms import SCORE, in_zone
 from .game_records import stored_moves
-from .models import AuditEvent, ContactIssue, Dispute, Match, Seat
+from .models import AuditEvent, ContactIssue, Dispute, Match, ReportScore, Seat
 
 
 class RulingForm(forms.Form):
@@ -130,6 +131,58 @@ class OpenFilter(admin.SimpleListFilter):
         return queryset
 
 
+class DisputeChangeList(ChangeList):
+    """The queue's page of disputes, each with its seats' names and the report's scores read as
+    plain values in two queries: the prefetch of seats, players, users and scores built four
+    objects a seat, and was most of the page's time (issue 18)."""
+
+    def get_queryset(self, request, exclude_parameters=None):
+        # The change page and the ruling view prefetch what they show; the list reads less.
+        queryset = super().get_queryset(request, exclude_parameters)
+        return queryset.prefetch_related(None)
+
+    def get_results(self, request):
+        super().get_results(request)
+        self.result_list = with_row_facts(list(self.result_list))
+
+
+def with_row_facts(disputes: list) -> list:
+    """Sets each dispute's ``seat_names`` ((full name, first name) in seat order, as
+    ``PlayerProfile.name`` and ``first_name`` give them, "Seat n" for a first name missing)
+    and ``reported_scores`` (the report's scores in seat order)."""
+    seats: dict[int, list] = {dispute.report.match_id: [] for dispute in disputes}
+    scores: dict[int, list] = {dispute.report_id: [] for dispute in disputes}
+    if disputes:
+        for match_id, order, user_id, first, last, email, display_name in (
+            Seat.objects.filter(match_id__in=seats)
+            .order_by("match_id", "order")
+            .values_list(
+                "match_id",
+                "order",
+                "player__user_id",
+                "player__user__first_name",
+                "player__user__last_name",
+                "player__user__email",
+                "player__display_name",
+            )
+        ):
+            if user_id is None:  # a guest
+                seats[match_id].append((display_name, display_name or f"Seat {order}"))
+            else:
+                full = f"{first} {last}".strip() or email
+                seats[match_id].append((full, first or f"Seat {order}"))
+        for report_id, score in (
+            ReportScore.objects.filter(report_id__in=scores)
+            .order_by("report_id", "order")
+            .values_list("report_id", "score")
+        ):
+            scores[report_id].append(score)
+    for dispute in disputes:
+        dispute.seat_names = seats[dispute.report.match_id]
+        dispute.reported_scores = scores[dispute.report_id]
+    return disputes
+
+
 @admin.register(Dispute)
 class DisputeAdmin(InstitutionScopedAdmin):
     """The dispute queue: open disputes oldest first, both versions side by side."""
@@ -164,16 +217,16 @@ class DisputeAdmin(InstitutionScopedAdmin):
             super()
             .get_queryset(request)
             .prefetch_related(
-                # A plain list: each row reads the seats three times, and a prefetched
-                # manager's .all() costs a queryset each time (issue 18).
                 Prefetch(
                     "report__match__seats",
                     queryset=Seat.objects.select_related("player__user").order_by("order"),
-                    to_attr="seat_list",
                 ),
                 "report__scores",
             )
         )
+
+    def get_changelist(self, request, **kwargs):
+        return DisputeChangeList
 
     def has_add_permission(self, request):
         return False
@@ -184,7 +237,7 @@ class DisputeAdmin(InstitutionScopedAdmin):
     @admin.display(description="Match")
     def match_link(self, dispute):
         match = dispute.report.match
-        names = " v ".join(seat.player.name for seat in match.seat_list)
+        names = " v ".join(name for name, _ in dispute.seat_names)
         return format_html(
             '<a href="{}">{}</a><br><small>{}, round {}</small>',
             reverse("match_detail", args=[match.pk]),
@@ -200,8 +253,7 @@ class DisputeAdmin(InstitutionScopedAdmin):
     @staticmethod
     def _scores(dispute, scores, by) -> str:
         """Each score beside its player's first name: seat order alone read as "1–88"."""
-        seats = dispute.report.match.seat_list
-        names = [seat.player.first_name or f"Seat {seat.order}" for seat in seats]
+        names = [first_name for _, first_name in dispute.seat_names]
         return format_html(
             "<strong>{}</strong><br><small>by {}</small>",
             " – ".join(f"{name} {score}" for name, score in zip(names, scores, strict=False)),
@@ -211,7 +263,7 @@ class DisputeAdmin(InstitutionScopedAdmin):
     @admin.display(description="Report")
     def reported_version(self, dispute):
         report = dispute.report
-        return self._scores(dispute, report.score_list(), report.submitted_by.user)
+        return self._scores(dispute, dispute.reported_scores, report.submitted_by.user)
 
     @admin.display(description="This player's version")
     def disputed_version(self, dispute):

@@ -27,7 +27,7 @@ Words used here:
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
 
@@ -371,6 +371,19 @@ class Dispute(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["report", "raised_by"], name="one_dispute_per_seat_and_report"
+            ),
+        ]
+        indexes = [
+            # The dispute queue's order (open first, oldest first; the admin adds -id): a page
+            # is read from the index, 25 rows joined, not every report of the institution
+            # hashed and sorted (5.4 -> 0.8 ms at the bench's 218 open disputes, issue 18).
+            # PostgreSQL's DESC puts nulls (the open disputes) first, as the queue asks; SQLite
+            # can't write NULLS FIRST in an index.
+            models.Index(
+                F("resolved_at").desc(),
+                F("created_at").asc(),
+                F("id").desc(),
+                name="dispute_queue_order",
             ),
         ]
 

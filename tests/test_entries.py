@@ -241,7 +241,12 @@ def drawn_five(league, director, season):
     """Five players drawn on a round robin whose first round was last week: round 1 is past,
     rounds 2 to 5 are still to play, each with one bye."""
     players = [entrant(league, first_name=name) for name in ("Ada", "Bo", "Cy", "Di", "Ed")]
-    draw(league, director, first_play_by=timezone.localdate() - timedelta(days=1), allow_past=True)
+    draw(
+        league,
+        director,
+        first_play_by=season.institution.today() - timedelta(days=1),
+        allow_past=True,
+    )
     return players
 
 
@@ -292,7 +297,9 @@ def test_e1_a_late_entry_without_a_bye_to_take_is_refused_with_a_sentence(
 def test_e1_a_late_entry_is_refused_once_no_round_is_left_to_play(
     league, drawn_five, director, season
 ):
-    Round.objects.filter(league=league).update(play_by=timezone.localdate() - timedelta(days=1))
+    Round.objects.filter(league=league).update(
+        play_by=season.institution.today() - timedelta(days=1)
+    )
     with pytest.raises(LeagueError, match="has no round left to play"):
         entry_enrol(actor=director.user, league=league, player=eligible_student(season))
 

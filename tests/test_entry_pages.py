@@ -264,7 +264,12 @@ def test_e1_the_league_page_says_a_drawn_league_has_started_before_any_tap(
 @pytest.fixture
 def drawn_five(league, director, season):
     players = [entrant(league) for _ in range(5)]
-    draw(league, director, first_play_by=timezone.localdate() - timedelta(days=1), allow_past=True)
+    draw(
+        league,
+        director,
+        first_play_by=season.institution.today() - timedelta(days=1),
+        allow_past=True,
+    )
     return players
 
 
