@@ -4,7 +4,6 @@ from datetime import date
 
 from core.compiled import CompiledQuery
 
-from .campus_ids import normalize_campus_id
 from .models import (
     Eligibility,
     EligibilitySource,
@@ -57,14 +56,6 @@ def eligibility_of(profile: PlayerProfile, season: Season) -> Eligibility:
         season=season,
         status=EligibilityStatus.PENDING,
         source=EligibilitySource.NONE,
-    )
-
-
-def profile_by_campus_id(institution: Institution, campus_id: str) -> PlayerProfile | None:
-    return (
-        PlayerProfile.objects.select_related("user", "institution")
-        .filter(institution=institution, campus_id=normalize_campus_id(campus_id))
-        .first()
     )
 
 

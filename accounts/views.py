@@ -16,13 +16,13 @@ from . import roles
 from .campus_ids import normalize_campus_id
 from .errors import CampusIdTaken
 from .forms import CampusIdLookupForm, IdCheckForm, LendForm, NameForm, PreferencesForm
-from .models import Checkout, PlayerProfile
+from .models import Checkout, IdCheck, PlayerProfile
 from .selectors import (
+    available_items,
     current_season,
     eligibility_of,
     next_step_for,
     open_checkouts,
-    profile_by_campus_id,
 )
 from .services import (
     calendar_token_rotate,
@@ -81,13 +81,31 @@ def _front_desk_institution(request: HttpRequest):
     return institution
 
 
+# The front desk's reads, written once per process (core.compiled, issue 18).
+OPEN_CHECKOUTS = CompiledQuery(open_checkouts, institution=int)
+STUDENT_BY_CAMPUS_ID = CompiledQuery(
+    lambda institution_id, campus_id: PlayerProfile.objects.select_related(
+        "user", "institution"
+    ).filter(institution_id=institution_id, campus_id=campus_id),
+    institution_id=int,
+    campus_id=str,
+)
+LAST_ID_CHECKS = CompiledQuery(
+    lambda profile_id: IdCheck.objects.filter(profile_id=profile_id).select_related(
+        "season", "checked_by"
+    )[:3],
+    profile_id=int,
+)
+AVAILABLE_ITEMS = CompiledQuery(available_items, institution=int)
+
+
 @login_required
 def front_desk(request: HttpRequest) -> HttpResponse:
     """Look a student up by campus ID, typed or scanned (a scanner types the ID and presses Enter)."""
     institution = _front_desk_institution(request)
     season = current_season(institution)
     form = CampusIdLookupForm(request.GET or None)
-    out_now = list(open_checkouts(institution))
+    out_now = OPEN_CHECKOUTS.all(institution=institution.pk)
     now = timezone.now()
     context = {
         "form": form,
@@ -98,19 +116,27 @@ def front_desk(request: HttpRequest) -> HttpResponse:
     }
     if form.is_valid():
         campus_id = normalize_campus_id(form.cleaned_data["campus_id"])
-        student = profile_by_campus_id(institution, campus_id)
+        student = STUDENT_BY_CAMPUS_ID.first(institution_id=institution.pk, campus_id=campus_id)
         context["searched"] = campus_id
         if student:
             eligibility = eligibility_of(student, season) if season else None
+            lend_form = LendForm(institution=institution)
+            # The items read once, for the choice and for whether there is any to lend: the
+            # field's own choices would read them again at each use.
+            items = AVAILABLE_ITEMS.all(institution=institution.pk)
+            lend_form.fields["item"].widget.choices = [
+                ("", lend_form.fields["item"].empty_label),
+                *((item.pk, str(item)) for item in items),
+            ]
             context.update(
                 student=student,
                 eligibility=eligibility,
                 id_check_form=IdCheckForm(initial={"season": season}, institution=institution)
                 if season
                 else None,
-                last_checks=student.id_checks.select_related("season", "checked_by")[:3],
+                last_checks=LAST_ID_CHECKS.all(profile_id=student.pk),
                 student_checkouts=[c for c in out_now if c.profile_id == student.pk],
-                lend_form=LendForm(institution=institution),
+                lend_form=lend_form if items else None,
             )
         # A fresh, empty box for the next scan.
         context["form"] = CampusIdLookupForm()

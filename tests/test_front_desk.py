@@ -115,16 +115,24 @@ def test_a_get_on_the_check_url_is_refused(client, staff, player, season):
     assert client.get(reverse("front_desk_id_check", args=[player.pk])).status_code == 405
 
 
-@pytest.mark.parametrize("students", [3, 40])
+@pytest.mark.parametrize("students,items", [(3, 0), (40, 12)])
 def test_the_lookup_page_runs_a_constant_number_of_queries(
-    client, staff, player, season, institution, students, django_assert_num_queries
+    client, staff, player, season, institution, students, items, django_assert_num_queries
 ):
+    """L3: the items free to lend are offered in one read, whatever their number."""
+    from accounts.models import EquipmentItem
+
     ProfileFactory.create_batch(students, institution=institution)
+    for number in range(items):
+        EquipmentItem.objects.create(institution=institution, kind="board", label=f"Board {number}")
     client.force_login(staff.user)
     lookup(client, player.campus_id)  # warm the session
-    # The session with its user and roles, then the lookup's own reads, whatever the roster's size.
+    # The session with its user and roles, the season, the equipment out, the student, their
+    # eligibility, their last ID checks, the items free to lend, whatever the sizes.
     with django_assert_num_queries(7):
-        assert lookup(client, player.campus_id).status_code == 200
+        page = lookup(client, player.campus_id).content.decode()
+    assert page.count('<option value="') == items + (1 if items else 0)
+    assert ("Lend</button>" in page) == bool(items)
 
 
 def test_home_shows_the_student_their_status(client, player, season):
