@@ -128,7 +128,9 @@ def main() -> int:
                 client.get(path)
             profile.disable()
             out = io.StringIO()
-            pstats.Stats(profile, stream=out).sort_stats("cumulative").print_stats(options.top)
+            pstats.Stats(profile, stream=out).sort_stats(
+                os.environ.get("PROFILE_SORT", "cumulative")
+            ).print_stats(options.top)
             print("\n".join(out.getvalue().splitlines()[6:]))
     return 0
 

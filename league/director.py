@@ -44,8 +44,9 @@ def _count(queryset):
 
 
 def _queue_counts(institution_id, season_id, now):
-    """The institution with its four queues counted, in one statement."""
+    """The institution with its four queues and its leagues counted, in one statement."""
     return Institution.objects.filter(pk=institution_id).annotate(
+        leagues=_count(League.objects.filter(season__institution_id=institution_id)),
         open_disputes=_count(
             Dispute.objects.filter(
                 resolved_at__isnull=True,
@@ -105,7 +106,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         ),
         ("Overdue equipment", counts.overdue_checkouts, reverse("front_desk")),
     ]
-    total = League.objects.filter(season__institution=institution).count()
+    total = counts.leagues
     page = Paginator(range(total), LEAGUES_PER_PAGE).get_page(request.GET.get("page"))
     leagues = (
         DASHBOARD_LEAGUES.all(institution_id=institution.pk, offset=page.start_index() - 1)

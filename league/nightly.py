@@ -35,6 +35,7 @@ from django.utils import timezone
 from accounts import roles
 from accounts.models import Institution, User
 from accounts.selectors import current_season, overdue_checkouts, pending_students
+from core.compiled import CompiledQuery
 from core.errors import DomainError
 from core.tasks import queue_emails, requeue_failed
 from matches.models import (
@@ -155,12 +156,23 @@ def night_refusal(*, institution: Institution, today: date) -> str | None:
     return None
 
 
+def _finished_runs(institution_id: int):
+    return NightlyRun.objects.filter(
+        institution_id=institution_id, finished_at__isnull=False
+    ).order_by("-day")
+
+
+# The dashboard asks on every request (core.compiled, issue 18).
+LATEST_RUN = CompiledQuery(
+    lambda institution_id: _finished_runs(institution_id)[:1], institution_id=int
+)
+
+
 def last_run(institution: Institution, *, before: date | None = None) -> NightlyRun | None:
     """The latest finished run (before a day): a run cut short is covered by the next one."""
-    runs = NightlyRun.objects.filter(institution=institution, finished_at__isnull=False)
-    if before is not None:
-        runs = runs.filter(day__lt=before)
-    return runs.order_by("-day").first()
+    if before is None:
+        return LATEST_RUN.first(institution_id=institution.pk)
+    return _finished_runs(institution.pk).filter(day__lt=before).first()
 
 
 def nightly_overdue(run: NightlyRun | None, now: datetime) -> bool:
