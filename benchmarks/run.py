@@ -292,7 +292,8 @@ pages = [
     ("front desk lookup", f"/desk/?campus_id={student.campus_id}", "desk"),
     ("director dashboard", "/director/", "director"),
     ("league queues", f"/director/leagues/{league_slug}/", "director"),
-    ("dispute queue", "/admin/matches/dispute/?state=open", "director"),
+    ("dispute queue", "/director/disputes/", "director"),
+    ("dispute list (admin)", "/admin/matches/dispute/?state=open", "director"),
 ]
 users = {"student": student.user, "busy": busy.user, "director": director, "desk": desk}
 queries = {}

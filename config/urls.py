@@ -31,6 +31,7 @@ urlpatterns = [
     path("leagues/", include("league.urls")),
     path("director/", league_director.dashboard, name="director_dashboard"),
     path("director/events/new/", event_views.event_setup, name="event_setup"),
+    path("director/disputes/", league_director.disputes, name="director_disputes"),
     path("director/leagues/<slug:slug>/", director_rounds.director_league, name="director_league"),
     path(
         "director/leagues/<slug:slug>/rounds/<int:number>/extend/",

@@ -13,6 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.timesince import timesince
 
 from accounts import roles
 from accounts.models import Eligibility, Institution
@@ -20,6 +21,12 @@ from accounts.selectors import current_season, overdue_checkouts, pending_studen
 from core.compiled import CompiledQuery
 from core.fragments import rendered
 from matches.models import FINAL_STATUSES, ContactIssue, Dispute, Match, Seat
+from matches.selectors import (
+    DISPUTES_PER_PAGE,
+    OPEN_DISPUTES_PAGE,
+    open_disputes,
+    with_dispute_facts,
+)
 from matches.services import MAX_SEATS
 
 from .models import League
@@ -92,7 +99,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         (
             "Open disputes",
             counts.open_disputes,
-            reverse("admin:matches_dispute_changelist") + "?state=open",
+            reverse("director_disputes"),
         ),
         (
             "Can't-reach-opponent reports",
@@ -136,6 +143,67 @@ def dashboard(request: HttpRequest) -> HttpResponse:
                 )
                 for league in leagues
             ],
+        },
+    )
+
+
+@login_required
+def disputes(request: HttpRequest) -> HttpResponse:
+    """The disputes waiting for the director's ruling (L9), oldest first, 25 a page: both
+    versions of the scores side by side, the point of discrepancy, and the way to the ruling
+    (the admin's resolve page). Each row is kept rendered by what it shows."""
+    institution = _director_institution(request)
+    total = open_disputes(institution.pk).count()
+    page = Paginator(range(total), DISPUTES_PER_PAGE).get_page(request.GET.get("page"))
+    found = (
+        OPEN_DISPUTES_PAGE.all(
+            institution_id=institution.pk, offset=page.start_index() - 1, size=DISPUTES_PER_PAGE
+        )
+        if total
+        else []
+    )
+    return render(
+        request,
+        "league/director_disputes.html",
+        {
+            "institution": institution,
+            "page": page,
+            "total": total,
+            "rows": [_dispute_row(dispute) for dispute in with_dispute_facts(found)],
+        },
+    )
+
+
+def _person(dispute, who: str) -> str:
+    """As ``User.__str__`` names a user (the full name, else the e-mail); a guest, who has no
+    user, by their display name."""
+    email = getattr(dispute, f"{who}_user__email")
+    if email is None:
+        return getattr(dispute, f"{who}_display_name")
+    first, last = (getattr(dispute, f"{who}_user__{part}") for part in ("first_name", "last_name"))
+    return f"{first} {last}".strip() or email
+
+
+def _dispute_row(dispute) -> str:
+    first_names = [first_name for _, first_name in dispute.seat_names]
+    return rendered(
+        "league/_dispute_row.html",
+        {
+            "pk": dispute.pk,
+            "match_pk": dispute.report.match_id,
+            "names": tuple(name for name, _ in dispute.seat_names),
+            "league": dispute.league_name,
+            "round": dispute.round_number,
+            # The age as text: a kept row must not hold a time that goes on passing.
+            "age": timesince(dispute.created_at),
+            "reported": tuple(zip(first_names, dispute.reported_scores, strict=False)),
+            "reported_by": _person(dispute, "reporter"),
+            "disputed": tuple(zip(first_names, dispute.scores, strict=False)),
+            "disputed_by": _person(dispute, "raiser"),
+            "turn": dispute.turn,
+            "scores_at_turn": tuple(dispute.scores_at_turn or ()),
+            "move": dispute.move,
+            "note": dispute.note,
         },
     )
 

@@ -18,7 +18,8 @@ from core.errors import DomainError
 from . import services
 from .forms import SCORE, in_zone
 from .game_records import stored_moves
-from .models import AuditEvent, ContactIssue, Dispute, Match, ReportScore, Seat
+from .models import AuditEvent, ContactIssue, Dispute, Match, Seat
+from .selectors import with_dispute_facts
 
 
 class RulingForm(forms.Form):
@@ -143,44 +144,7 @@ class DisputeChangeList(ChangeList):
 
     def get_results(self, request):
         super().get_results(request)
-        self.result_list = with_row_facts(list(self.result_list))
-
-
-def with_row_facts(disputes: list) -> list:
-    """Sets each dispute's ``seat_names`` ((full name, first name) in seat order, as
-    ``PlayerProfile.name`` and ``first_name`` give them, "Seat n" for a first name missing)
-    and ``reported_scores`` (the report's scores in seat order)."""
-    seats: dict[int, list] = {dispute.report.match_id: [] for dispute in disputes}
-    scores: dict[int, list] = {dispute.report_id: [] for dispute in disputes}
-    if disputes:
-        for match_id, order, user_id, first, last, email, display_name in (
-            Seat.objects.filter(match_id__in=seats)
-            .order_by("match_id", "order")
-            .values_list(
-                "match_id",
-                "order",
-                "player__user_id",
-                "player__user__first_name",
-                "player__user__last_name",
-                "player__user__email",
-                "player__display_name",
-            )
-        ):
-            if user_id is None:  # a guest
-                seats[match_id].append((display_name, display_name or f"Seat {order}"))
-            else:
-                full = f"{first} {last}".strip() or email
-                seats[match_id].append((full, first or f"Seat {order}"))
-        for report_id, score in (
-            ReportScore.objects.filter(report_id__in=scores)
-            .order_by("report_id", "order")
-            .values_list("report_id", "score")
-        ):
-            scores[report_id].append(score)
-    for dispute in disputes:
-        dispute.seat_names = seats[dispute.report.match_id]
-        dispute.reported_scores = scores[dispute.report_id]
-    return disputes
+        self.result_list = with_dispute_facts(list(self.result_list))
 
 
 @admin.register(Dispute)

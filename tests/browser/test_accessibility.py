@@ -59,6 +59,7 @@ STAFF = {
     "director@example.edu": [
         "/director/",
         "/director/events/new/",
+        "/director/disputes/",
         "/leagues/tuesday-night/",
         "/leagues/scrabble-fest/rounds/2/",
         "/leagues/scrabble-fest/volunteers/",

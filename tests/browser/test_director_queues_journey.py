@@ -91,3 +91,26 @@ def test_l5_l8_the_director_works_a_rounds_queues_from_the_dashboard(
     check_page(page, viewport)
     statuses = [Match.objects.get(pk=m.pk).status for m in matches]
     assert statuses == [MatchStatus.DOUBLE_FORFEIT, MatchStatus.FORFEIT, MatchStatus.UNSCHEDULED]
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE_390], ids=["1280", "390"])
+def test_l9_the_director_opens_the_dispute_queue_from_the_dashboard_and_resolves(
+    browser, live_server, transactional_db, league, director, viewport
+):
+    """Both versions side by side on a phone too, and Resolve leads to the ruling."""
+    from tests.factories import new_match, open_dispute
+
+    dispute = open_dispute(new_match(league), turn=12, scores_at_turn=[200, 210])
+    page = browser.new_context(viewport=viewport).new_page()
+    log_in(page, live_server.url, director.user.email)
+    page.goto(f"{live_server.url}/director/")
+    page.get_by_role("link", name=re.compile("Open disputes")).click()
+    expect(page).to_have_url(re.compile("/director/disputes/$"))
+    row = page.get_by_test_id(f"dispute-{dispute.pk}")
+    expect(row).to_contain_text("420")
+    expect(row).to_contain_text("410")
+    expect(row).to_contain_text("Turn 12 at 200–210")
+    check_page(page, viewport)
+    shoot(page, f"director-disputes-{viewport['width']}")
+    row.get_by_role("link", name="Resolve").click()
+    expect(page).to_have_url(re.compile(f"/admin/matches/dispute/{dispute.pk}/resolve/$"))
