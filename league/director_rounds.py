@@ -116,7 +116,7 @@ def _queue_row(match, tz) -> str:
         {
             "pk": match.pk,
             "names": tuple(match.player_names),
-            "round": match.round.number,
+            "round": match.round_number,
             "confirm_by": match.confirm_by,
             "deadline": match.deadline,
             "scheduled_at": match.scheduled_at,

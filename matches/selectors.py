@@ -187,7 +187,8 @@ def _queued_matches(league, now, round):
 def _with_what_rows_show(matches):
     """The open dispute, the open can't-reach report and the live report's confirm-by date a
     queue's row shows (its players' names come from ``with_player_names``)."""
-    return matches.select_related("round").annotate(
+    return matches.annotate(
+        round_number=F("round__number"),
         open_dispute_id=Subquery(
             Dispute.objects.filter(report__match=OuterRef("pk"), resolved_at__isnull=True)
             .order_by("created_at", "id")
