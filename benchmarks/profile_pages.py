@@ -8,8 +8,9 @@ record and sessions). It runs with the bench's production settings (DEBUG off, s
 compiled once, as under gunicorn), picks the same people and pages as `make bench`, and for each
 page prints the mean time of a request through Django's whole handler (middleware included), the
 part spent waiting on SQL, the part inside template rendering, and, with --top, the functions
-that took the most time in a profile of those requests. No server, no wrk: this explains a bench
-row, it does not replace one.
+that took the most time in a profile of those requests (by cumulative time; `PROFILE_SORT=tottime`
+sorts by each function's own time). No server, no wrk: this explains a bench row, it does not
+replace one.
 """
 
 import argparse
