@@ -207,29 +207,40 @@ def _with_what_rows_show(matches):
     )
 
 
-def with_player_names(matches: list) -> list:
-    """Sets each match's ``player_names`` (in seat order, as ``PlayerProfile.name`` gives them)
-    from one query of plain values: a queue's rows show names, and building a seat, a profile
-    and a user for each was most of the page's time (issue 18)."""
-    names: dict[int, list[str]] = {match.pk: [] for match in matches}
-    if names:
-        rows = (
-            Seat.objects.filter(match_id__in=names)
-            .order_by("match_id", "order")
-            .values_list(
-                "match_id",
-                "player__user_id",
-                "player__user__first_name",
-                "player__user__last_name",
-                "player__user__email",
-                "player__display_name",
-            )
+def seat_names(match_ids) -> dict[int, list[tuple[str, str]]]:
+    """Each match's seats as (name, first name) in seat order, as ``PlayerProfile.name`` and
+    ``first_name`` give them ("Seat n" for a first name missing), in one query of plain values:
+    a row that shows only names needs no seat, profile and user objects, whose building was
+    most of a queue's time (issue 18)."""
+    names: dict[int, list[tuple[str, str]]] = {match_id: [] for match_id in match_ids}
+    if not names:
+        return names
+    rows = (
+        Seat.objects.filter(match_id__in=names)
+        .order_by("match_id", "order")
+        .values_list(
+            "match_id",
+            "order",
+            "player__user_id",
+            "player__user__first_name",
+            "player__user__last_name",
+            "player__user__email",
+            "player__display_name",
         )
-        for match_id, user_id, first, last, email, display_name in rows:
-            full = f"{first} {last}".strip()
-            names[match_id].append((full or email) if user_id is not None else display_name)
+    )
+    for match_id, order, user_id, first, last, email, display_name in rows:
+        if user_id is None:  # a guest
+            names[match_id].append((display_name, display_name or f"Seat {order}"))
+        else:
+            names[match_id].append((f"{first} {last}".strip() or email, first or f"Seat {order}"))
+    return names
+
+
+def with_player_names(matches: list) -> list:
+    """Sets each match's ``player_names`` (in seat order): see ``seat_names``."""
+    names = seat_names([match.pk for match in matches])
     for match in matches:
-        match.player_names = names[match.pk]
+        match.player_names = [name for name, _ in names[match.pk]]
     return matches
 
 
@@ -333,30 +344,11 @@ OPEN_DISPUTES_PAGE = CompiledQuery(
 
 
 def with_dispute_facts(disputes: list) -> list:
-    """Sets each dispute's ``seat_names`` ((full name, first name) in seat order, as
-    ``PlayerProfile.name`` and ``first_name`` give them, "Seat n" for a first name missing)
-    and ``reported_scores`` (the report's scores in seat order)."""
-    seats: dict[int, list] = {dispute.report.match_id: [] for dispute in disputes}
+    """Sets each dispute's ``seat_names`` (``seat_names``'s pairs for its match) and
+    ``reported_scores`` (the report's scores in seat order), in two queries."""
+    seats = seat_names({dispute.report.match_id for dispute in disputes})
     scores: dict[int, list] = {dispute.report_id: [] for dispute in disputes}
-    if disputes:
-        for match_id, order, user_id, first, last, email, display_name in (
-            Seat.objects.filter(match_id__in=seats)
-            .order_by("match_id", "order")
-            .values_list(
-                "match_id",
-                "order",
-                "player__user_id",
-                "player__user__first_name",
-                "player__user__last_name",
-                "player__user__email",
-                "player__display_name",
-            )
-        ):
-            if user_id is None:  # a guest
-                seats[match_id].append((display_name, display_name or f"Seat {order}"))
-            else:
-                full = f"{first} {last}".strip() or email
-                seats[match_id].append((full, first or f"Seat {order}"))
+    if scores:
         for report_id, score in (
             ReportScore.objects.filter(report_id__in=scores)
             .order_by("report_id", "order")

@@ -121,3 +121,23 @@ def test_the_dispute_queue_runs_a_constant_number_of_queries(
     with django_assert_num_queries(5):
         page = client.get(QUEUE).content.decode()
     assert page.count('data-testid="dispute-') == disputes
+
+
+def test_g9_seat_names_name_a_guest_and_a_student_without_a_first_name(league, season):
+    """The queues' names read as values say what PlayerProfile.name and first_name say: a
+    guest by their display name, a student without names by e-mail and "Seat n"."""
+    from accounts.models import PlayerProfile
+    from matches.models import Seat
+    from matches.selectors import seat_names
+
+    match = new_match(league)
+    guest = PlayerProfile.objects.create(institution=season.institution, display_name="Gus")
+    Seat.objects.filter(match=match, order=2).update(player=guest)
+    student = match.seats.get(order=1).player
+    student.user.first_name = student.user.last_name = ""
+    student.user.save()
+    names = seat_names([match.pk])[match.pk]
+    assert names == [(student.user.email, "Seat 1"), ("Gus", "Gus")]
+    profiles = [seat.player for seat in match.seats.order_by("order")]
+    assert [name for name, _ in names] == [profile.name for profile in profiles]
+    assert seat_names([]) == {}
