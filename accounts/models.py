@@ -180,6 +180,15 @@ class User(AbstractUser):
 GUEST_NAME_MAX = 150
 
 
+def player_name(first_name, last_name, email, display_name) -> str:
+    """``PlayerProfile.name`` from plain values, for pages that read names without building a
+    profile and a user (issue 18): a guest, who has no user (and so no e-mail), goes by their
+    display name."""
+    if email is None:
+        return display_name
+    return f"{first_name} {last_name}".strip() or email
+
+
 class PlayerProfile(models.Model):
     """Who a user is at their institution: students, front-desk staff and directors alike; or a
     guest (E3, E4): a visitor with no user, who never logs in, has no campus ID and gets mail only
@@ -248,7 +257,7 @@ class PlayerProfile(models.Model):
         """The name shown wherever a player appears: a user's full name, else their e-mail;
         a guest's display name."""
         if self.user is not None:
-            return self.user.get_full_name() or self.user.email
+            return player_name(self.user.first_name, self.user.last_name, self.user.email, "")
         return self.display_name
 
     @property

@@ -16,15 +16,15 @@ from django.utils import timezone
 from django.utils.timesince import timesince
 
 from accounts import roles
-from accounts.models import Eligibility, Institution
+from accounts.models import Eligibility, Institution, player_name
 from accounts.selectors import current_season, overdue_checkouts, pending_students
 from core.compiled import CompiledQuery
 from core.fragments import rendered
-from matches.models import FINAL_STATUSES, ContactIssue, Dispute, Match, Seat
+from matches.models import FINAL_STATUSES, ContactIssue, Match, Seat
 from matches.selectors import (
     DISPUTES_PER_PAGE,
     OPEN_DISPUTES_PAGE,
-    open_disputes,
+    disputes_waiting,
     with_dispute_facts,
 )
 from matches.services import MAX_SEATS
@@ -54,12 +54,7 @@ def _queue_counts(institution_id, season_id, now):
     """The institution with its four queues and its leagues counted, in one statement."""
     return Institution.objects.filter(pk=institution_id).annotate(
         leagues=_count(League.objects.filter(season__institution_id=institution_id)),
-        open_disputes=_count(
-            Dispute.objects.filter(
-                resolved_at__isnull=True,
-                report__match__league__season__institution_id=institution_id,
-            )
-        ),
+        open_disputes=_count(disputes_waiting(institution_id)),
         open_contact_issues=_count(
             ContactIssue.objects.filter(
                 resolved_at__isnull=True, match__league__season__institution_id=institution_id
@@ -153,7 +148,7 @@ def disputes(request: HttpRequest) -> HttpResponse:
     versions of the scores side by side, the point of discrepancy, and the way to the ruling
     (the admin's resolve page). Each row is kept rendered by what it shows."""
     institution = _director_institution(request)
-    total = open_disputes(institution.pk).count()
+    total = disputes_waiting(institution.pk).count()
     page = Paginator(range(total), DISPUTES_PER_PAGE).get_page(request.GET.get("page"))
     found = (
         OPEN_DISPUTES_PAGE.all(
@@ -175,13 +170,13 @@ def disputes(request: HttpRequest) -> HttpResponse:
 
 
 def _person(dispute, who: str) -> str:
-    """As ``User.__str__`` names a user (the full name, else the e-mail); a guest, who has no
-    user, by their display name."""
-    email = getattr(dispute, f"{who}_user__email")
-    if email is None:
-        return getattr(dispute, f"{who}_display_name")
-    first, last = (getattr(dispute, f"{who}_user__{part}") for part in ("first_name", "last_name"))
-    return f"{first} {last}".strip() or email
+    """The reporter's or the disputer's name, from the values ``open_disputes`` read."""
+    return player_name(
+        *(
+            getattr(dispute, f"{who}_{part}")
+            for part in ("user__first_name", "user__last_name", "user__email", "display_name")
+        )
+    )
 
 
 def _dispute_row(dispute) -> str:

@@ -133,14 +133,10 @@ class OpenFilter(admin.SimpleListFilter):
 
 
 class DisputeChangeList(ChangeList):
-    """The queue's page of disputes, each with its seats' names and the report's scores read as
-    plain values in two queries: the prefetch of seats, players, users and scores built four
-    objects a seat, and was most of the page's time (issue 18)."""
-
-    def get_queryset(self, request, exclude_parameters=None):
-        # The change page and the ruling view prefetch what they show; the list reads less.
-        queryset = super().get_queryset(request, exclude_parameters)
-        return queryset.prefetch_related(None)
+    """The list's page of disputes, each with its seats' names and the report's scores read as
+    plain values in two queries (``with_dispute_facts``): a prefetch of seats, players, users
+    and scores built four objects a seat, and was most of the page's time (issue 18). The
+    ruling view, which shows one dispute, prefetches what it shows."""
 
     def get_results(self, request):
         super().get_results(request)
@@ -175,19 +171,6 @@ class DisputeAdmin(InstitutionScopedAdmin):
     ]
     ordering = [F("resolved_at").desc(nulls_first=True), "created_at"]
     readonly_fields = [f.name for f in Dispute._meta.fields]
-
-    def get_queryset(self, request):
-        return (
-            super()
-            .get_queryset(request)
-            .prefetch_related(
-                Prefetch(
-                    "report__match__seats",
-                    queryset=Seat.objects.select_related("player__user").order_by("order"),
-                ),
-                "report__scores",
-            )
-        )
 
     def get_changelist(self, request, **kwargs):
         return DisputeChangeList
@@ -268,7 +251,16 @@ class DisputeAdmin(InstitutionScopedAdmin):
         ] + super().get_urls()
 
     def resolve_view(self, request, pk):
-        dispute = get_object_or_404(self.get_queryset(request), pk=pk)
+        dispute = get_object_or_404(
+            self.get_queryset(request).prefetch_related(
+                Prefetch(
+                    "report__match__seats",
+                    queryset=Seat.objects.select_related("player__user").order_by("order"),
+                ),
+                "report__scores",
+            ),
+            pk=pk,
+        )
 
         return _ruling_view(
             self,

@@ -17,6 +17,7 @@ from django.db.models import (
 from django.db.models.functions import RowNumber
 
 from accounts import roles
+from accounts.models import player_name
 from core.compiled import CompiledQuery, attach
 
 from .models import (
@@ -221,18 +222,17 @@ def seat_names(match_ids) -> dict[int, list[tuple[str, str]]]:
         .values_list(
             "match_id",
             "order",
-            "player__user_id",
             "player__user__first_name",
             "player__user__last_name",
             "player__user__email",
             "player__display_name",
         )
     )
-    for match_id, order, user_id, first, last, email, display_name in rows:
-        if user_id is None:  # a guest
-            names[match_id].append((display_name, display_name or f"Seat {order}"))
-        else:
-            names[match_id].append((f"{first} {last}".strip() or email, first or f"Seat {order}"))
+    for match_id, order, first, last, email, display_name in rows:
+        short = first if email is not None else display_name  # PlayerProfile.first_name
+        names[match_id].append(
+            (player_name(first, last, email, display_name), short or f"Seat {order}")
+        )
     return names
 
 
@@ -309,16 +309,21 @@ def queue_matches(league, *, now, queue: str, round=None):
 DISPUTES_PER_PAGE = 25
 
 
+def disputes_waiting(institution_id: int):
+    """The institution's disputes waiting for a ruling (L9): what the queue lists and the
+    dashboard counts."""
+    return Dispute.objects.filter(
+        resolved_at__isnull=True, report__match__league__season__institution_id=institution_id
+    )
+
+
 def open_disputes(institution_id: int):
-    """The institution's disputes waiting for a ruling (L9), oldest first: the order of the
-    index ``dispute_queue_order``, so a page is read from it."""
-    # The names a row shows are read as values: a league, a round, two profiles and two users
-    # built for each row were a third of the page's time.
+    """``disputes_waiting`` oldest first, in the order of the index ``dispute_queue_order`` so
+    a page is read from it, with the names a row shows."""
+    # The names are read as values: a league, a round, two profiles and two users built for
+    # each row were a third of the page's time.
     return (
-        Dispute.objects.filter(
-            resolved_at__isnull=True,
-            report__match__league__season__institution_id=institution_id,
-        )
+        disputes_waiting(institution_id)
         .select_related("report")
         .annotate(
             league_name=F("report__match__league__name"),
