@@ -68,6 +68,14 @@ def _queue_counts(institution_id, season_id, now):
 # Written once per process (core.compiled): the ORM took longer to write the counts' four
 # queries and the leagues' four subqueries than PostgreSQL took to answer them (issue 18).
 QUEUE_COUNTS = CompiledQuery(_queue_counts, institution_id=int, season_id=int, now=datetime)
+WAITING_DISPUTES = CompiledQuery(
+    lambda institution_id: (
+        Institution.objects.filter(pk=institution_id)
+        .annotate(waiting=_count(disputes_waiting(institution_id)))
+        .only("pk")
+    ),
+    institution_id=int,
+)
 LEAGUES_PER_PAGE = 20
 DASHBOARD_LEAGUES = CompiledQuery(
     lambda institution_id, offset: leagues_for(institution_id).annotate(
@@ -148,7 +156,7 @@ def disputes(request: HttpRequest) -> HttpResponse:
     versions of the scores side by side, the point of discrepancy, and the way to the ruling
     (the admin's resolve page). Each row is kept rendered by what it shows."""
     institution = _director_institution(request)
-    total = disputes_waiting(institution.pk).count()
+    total = WAITING_DISPUTES.first(institution_id=institution.pk).waiting
     page = Paginator(range(total), DISPUTES_PER_PAGE).get_page(request.GET.get("page"))
     found = (
         OPEN_DISPUTES_PAGE.all(

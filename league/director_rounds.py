@@ -155,7 +155,13 @@ def director_league(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "league": league,
             "tz": tz,
-            "rounds": rounds,
+            "round_filter": rendered(
+                "league/_round_filter.html",
+                {
+                    "rounds": tuple((each.number, each.play_by) for each in rounds),
+                    "picked": round_.number if round_ else 0,
+                },
+            ),
             "round": round_,
             "queues": [
                 {

@@ -4,7 +4,6 @@ from django.core.paginator import Paginator
 from django.db.models import Exists, OuterRef, Subquery
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from accounts import roles
@@ -113,8 +112,13 @@ def _league_row(league) -> dict:
         eligibility=league.eligibility or EligibilityStatus.PENDING,
     )
     places_left = max(league.capacity - league.players, 0)
+    why_not = refusal.reason if refusal else ""
+    waitlist = bool(refusal and refusal.waitlist)
+    # The whole card, the student's own join button too, is plain values: the buttons post
+    # the page's one form (its CSRF token is the only per-request part), so it is kept.
     card = {
-        "url": league.get_absolute_url(),
+        "pk": league.pk,
+        "slug": league.slug,
         "name": league.name,
         "season": league.season.name,
         "format": league.get_format_display(),
@@ -126,15 +130,16 @@ def _league_row(league) -> dict:
         "end_of_game_rule": league.get_end_of_game_rule_display(),
         "challenge_rule": league.get_challenge_rule_display(),
         "turn_time_seconds": league.turn_time_seconds,
+        "joined": league.is_mine,
+        "waiting": league.is_waiting,
+        "waitlist": waitlist,
+        "why_not": why_not,
     }
     return {
         "league": league,
         "card": rendered("league/_league_card.html", card),
-        "why_not": refusal.reason if refusal else "",
-        "waitlist": bool(refusal and refusal.waitlist),
-        "joined": league.is_mine,
-        "waiting": league.is_waiting,
-        "places_left": places_left,
+        "why_not": why_not,
+        "waitlist": waitlist,
     }
 
 
@@ -417,7 +422,7 @@ def _my_match_row(match, step, tz) -> str:
     return rendered(
         "league/_my_match_row.html",
         {
-            "url": reverse("match_detail", args=[match.id]),
+            "match_id": match.id,
             "needs_you": step.needs_you,
             "step": step.text,
             "opponents": tuple(

@@ -183,6 +183,30 @@ def test_the_leagues_page_shows_twenty_leagues_a_page(client, player, season):
     assert 'href="?open=1&amp;page=1"' in only_open
 
 
+def test_e1_each_student_sees_their_own_join_button_on_the_kept_league_cards(
+    client, league, player, season
+):
+    """Issue 18: the leagues list keeps each card rendered, the join button with it, so the
+    student's own state is part of what a card is kept by; every button posts the page's one
+    form, which holds the CSRF token, to its own league's join URL."""
+    inside = entrant(league, first_name="Ada")
+    eligible(player, season)
+    client.force_login(inside.user)
+    theirs = page(client, reverse("league_list"))
+    client.force_login(player.user)
+    mine = page(client, reverse("league_list"))
+
+    assert "You are in this league." in theirs and "Join Tuesday League" not in theirs
+    assert "You are in this league." not in mine
+    join = reverse("league_join", args=[league.slug])
+    assert f'form="join-forms" formaction="{join}"' in mine
+    assert mine.count('name="csrfmiddlewaretoken"') == 2  # the join form's and the log-out's
+
+    client.post(join)
+    assert Entry.objects.filter(league=league, player=player).exists()
+    assert "You are in this league." in page(client, reverse("league_list"))
+
+
 @pytest.mark.parametrize("players", [4, 9])
 def test_e1_the_league_page_of_a_student_in_it_runs_a_constant_number_of_queries(
     client, league, director, season, players, django_assert_max_num_queries
