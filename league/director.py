@@ -10,7 +10,7 @@ from django.core.paginator import Paginator
 from django.db.models import Exists, Func, IntegerField, OuterRef, Prefetch, Subquery
 from django.db.models.functions import Coalesce
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.timesince import timesince
@@ -234,13 +234,21 @@ def _csv(filename: str, header: list[str], rows) -> HttpResponse:
     return response
 
 
+OWN_LEAGUE = CompiledQuery(
+    lambda institution_id, slug: League.objects.select_related("season__institution").filter(
+        slug=slug, season__institution_id=institution_id
+    ),
+    institution_id=int,
+    slug=str,
+)
+
+
 def _own_league(request, slug) -> League:
     institution = _director_institution(request)
-    return get_object_or_404(
-        League.objects.select_related("season__institution"),
-        slug=slug,
-        season__institution=institution,
-    )
+    league = OWN_LEAGUE.first(institution_id=institution.pk, slug=slug)
+    if league is None:
+        raise Http404("No league of yours has this address.")
+    return league
 
 
 @login_required

@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.http import urlencode
 from django.views.decorators.http import require_POST
 
+from core.compiled import CompiledQuery
 from core.errors import DomainError
 from core.fragments import rendered
 from matches import services as match_services
@@ -127,11 +128,17 @@ def _queue_row(match, tz) -> str:
     )
 
 
+LEAGUE_ROUNDS = CompiledQuery(
+    lambda league_id: Round.objects.filter(league_id=league_id).order_by("number"),
+    league_id=int,
+)
+
+
 @login_required
 def director_league(request: HttpRequest, slug: str) -> HttpResponse:
     """Every queue's size and its first matches; with ``?queue=`` one queue, page by page."""
     league = _own_league(request, slug)
-    rounds = list(Round.objects.filter(league=league).order_by("number"))
+    rounds = LEAGUE_ROUNDS.all(league_id=league.pk)
     picked = request.GET.get("round", "")
     round_ = next((r for r in rounds if str(r.number) == picked), None)
     now = timezone.now()
