@@ -3,8 +3,9 @@
     python benchmarks/profile_pages.py DATABASE [--requests 40] [--top 12] [--only NAME]
 
 DATABASE is a copy of a bench template (`make bench` builds `bench_tpl_…`; copy it with
-`CREATE DATABASE probe TEMPLATE bench_tpl_…` and drop the copy after: the setup writes a game
-record and sessions). It runs with the bench's production settings (DEBUG off, so templates are
+`CREATE DATABASE probe TEMPLATE bench_tpl_…`, then `manage.py run_nightly` and `VACUUM
+(ANALYZE)` it as `make bench` does before its pages, and drop the copy after: the setup writes a
+game record and sessions). It runs with the bench's production settings (DEBUG off, so templates are
 compiled once, as under gunicorn), picks the same people and pages as `make bench`, and for each
 page prints the mean time of a request through Django's whole handler (middleware included), the
 part spent waiting on SQL, the part inside template rendering, and, with --top, the functions

@@ -283,6 +283,7 @@ sessions = {
 }
 pages = [
     ("signed-in floor", "/bench/floor-signed-in/", "student"),
+    ("signed-in frame", "/bench/frame-signed-in/", "student"),
     (f"my matches ({typical[1]})", "/", "student"),
     (f"my matches ({busiest[1]})", "/", "busy"),
     ("leagues list", "/leagues/", "student"),

@@ -1,6 +1,7 @@
 from django.contrib.auth.decorators import login_required
 from django.db import connection
 from django.http import HttpResponse
+from django.shortcuts import render
 from django.urls import include, path
 
 
@@ -19,8 +20,17 @@ def signed_in_floor(request):
     return floor(request)
 
 
+@login_required
+def signed_in_frame(request):
+    """The signed-in floor with the site's frame (`base.html`, its menu, the log-out form's
+    CSRF token) around an empty page: what every signed-in page pays before its own content."""
+    floor(request)
+    return render(request, "base.html")
+
+
 urlpatterns = [
     path("bench/floor/", floor),
     path("bench/floor-signed-in/", signed_in_floor),
+    path("bench/frame-signed-in/", signed_in_frame),
     path("", include("config.urls")),
 ]

@@ -7,8 +7,7 @@ from datetime import datetime
 from allauth.account.models import EmailAddress
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.db.models import Exists, Func, IntegerField, OuterRef, Prefetch, Subquery
-from django.db.models.functions import Coalesce
+from django.db.models import Exists, OuterRef, Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -18,7 +17,7 @@ from django.utils.timesince import timesince
 from accounts import roles
 from accounts.models import Eligibility, Institution, player_name
 from accounts.selectors import current_season, overdue_checkouts, pending_students
-from core.compiled import CompiledQuery
+from core.compiled import CompiledQuery, counted
 from core.fragments import rendered
 from matches.models import FINAL_STATUSES, ContactIssue, Match, Seat
 from matches.selectors import (
@@ -42,26 +41,18 @@ def _director_institution(request: HttpRequest):
     return institution
 
 
-def _count(queryset):
-    """The rows of ``queryset`` counted in a subquery: COUNT(*) as a plain function, so the
-    outer query is not grouped, and an index that holds the filtered columns is enough."""
-    every_row = Func(template="COUNT(*)", output_field=IntegerField())
-    counted = queryset.order_by().annotate(count=every_row).values("count")
-    return Coalesce(Subquery(counted), 0)
-
-
 def _queue_counts(institution_id, season_id, now):
     """The institution with its four queues and its leagues counted, in one statement."""
     return Institution.objects.filter(pk=institution_id).annotate(
-        leagues=_count(League.objects.filter(season__institution_id=institution_id)),
-        open_disputes=_count(disputes_waiting(institution_id)),
-        open_contact_issues=_count(
+        leagues=counted(League.objects.filter(season__institution_id=institution_id)),
+        open_disputes=counted(disputes_waiting(institution_id)),
+        open_contact_issues=counted(
             ContactIssue.objects.filter(
                 resolved_at__isnull=True, match__league__season__institution_id=institution_id
             )
         ),
-        pending_students=_count(pending_students(institution_id, season_id)),
-        overdue_checkouts=_count(overdue_checkouts(institution_id, now)),
+        pending_students=counted(pending_students(institution_id, season_id)),
+        overdue_checkouts=counted(overdue_checkouts(institution_id, now)),
     )
 
 
@@ -71,7 +62,7 @@ QUEUE_COUNTS = CompiledQuery(_queue_counts, institution_id=int, season_id=int, n
 WAITING_DISPUTES = CompiledQuery(
     lambda institution_id: (
         Institution.objects.filter(pk=institution_id)
-        .annotate(waiting=_count(disputes_waiting(institution_id)))
+        .annotate(waiting=counted(disputes_waiting(institution_id)))
         .only("pk")
     ),
     institution_id=int,
@@ -79,7 +70,7 @@ WAITING_DISPUTES = CompiledQuery(
 LEAGUES_PER_PAGE = 20
 DASHBOARD_LEAGUES = CompiledQuery(
     lambda institution_id, offset: leagues_for(institution_id).annotate(
-        open_matches=_count(
+        open_matches=counted(
             Match.objects.filter(league=OuterRef("pk")).exclude(status__in=FINAL_STATUSES)
         )
     )[offset : offset + LEAGUES_PER_PAGE],

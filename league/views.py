@@ -7,9 +7,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from accounts import roles
-from accounts.models import Eligibility, EligibilityStatus
+from accounts.models import Eligibility, EligibilityStatus, Institution
 from accounts.selectors import eligibility_of
-from core.compiled import CompiledQuery
+from core.compiled import CompiledQuery, counted
 from core.errors import DomainError
 from core.fragments import rendered
 
@@ -63,6 +63,27 @@ LEAGUE_PAGE = CompiledQuery(
 )
 
 
+LEAGUE_COUNT = CompiledQuery(
+    lambda institution_id: (
+        Institution.objects.filter(pk=institution_id)
+        .annotate(leagues=counted(League.objects.filter(season__institution_id=institution_id)))
+        .only("pk")
+    ),
+    institution_id=int,
+)
+# A card's labels for the codes it shows, looked up here rather than with get_FOO_display,
+# which flattens the field's choices on each call (80 calls a page).
+CARD_LABELS = {
+    name: dict(League._meta.get_field(name).flatchoices)
+    for name in ("format", "lexicon", "end_of_game_rule", "challenge_rule")
+}
+
+
+def _label(league, name: str) -> str:
+    value = getattr(league, name)
+    return str(CARD_LABELS[name].get(value, value))
+
+
 @login_required
 def league_list(request: HttpRequest) -> HttpResponse:
     """The leagues of the student's institution, newest season first, a page at a time, with
@@ -85,7 +106,7 @@ def league_list(request: HttpRequest) -> HttpResponse:
         rows = [row for row in map(_league_row, leagues) if not row["why_not"] or row["waitlist"]]
         page = Paginator(rows, LEAGUES_PER_PAGE).get_page(number)
     else:
-        count = League.objects.filter(season__institution=institution).count()
+        count = LEAGUE_COUNT.first(institution_id=institution.pk).leagues
         page = Paginator(range(count), LEAGUES_PER_PAGE).get_page(number)
         leagues = (
             LEAGUE_PAGE.all(
@@ -121,14 +142,14 @@ def _league_row(league) -> dict:
         "slug": league.slug,
         "name": league.name,
         "season": league.season.name,
-        "format": league.get_format_display(),
+        "format": _label(league, "format"),
         "venue": league.venue,
-        "lexicon": league.get_lexicon_display(),
+        "lexicon": _label(league, "lexicon"),
         "places_left": places_left,
         "capacity": league.capacity,
         "registration_deadline": league.season.registration_deadline,
-        "end_of_game_rule": league.get_end_of_game_rule_display(),
-        "challenge_rule": league.get_challenge_rule_display(),
+        "end_of_game_rule": _label(league, "end_of_game_rule"),
+        "challenge_rule": _label(league, "challenge_rule"),
         "turn_time_seconds": league.turn_time_seconds,
         "joined": league.is_mine,
         "waiting": league.is_waiting,
