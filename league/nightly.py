@@ -42,11 +42,11 @@ from matches.models import (
     OPEN_STATUSES,
     AuditEvent,
     ContactIssue,
-    Dispute,
     Match,
     MatchStatus,
     Seat,
 )
+from matches.selectors import disputes_waiting
 from matches.services import confirm_stale_reports, forfeit_overdue_matches
 
 from .models import CARDS_ONLY_FORMATS, DIRECTOR_CLOSES, DigestLog, League, NightlyRun
@@ -257,9 +257,7 @@ def digest_content(*, institution: Institution, run: NightlyRun, now: datetime) 
         .order_by("deadline", "id")
     )
     disputes = (
-        Dispute.objects.filter(
-            resolved_at__isnull=True, report__match__league__season__institution=institution
-        )
+        disputes_waiting(institution.pk)
         .select_related("report__match__league", "report__match__round", "raised_by__user")
         .order_by("created_at")
     )

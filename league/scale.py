@@ -132,6 +132,7 @@ def _batch(institution, season, players, numbers, size, rounds_count, rng, first
         [
             Dispute(
                 report=r,
+                league_id=r.match.league_id,
                 raised_by_id=r.opponent_id,
                 scores=list(reversed(r.scores_given)),
                 turn=rng.randint(3, 20),

@@ -147,7 +147,7 @@ class DisputeChangeList(ChangeList):
 class DisputeAdmin(InstitutionScopedAdmin):
     """The dispute queue: open disputes oldest first, both versions side by side."""
 
-    institution_path = "report__match__league__season__institution_id"
+    institution_path = "league__season__institution_id"
     list_display = [
         "match_link",
         "resolve_link",

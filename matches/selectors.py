@@ -327,7 +327,7 @@ def disputes_waiting(institution_id: int):
     """The institution's disputes waiting for a ruling (L9): what the queue lists and the
     dashboard counts."""
     return Dispute.objects.filter(
-        resolved_at__isnull=True, report__match__league__season__institution_id=institution_id
+        resolved_at__isnull=True, league__season__institution_id=institution_id
     )
 
 
@@ -340,7 +340,7 @@ def open_disputes(institution_id: int):
         disputes_waiting(institution_id)
         .select_related("report")
         .annotate(
-            league_name=F("report__match__league__name"),
+            league_name=F("league__name"),
             round_number=F("report__match__round__number"),
             **{
                 f"{who}_{part}": F(f"{path}__{part}")

@@ -118,5 +118,7 @@ def test_g9_two_seat_reports_disputes_and_results_survive_the_move_to_lines_per_
     assert tied[1].confirmed_at is not None and tied[0].confirmed_at is None
     dispute = apps.get_model("matches", "Dispute").objects.get()
     assert (dispute.scores, dispute.scores_at_turn) == ([410, 400], [180, 201])
+    # Matches' 0010 gives each dispute its match's league, which the director's queue reads.
+    assert dispute.league_id == disputed.league_id
     seats = apps.get_model("matches", "Seat").objects.filter(match_id=confirmed.pk)
     assert sorted(seats.values_list("order", "place")) == [(1, 1), (2, 2)]

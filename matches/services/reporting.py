@@ -347,6 +347,7 @@ def report_dispute(
             _require_record_move(report, move)
         dispute = Dispute.objects.create(
             report=report,
+            league_id=match.league_id,
             raised_by=seat.player,
             scores=scores,
             turn=turn,
