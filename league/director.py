@@ -15,8 +15,13 @@ from django.utils import timezone
 from django.utils.timesince import timesince
 
 from accounts import roles
-from accounts.models import Eligibility, Institution, player_name
-from accounts.selectors import current_season, overdue_checkouts, pending_students
+from accounts.models import Eligibility, player_name
+from accounts.selectors import (
+    current_season,
+    institution_counts,
+    overdue_checkouts,
+    pending_students,
+)
 from core.compiled import CompiledQuery, counted
 from core.fragments import rendered
 from matches.models import FINAL_STATUSES, ContactIssue, Match, Seat
@@ -43,16 +48,15 @@ def _director_institution(request: HttpRequest):
 
 def _queue_counts(institution_id, season_id, now):
     """The institution with its four queues and its leagues counted, in one statement."""
-    return Institution.objects.filter(pk=institution_id).annotate(
-        leagues=counted(League.objects.filter(season__institution_id=institution_id)),
-        open_disputes=counted(disputes_waiting(institution_id)),
-        open_contact_issues=counted(
-            ContactIssue.objects.filter(
-                resolved_at__isnull=True, match__league__season__institution_id=institution_id
-            )
+    return institution_counts(
+        institution_id,
+        leagues=League.objects.filter(season__institution_id=institution_id),
+        open_disputes=disputes_waiting(institution_id),
+        open_contact_issues=ContactIssue.objects.filter(
+            resolved_at__isnull=True, match__league__season__institution_id=institution_id
         ),
-        pending_students=counted(pending_students(institution_id, season_id)),
-        overdue_checkouts=counted(overdue_checkouts(institution_id, now)),
+        pending_students=pending_students(institution_id, season_id),
+        overdue_checkouts=overdue_checkouts(institution_id, now),
     )
 
 
@@ -60,10 +64,8 @@ def _queue_counts(institution_id, season_id, now):
 # queries and the leagues' four subqueries than PostgreSQL took to answer them (issue 18).
 QUEUE_COUNTS = CompiledQuery(_queue_counts, institution_id=int, season_id=int, now=datetime)
 WAITING_DISPUTES = CompiledQuery(
-    lambda institution_id: (
-        Institution.objects.filter(pk=institution_id)
-        .annotate(waiting=counted(disputes_waiting(institution_id)))
-        .only("pk")
+    lambda institution_id: institution_counts(
+        institution_id, waiting=disputes_waiting(institution_id)
     ),
     institution_id=int,
 )

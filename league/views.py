@@ -7,9 +7,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from accounts import roles
-from accounts.models import Eligibility, EligibilityStatus, Institution
-from accounts.selectors import eligibility_of
-from core.compiled import CompiledQuery, counted
+from accounts.models import Eligibility, EligibilityStatus
+from accounts.selectors import eligibility_of, institution_counts
+from core.compiled import CompiledQuery
 from core.errors import DomainError
 from core.fragments import rendered
 
@@ -64,10 +64,8 @@ LEAGUE_PAGE = CompiledQuery(
 
 
 LEAGUE_COUNT = CompiledQuery(
-    lambda institution_id: (
-        Institution.objects.filter(pk=institution_id)
-        .annotate(leagues=counted(League.objects.filter(season__institution_id=institution_id)))
-        .only("pk")
+    lambda institution_id: institution_counts(
+        institution_id, leagues=League.objects.filter(season__institution_id=institution_id)
     ),
     institution_id=int,
 )
