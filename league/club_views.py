@@ -54,10 +54,24 @@ class CardForm(forms.Form):
         for seat in table.seats.all():
             self.orders.append(seat.order)
             self.fields[f"score_{seat.order}"] = forms.IntegerField(label=seat.player.name, **SCORE)
+        # The players this form named when the page was drawn, so a card typed against them
+        # never lands on others (a re-seat in between).
+        self.fields["seen"] = forms.CharField(
+            widget=forms.HiddenInput,
+            initial=",".join(str(seat.player_id) for seat in table.seats.all()),
+            max_length=100,
+            required=False,
+        )
         self.order_fields([f"score_{order}" for order in self.orders])
 
     def scores(self) -> list[int]:
         return [self.cleaned_data[f"score_{order}"] for order in self.orders]
+
+    def seen_players(self) -> list[int]:
+        parts = self.cleaned_data["seen"].split(",")
+        if not all(part.isascii() and part.isdecimal() and len(part) < 19 for part in parts):
+            return []
+        return [int(part) for part in parts]
 
 
 class GuestForm(forms.Form):
@@ -251,6 +265,7 @@ def club_card(request: HttpRequest, slug: str, number: int, match_id: int) -> Ht
                 actor=request.user,
                 match=table,
                 scores=form.scores(),
+                players=form.seen_players(),
                 ended_by=form.cleaned_data["ended_by"],
                 override_reason=form.cleaned_data["override_reason"],
                 unusual_confirmed=True,  # the card is what the table signed

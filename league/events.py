@@ -675,7 +675,8 @@ def pair_event_round(
             now=now,
         )
         round_.seed = seed
-        round_.save(update_fields=["seed"])
+        round_.seating_changed_after_print |= round_.cards_printed_at is not None
+        round_.save(update_fields=["seed", "seating_changed_after_print"])
         refresh_leagues([league.pk])  # event.json lists the round's tables
         return created[: len(pairing.tables)], created[len(pairing.tables) :]
 
@@ -763,6 +764,9 @@ def swap_players(
         # Different tables: neither player is already at the other's, so no uniqueness clash.
         Seat.objects.filter(pk=a.pk).update(player_id=a.player_id)
         Seat.objects.filter(pk=b.pk).update(player_id=b.player_id)
+        if round_.cards_printed_at is not None and not round_.seating_changed_after_print:
+            round_.seating_changed_after_print = True
+            round_.save(update_fields=["seating_changed_after_print"])
         who = actor if actor is not None and actor.is_authenticated else None
         note = "; ".join(warnings)
         AuditEvent.objects.bulk_create(
@@ -781,6 +785,16 @@ def swap_players(
         )
         refresh_leagues([league.pk])
         return warnings
+
+
+def cards_printed(*, actor, round: Round, now=None) -> None:
+    """The round's score cards (or score sheets) were printed: from now on a re-pairing or a swap
+    makes the scoring table ask for the players' numbers on every card of the round."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        league = lock_event(round.league)
+        _require(actor, league, staff=True)
+        Round.objects.filter(pk=round.pk, league=league).update(cards_printed_at=now)
 
 
 def close_round(*, actor, round: Round, reason: str = "", now=None) -> int:

@@ -393,6 +393,18 @@ class Round(models.Model):
     seed = models.PositiveIntegerField(
         null=True, blank=True, help_text="The pairing's draw seed, kept so it can be reproduced."
     )
+    # An event's printed score cards name each table's players. Once the round is paired again
+    # or two players swap after the cards were printed, a card in the hall may name players who
+    # no longer sit at its table: the scoring table then asks for the players' numbers on every
+    # card of the round (tsh asks for them on every card), for the rest of the round.
+    cards_printed_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the round's score cards were last printed."
+    )
+    seating_changed_after_print = models.BooleanField(
+        default=False,
+        help_text="Paired again or swapped after its cards were printed: the scoring table "
+        "asks for the players' numbers on each card.",
+    )
 
     class Meta:
         ordering = ["league", "number"]

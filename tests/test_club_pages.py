@@ -77,6 +77,9 @@ def test_e4_the_director_seats_enters_a_card_and_closes_the_night(client, night,
     orders = list(first.seats.order_by("order").values_list("order", flat=True))
     data = {f"table-{first.pk}-score_{order}": 400 - 10 * order for order in orders}
     data[f"table-{first.pk}-ended_by"] = "went_out"
+    data[f"table-{first.pk}-seen"] = ",".join(
+        str(player) for player in first.seats.order_by("order").values_list("player_id", flat=True)
+    )
     client.post(url(night, "club_card", first.pk), data)
     first.refresh_from_db()
     assert first.status == MatchStatus.CONFIRMED

@@ -337,7 +337,8 @@ def test_e3_a_volunteer_scorer_enters_cards_and_only_the_director_overrides(
     url = reverse("event_scores", args=["fest", 1])
     page = client.get(url)
     assert page.status_code == 200 and b"Table" in page.content
-    data = {"table": 1, "score_1": 350, "score_2": 300, "ended_by": "went_out"}
+    seen = ",".join(str(s.player_id) for s in match.seats.order_by("order"))
+    data = {"table": 1, "seen": seen, "score_1": 350, "score_2": 300, "ended_by": "went_out"}
     if seats == 3:
         data["score_3"] = 280
     response = client.post(url, data)

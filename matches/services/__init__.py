@@ -17,7 +17,7 @@ transaction with the match row locked, writes an audit event, and raises a `Matc
 `DomainError`) that pages show as a message when the rule or the match's state forbids it.
 """
 
-from .cards import CardConflict, card_enter
+from .cards import CardConflict, SeatingChanged, card_enter
 from .creation import MAX_SEATS, NewMatch, bye_fill, match_create, matches_create
 from .kernel import MatchError, UnusualScores, is_match_director, scorekeeper_seat
 from .nightly import confirm_stale_reports, forfeit_overdue_matches
@@ -51,6 +51,7 @@ __all__ = [
     "MAX_PROPOSED_TIMES",
     "RULINGS_ON",
     "CardConflict",
+    "SeatingChanged",
     "MatchError",
     "MAX_SEATS",
     "NewMatch",

@@ -44,6 +44,11 @@ class CardConflict(MatchError):
     """The table already has a different result: only the director's override replaces it."""
 
 
+class SeatingChanged(MatchError):
+    """The card names other players than the table now seats: the round was paired again, or
+    two players swapped, after the card was printed or the scoring page was loaded."""
+
+
 def card_enter(
     *,
     actor,
@@ -53,6 +58,7 @@ def card_enter(
     ended_by: str = GameEnd.WENT_OUT,
     override_reason: str = "",
     unusual_confirmed: bool = False,
+    players: Sequence[int] | None = None,
     now=None,
     as_system: bool = False,
 ) -> Match:
@@ -60,7 +66,11 @@ def card_enter(
     confirmed, audit "card_entered"). The director of the institution enters it, and at an
     event the front desk and the event's scorers too (E3); only the director overrides a
     different result. A management command acts as the site with ``as_system=True`` (and only
-    then may ``actor`` be None)."""
+    then may ``actor`` be None).
+
+    ``players`` are the player profile ids, in seat order, that the person entering the card
+    saw or typed: checked against the seats under the table's lock, so a card cannot land on
+    the players of a re-pairing or a swap that came in between (SeatingChanged)."""
     now = now or timezone.now()
     scores = list(scores)
     pre = list(pre_adjustment)
@@ -86,6 +96,12 @@ def card_enter(
         seats = seats_of(match)
         if match.status == MatchStatus.BYE or len(seats) < 2:
             raise MatchError("A bye has no score card.")
+        if players is not None and list(players) != [seat.player_id for seat in seats]:
+            raise SeatingChanged(
+                f"Table {match.table or ''} now seats "
+                f"{' and '.join(seat.player.name for seat in seats)}: the players changed "
+                "since this card was read. Check the card against the table's new players."
+            )
         if len(scores) != len(seats) or (pre and len(pre) != len(seats)):
             raise MatchError(
                 f"This table has {len(seats)} seats: enter one score for each ({len(scores)} given)."

@@ -94,14 +94,15 @@ class Command(BaseCommand):
                 refuse(line, table, f"ended {ended!r} is not one of {', '.join(ENDED)}")
                 continue
             seats = {seat.player_id: seat.order for seat in tables[table].seats.all()}
-            order = seats.get(numbers.get(number))
+            player = numbers.get(number)
+            order = seats.get(player)
             if order is None:
                 refuse(line, table, f"player {number} does not sit at table {table}")
                 continue
             if order in cards.setdefault(table, {}):
                 refuse(line, table, f"player {number} is listed twice at table {table}")
                 continue
-            cards[table][order] = (score, pre, ENDED[ended], line)
+            cards[table][order] = (score, pre, ENDED[ended], line, player)
 
         entered = scores = skipped = conflicts = 0
         for table, by_seat in sorted(cards.items()):
@@ -138,6 +139,9 @@ class Command(BaseCommand):
                     scores=values,
                     pre_adjustment=pres if any(p is not None for p in pres) else (),
                     ended_by=ended_by.pop(),
+                    # Checked again under the table's lock: a swap since the rows were read
+                    # refuses the card rather than moving it onto other players.
+                    players=[by_seat[order][4] for order in seats],
                     # The card is the table's signed record and the range is still checked.
                     unusual_confirmed=True,
                 )
