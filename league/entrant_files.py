@@ -4,7 +4,9 @@ bad rows by line, and save the good ones through ``events.entrant_save``.
 Columns: `name` (required), `category` (matched ignoring case; empty = the first), `team`
 (created on first mention), `player_number` (empty = the next free number, in file order),
 `email`, `campus_id` (links the student with that campus ID). A person already entered (same
-player number, else e-mail, else campus ID) is updated, not duplicated."""
+player number, else e-mail, else campus ID, else the league's only entrant with that name) is
+updated, not duplicated; two rows with the same name and nothing else to tell them apart are
+refused by line. The same file twice changes nothing: `created=0 updated=0`."""
 
 import csv
 import io
@@ -15,7 +17,7 @@ from django.db import transaction
 from accounts.roster import decode_roster
 from core.errors import DomainError
 
-from .events import EntrantDetails, entrant_save
+from .events import EntrantDetails, Saved, entrant_save
 from .models import League
 from .refresh import refresh_leagues
 
@@ -102,7 +104,36 @@ def parse_entrants(data: bytes) -> tuple[list[tuple[int, EntrantDetails]], list[
             )
     except csv.Error as error:
         raise EntrantsFileError(f"line {reader.line_num}: not readable as CSV ({error}).") from None
-    return rows, rejected
+    return _without_namesakes(rows, rejected)
+
+
+def _without_namesakes(rows, rejected):
+    """Rows with nothing but a name stand for the league's entrant of that name; two such rows
+    of the same name in one file could be one person or two, so both are refused."""
+    lines_of: dict[str, list[int]] = {}
+    for line, details in rows:
+        if details.player_number is None and not details.email and not details.campus_id:
+            key = " ".join(details.name.split()).casefold()
+            lines_of.setdefault(key, []).append(line)
+    clashing = {}
+    for lines in lines_of.values():
+        if len(lines) > 1:
+            for line in lines:
+                clashing[line] = [other for other in lines if other != line]
+    kept = []
+    for line, details in rows:
+        if line in clashing:
+            others = ", ".join(map(str, clashing[line]))
+            rejected.append(
+                (
+                    line,
+                    f"{details.name} is also on line {others}: namesakes need a player number or "
+                    "an e-mail to tell them apart",
+                )
+            )
+        else:
+            kept.append((line, details))
+    return kept, rejected
 
 
 def entrants_import(
@@ -116,7 +147,7 @@ def entrants_import(
         for line, details in rows:
             try:
                 with transaction.atomic():
-                    _, created = entrant_save(
+                    _, saved = entrant_save(
                         actor=actor,
                         league=league,
                         details=details,
@@ -127,8 +158,8 @@ def entrants_import(
                 result.rejected.append((line, error.message))
                 continue
             result.entrants += 1
-            result.created += created
-            result.updated += not created
+            result.created += saved == Saved.CREATED
+            result.updated += saved == Saved.UPDATED
         result.rejected.sort()
         if result.entrants:
             refresh_leagues([league.pk])

@@ -22,7 +22,8 @@ from django.contrib.auth.hashers import make_password
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
-from django.db.models import Max, Q
+from django.db.models import Case, CharField, F, Max, Q, Value, When
+from django.db.models.functions import Concat, Trim
 from django.utils import timezone
 
 from accounts import roles
@@ -234,7 +235,9 @@ def _team(league: League, name: str, entry: Entry | None) -> Team | None:
 
 
 def _existing_entry(league: League, details: EntrantDetails) -> Entry | None:
-    """A person already entered: the same player number, else e-mail, else campus ID."""
+    """A person already entered: the same player number, else e-mail, else campus ID; a row
+    with none of the three is the league's only entrant with that name (ignoring case), so the
+    same file imported twice changes nothing. Namesakes need a number or an e-mail."""
     entries = Entry.objects.filter(league=league).select_related("player__user")
     if details.player_number is not None:
         found = entries.filter(player_number=details.player_number).first()
@@ -248,7 +251,32 @@ def _existing_entry(league: League, details: EntrantDetails) -> Entry | None:
             return found
     if details.campus_id:
         return entries.filter(player__campus_id=details.campus_id).first()
-    return None
+    if details.player_number is not None or details.email or not details.name:
+        return None
+    namesakes = list(entries_named(league, details.name)[:2])
+    if len(namesakes) > 1:
+        raise EventError(
+            f"{entries_named(league, details.name).count()} entrants are named {details.name}: "
+            "give the player number or the e-mail of the one you mean."
+        )
+    return namesakes[0] if namesakes else None
+
+
+def entries_named(league: League, name: str):
+    """The league's entries whose player has this name, ignoring case: a guest's display name,
+    a student's full name (as ``PlayerProfile.name`` shows it)."""
+    full_name = Case(
+        When(player__user__isnull=True, then=F("player__display_name")),
+        default=Trim(Concat("player__user__first_name", Value(" "), "player__user__last_name")),
+        output_field=CharField(),
+    )
+    return (
+        Entry.objects.filter(league=league)
+        .select_related("player__user")
+        .annotate(full_name=full_name)
+        .filter(full_name__iexact=name)
+        .order_by("pk")
+    )
 
 
 def _person(league: League, details: EntrantDetails) -> PlayerProfile:
@@ -318,6 +346,14 @@ def clean_details(details: EntrantDetails) -> EntrantDetails:
     )
 
 
+class Saved:
+    """What ``entrant_save`` did with the details it was given."""
+
+    CREATED = "created"
+    UPDATED = "updated"
+    UNCHANGED = "unchanged"
+
+
 def entrant_save(
     *,
     actor,
@@ -327,12 +363,12 @@ def entrant_save(
     now=None,
     as_system: bool = False,
     refresh: bool = True,
-) -> tuple[Entry, bool]:
+) -> tuple[Entry, str]:
     """Add an entrant (a student by campus ID or e-mail, else a guest where the event is open to
     guests), or update the one already entered (same player number, else e-mail, else campus
-    ID): category, team, number and a guest's name. The front desk or the director; with
-    `check_in`, they are checked in at once (a walk-in). Returns the entry and whether it is
-    new."""
+    ID, else the only entrant with that name): category, team, number and a guest's name. The
+    front desk or the director; with `check_in`, they are checked in at once (a walk-in).
+    Returns the entry and what was done (``Saved``): the same details twice change nothing."""
     details = clean_details(details)
     now = now or timezone.now()
     with transaction.atomic():
@@ -340,16 +376,20 @@ def entrant_save(
         _require(actor, league, staff=True, as_system=as_system)
         entry = _existing_entry(league, details)
         created = entry is None
+        changed = False
         category = _category(league, details.category)
         if entry is None:
             player = _person(league, details)
             entry = Entry.objects.filter(league=league, player=player).first()
             if entry is None or entry.withdrawn_at is not None:
+                changed = entry is not None
+                created = entry is None
                 entry = _enter(league, player, by_director=True, refresh=refresh)
             else:
                 created = False
         elif entry.withdrawn_at is not None:
             entry = _enter(league, entry.player, by_director=True, refresh=refresh)
+            changed = True
         wanted_team = " ".join(details.team.split())
         if entry.team_id and wanted_team and wanted_team.casefold() != entry.team.name.casefold():
             raise EventError(
@@ -371,6 +411,9 @@ def entrant_save(
                     "it stays theirs for the evening."
                 )
             entry.player_number = details.player_number
+            changed = True
+        if entry.category_id != category.pk or entry.team_id != (team.pk if team else None):
+            changed = True
         entry.category = category
         entry.team = team
         entry.save(update_fields=["player_number", "category", "team"])
@@ -378,6 +421,7 @@ def entrant_save(
         if player.is_guest and details.name and player.display_name != details.name:
             player.display_name = details.name
             player.save(update_fields=["display_name"])
+            changed = True
         if entry.player_number is None:
             number_entries(league)
             entry.refresh_from_db(fields=["player_number"])
@@ -385,7 +429,9 @@ def entrant_save(
             _check_in(league, entry, actor, now)
         if refresh:  # the leaderboard lists every entrant; an import refreshes once at its end
             refresh_leagues([league.pk])
-    return entry, created
+    if created:
+        return entry, Saved.CREATED
+    return entry, Saved.UPDATED if changed else Saved.UNCHANGED
 
 
 def event_join(*, actor, league: League, category: str = "") -> Entry:

@@ -13,6 +13,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from accounts.models import PlayerProfile
 from league import events
 from league.models import CheckIn, Entry, League, Round, Team
 from matches.models import AuditEvent, Match, MatchStatus
@@ -192,6 +193,51 @@ def test_e3_import_entrants_numbers_them_in_file_order_and_a_second_run_updates(
     assert out.strip() == "entrants=1 created=0 updated=1 refused=0"
     assert Entry.objects.filter(league=fest).count() == 12
     assert Entry.objects.get(player_number=1).category.name == "Just for Fun"
+
+
+def test_e3_the_same_entrants_file_imported_twice_changes_nothing(fest, tmp_path):
+    """A row with only a name is the league's entrant of that name: the second run of the same
+    file creates and updates nobody (it created the guests again, 42 rows leaving 68)."""
+    path = write(tmp_path, "in.csv", ENTRANTS)
+    run("import_entrants", path, "--league", "fest")
+    before = list(Entry.objects.filter(league=fest).values_list("pk", "player_number"))
+
+    out, _ = run("import_entrants", path, "--league", "fest")
+
+    assert out.strip() == "entrants=12 created=0 updated=0 refused=0"
+    assert list(Entry.objects.filter(league=fest).values_list("pk", "player_number")) == before
+    assert PlayerProfile.objects.filter(user__isnull=True).count() == 12
+
+
+def test_e3_a_name_only_row_updates_the_one_entrant_of_that_name_ignoring_case(fest, tmp_path):
+    run("import_entrants", write(tmp_path, "in.csv", ENTRANTS), "--league", "fest")
+    moved = "name,category\nada QUILL,Just for Fun\n"
+
+    out, _ = run("import_entrants", write(tmp_path, "moved.csv", moved), "--league", "fest")
+
+    assert out.strip() == "entrants=1 created=0 updated=1 refused=0"
+    assert Entry.objects.get(player_number=1).category.name == "Just for Fun"
+    assert Entry.objects.filter(league=fest).count() == 12
+
+
+def test_e3_namesakes_in_one_file_are_refused_by_line_and_need_a_number_or_email(fest, tmp_path):
+    text = "name\nSam Lee\nAl Moon\nSam Lee\n"
+
+    out, err = run("import_entrants", write(tmp_path, "twins.csv", text), "--league", "fest")
+
+    assert out.strip() == "entrants=1 created=1 updated=0 refused=2"
+    assert ":2: refused: Sam Lee is also on line 4" in err
+    assert ":4: refused: Sam Lee is also on line 2" in err
+    told_apart = "name,email\nSam Lee,sam.one@example.org\nSam Lee,sam.two@example.org\n"
+    out, _ = run("import_entrants", write(tmp_path, "apart.csv", told_apart), "--league", "fest")
+    assert out.strip() == "entrants=2 created=2 updated=0 refused=0"
+    # Two entrants of that name now: a name alone no longer says which one.
+    out, err = run(
+        "import_entrants", write(tmp_path, "one.csv", "name\nSam Lee\n"), "--league", "fest"
+    )
+    assert out.strip() == "entrants=0 created=0 updated=0 refused=1"
+    assert "2 entrants are named Sam Lee" in err
+    assert Entry.objects.filter(league=fest).count() == 3
 
 
 def test_e3_bad_entrant_rows_are_reported_by_line_and_strict_imports_nothing(fest, tmp_path):
