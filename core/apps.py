@@ -6,3 +6,9 @@ class CoreConfig(AppConfig):
 
     name = "core"
     verbose_name = "Shared pieces"
+
+    def ready(self):
+        # Before any connection opens: integers out of their column's range raise, never wrap.
+        from .integers import register_checked_integers
+
+        register_checked_integers()

@@ -74,7 +74,7 @@ def card_enter(
     now = now or timezone.now()
     scores = list(scores)
     pre = list(pre_adjustment)
-    require_scores(scores, unusual_confirmed=unusual_confirmed)
+    require_scores(scores, unusual_confirmed=unusual_confirmed, pre_adjustment=pre)
     if ended_by not in GameEnd.values:
         raise MatchError("Say how the game ended.")
     override_reason = (override_reason or "").strip()

@@ -30,7 +30,7 @@ from ..models import (
 )
 from ..notifications import notify
 from ..policy import Action, MatchFacts, refusal
-from ..results import check_scores, outcomes, placements
+from ..results import MAX_SCORE, MIN_SCORE, check_scores, outcomes, placements
 from ..signals import results_finalised
 
 
@@ -169,11 +169,18 @@ def require_allowed(action: Action, match: Match, seat: Seat, now, report=None, 
 # --- Scores and the end of a match --------------------------------------------------------------
 
 
-def require_scores(scores, *, unusual_confirmed: bool) -> None:
-    """Every seat's score in range (G1); unusual ones only after an explicit "yes, really"."""
+def require_scores(scores, *, unusual_confirmed: bool, pre_adjustment=()) -> None:
+    """Every seat's score in range (G1), and each score before the unplayed tiles given in the
+    same range; unusual scores only after an explicit "yes, really"."""
     check = check_scores(scores)
     if check.errors:
         raise MatchError(" ".join(check.errors))
+    for before in pre_adjustment:
+        if before is not None and not MIN_SCORE <= before <= MAX_SCORE:
+            raise MatchError(
+                f"A score before unplayed tiles of {before} is out of range: it is between "
+                f"{MIN_SCORE} and {MAX_SCORE}."
+            )
     if check.warnings and not unusual_confirmed:
         raise UnusualScores(
             " ".join(check.warnings) + ' Tick "yes, really" if the scores are right.'

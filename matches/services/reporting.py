@@ -72,7 +72,7 @@ def report_submit(
     from the game and not before it (ours)."""
     now = now or timezone.now()
     scores = list(scores)
-    require_scores(scores, unusual_confirmed=unusual_confirmed)
+    require_scores(scores, unusual_confirmed=unusual_confirmed, pre_adjustment=list(pre_adjustment))
     if ended_by not in GameEnd.values:
         raise MatchError("Say how the game ended.")
     record = None

@@ -24,7 +24,6 @@ from ..models import (
     ResultReport,
     ScheduleProposal,
 )
-from ..results import check_scores
 from .kernel import (
     MatchError,
     announce_final,
@@ -37,6 +36,7 @@ from .kernel import (
     lock,
     require_director,
     require_reason,
+    require_scores,
     resolve_contact_issues,
     resolve_open_dispute,
     seats_of,
@@ -141,9 +141,8 @@ def _check_details(ruling, scores, forfeiting, new_deadline, now) -> None:
     if ruling == Ruling.AMEND:
         if not scores[0]:
             raise MatchError("Enter every seat's amended score.")
-        check = check_scores(scores[0])
-        if check.errors:
-            raise MatchError(" ".join(check.errors))
+        # The director's amendment is what the table signed: unusual scores need no "really".
+        require_scores(scores[0], unusual_confirmed=True, pre_adjustment=scores[1])
     if ruling == Ruling.FORFEIT and not forfeiting:
         raise MatchError("Pick the seats that forfeit.")
     if ruling in (Ruling.REPLAY, Ruling.EXTEND):
