@@ -198,6 +198,55 @@ def test_g2_only_an_exact_tie_on_both_is_a_tie_and_either_may_report_it(match, p
     assert {s.outcome for s in seats(match).values()} == {"tie"}
 
 
+def test_g2_g3_a_tie_reported_with_the_ending_and_the_tiles_left_goes_to_the_score_before_them(
+    match, player, opponent
+):
+    """400-400, the opponent went out (no tiles left) and the player held Q and I: under the
+    standard rule the player had 400 + 11 = 411 before the tiles and the opponent 400 - 11 =
+    389, so the player won (G2). It was recorded as a tie when the report gave no scores before
+    the tiles."""
+    assert match.league.end_of_game_rule == "standard"
+    submitted_report(match, by=player, scores=[400, 400], tiles_left=["QI", ""])
+    report_confirm(actor=opponent.user, report=ResultReport.objects.get())
+
+    s = seats(match)
+    assert (s[1].outcome, s[2].outcome) == ("win", "loss")
+    assert (s[1].pre_adjustment_score, s[2].pre_adjustment_score) == (411, 389)
+
+
+def test_g2_g3_the_loser_of_the_derived_tie_break_may_not_report(match, player, opponent):
+    with pytest.raises(MatchError, match="the winner reports"):
+        submitted_report(match, by=opponent, scores=[400, 400], tiles_left=["QI", ""])
+
+
+def test_g2_g3_a_tie_ended_by_passes_uses_each_seats_tiles(match, player, opponent):
+    """Nobody went out: each seat lost its own tiles, so the one who held more had more before."""
+    submitted_report(
+        match,
+        by=player,
+        scores=[350, 350],
+        tiles_left=["QZ", "E"],
+        ended_by="scoreless_turns",
+    )
+    report_confirm(actor=opponent.user, report=ResultReport.objects.get())
+    s = seats(match)
+    assert (s[1].pre_adjustment_score, s[2].pre_adjustment_score) == (370, 351)
+    assert (s[1].outcome, s[2].outcome) == ("win", "loss")
+
+
+def test_g2_g3_too_little_said_about_the_tiles_leaves_an_exact_tie(match, player, opponent):
+    """Went out, but both seats left blank: who went out is unknown, so it stays a tie."""
+    submitted_report(match, by=opponent, scores=[400, 400], tiles_left=["", ""])
+    report_confirm(actor=player.user, report=ResultReport.objects.get())
+    assert {s.outcome for s in seats(match).values()} == {"tie"}
+
+
+def test_g3_tiles_left_are_letters_and_blanks(match, player):
+    with pytest.raises(MatchError, match="letters, and \\? for a blank"):
+        submitted_report(match, by=player, scores=[420, 380], tiles_left=["", "Q1"])
+    assert not ResultReport.objects.exists()
+
+
 def test_g3_an_unknown_ending_is_refused(match, player):
     with pytest.raises(MatchError, match="Say how the game ended"):
         submitted_report(match, by=player, scores=[420, 380], ended_by="resigned")

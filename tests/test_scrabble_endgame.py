@@ -15,6 +15,7 @@ from matches.scrabble import (
     exchange_allowed,
     final_scores,
     resolve_challenge,
+    scores_before_adjustment,
     winners,
 )
 
@@ -161,3 +162,20 @@ def test_g5_unknown_challenge_rule_is_refused():
 def test_g6_exchanging_needs_at_least_seven_tiles_in_the_bag(tiles_in_bag, allowed):
     assert EXCHANGE_MINIMUM_BAG == 7
     assert exchange_allowed(tiles_in_bag) is allowed
+
+
+@pytest.mark.parametrize(
+    ("rule", "went_out", "before"),
+    [
+        ("standard", 1, [411, 389]),  # the loser lost QI's 11, the one out gained it
+        ("north_american", 1, [400, 378]),  # only the gain, twice the tiles
+        ("out_bonus", 1, [400, 389]),  # only the gain, once
+        ("none", 1, [400, 400]),
+        ("standard", None, [411, 400]),  # nobody out: each lost their own
+        ("out_bonus", None, [400, 400]),  # time up under 004: nothing moves
+    ],
+)
+def test_g1_g2_scores_before_the_adjustment_run_the_rule_backwards(rule, went_out, before):
+    racks = ["QI", ""]
+    assert scores_before_adjustment(rule, [400, 400], racks, went_out) == before
+    assert final_scores(rule, before, racks, went_out) == [400, 400]

@@ -37,6 +37,7 @@ from .endgame import (
     ended_by_passes,
     final_scores,
     resolve_challenge,
+    scores_before_adjustment,
     winners,
 )
 from .errors import GcgError, IllegalPlay, ScrabbleError
@@ -97,6 +98,7 @@ __all__ = [
     "rack_value",
     "resolve_challenge",
     "score_placement",
+    "scores_before_adjustment",
     "score_word",
     "square_name",
     "tiles_from_word",

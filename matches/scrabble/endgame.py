@@ -78,6 +78,17 @@ def final_scores(
     return [score + change for score, change in zip(scores, adjustments, strict=True)]
 
 
+def scores_before_adjustment(
+    rule: str, final: Sequence[int], racks: Sequence[str], went_out: int | None
+) -> list[int]:
+    """The scores before the end-of-game adjustment, from the final scores and every player's
+    unplayed tiles: G1 run backwards, so G2 can break a tie on final score."""
+    if len(final) != len(racks):
+        raise ValueError("give one rack per player")
+    adjustments = end_of_game_adjustments(rule, racks, went_out)
+    return [score - change for score, change in zip(final, adjustments, strict=True)]
+
+
 def winners(final: Sequence[int], before_adjustment: Sequence[int]) -> list[int]:
     """The indexes of the winning players (G2): the highest final score; a tie on it goes to
     the higher score before the unplayed-tile adjustment. More than one index is a tie, which

@@ -24,6 +24,7 @@ from ..models import (
 from ..notifications import notify
 from ..policy import Action
 from ..results import check_scores, outcomes, placements
+from ..scrabble import scores_before_adjustment
 from .kernel import (
     MatchError,
     apply_scores,
@@ -129,6 +130,8 @@ def report_submit(
                 for given, recorded in zip(tiles, comparison.tiles_left, strict=True)
             ]
             record_text, record_note = comparison.text, comparison.conversion
+        else:
+            pre = _pre_from_tiles(match.league.end_of_game_rule, scores, pre, tiles, ended_by)
         places = placements(scores, pre)
         if scorekeeper_of(match, seats) is None and places[seat.order - 1] != 1:
             raise MatchError("Your scores say you lost: the winner reports the result.")
@@ -250,6 +253,41 @@ def _per_seat(values: Sequence, seats: list[Seat], empty, what: str) -> list:
     if len(values) != len(seats):
         raise MatchError(f"Give a {what} for each of the {len(seats)} seats, or none.")
     return [empty if value is None else value for value in values]
+
+
+# What a seat's tiles left may hold: letters, and ? for a blank.
+TILE_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ?"
+
+
+def _pre_from_tiles(
+    rule: str, scores: list[int], pre: list[int | None], tiles: list[str], ended_by: str
+) -> list[int | None]:
+    """The scores before the unplayed tiles a report leaves blank, worked out from how the game
+    ended and every seat's tiles left under the league's end-of-game rule (G1), so that a tie
+    on final score goes to G2 (it was recorded as a tie). Someone went out: the one seat
+    without tiles left is them. Otherwise (no play, passes, time) every seat has tiles. When
+    what was given does not say that much, the blanks stay blank."""
+    racks = [(left or "").strip().upper() for left in tiles]
+    for order, rack in enumerate(racks, start=1):
+        if rack.strip(TILE_LETTERS):
+            raise MatchError(
+                f"Seat {order}'s tiles left: letters, and ? for a blank ({rack!r} given)."
+            )
+    if all(before is not None for before in pre):
+        return pre
+    empty = [index for index, rack in enumerate(racks) if not rack]
+    if ended_by == GameEnd.WENT_OUT:
+        if len(empty) != 1:
+            return pre
+        went_out = empty[0]
+    elif empty:
+        return pre
+    else:
+        went_out = None
+    derived = scores_before_adjustment(rule, scores, racks, went_out)
+    return [
+        given if given is not None else worked for given, worked in zip(pre, derived, strict=True)
+    ]
 
 
 def scoreline(scores: Sequence[int]) -> str:
