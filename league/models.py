@@ -631,8 +631,9 @@ class DigestLog(models.Model):
 
 class NightlyRun(models.Model):
     """One night of the nightly pipeline for one institution: the day it acted as, the days it
-    covered (more than one when nights were missed), when it started and finished and what this
-    run did. The day is unique: a rerun of the same night reuses its row.
+    covered (more than one when nights were missed), when it started and finished and what the
+    night did (``summary``: its totals, every run of it included, written after each step). The
+    day is unique: a rerun of the same night reuses its row.
 
     It answers when the nightly last ran (the dashboard, the digest), which nights were missed
     (`covers_from` up to the day before `day`), and what a night did, which the digest reads

@@ -28,7 +28,7 @@ from datetime import date, datetime, time, timedelta
 
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Count, Q
 from django.template.loader import render_to_string
 from django.utils import timezone
 
@@ -85,6 +85,17 @@ class NightlySummary:
         """The one summary line of DESIGN.md's public contract."""
         return " ".join(f"{f.name}={getattr(self, f.name)}" for f in fields(self))
 
+    @classmethod
+    def from_line(cls, line: str) -> "NightlySummary":
+        """A summary read back from its line (a NightlyRun's record); missing keys count 0."""
+        known = {f.name for f in fields(cls)}
+        values = {}
+        for pair in line.split():
+            key, _, value = pair.partition("=")
+            if key in known and value.isdecimal():
+                values[key] = int(value)
+        return cls(**values)
+
 
 def nightly_moment(institution: Institution, day: date) -> datetime:
     return datetime.combine(day, time(2, 0), tzinfo=institution.tz)
@@ -100,7 +111,11 @@ def run_nightly(
 
 
 def run_for_institution(*, institution: Institution, today: date) -> NightlySummary:
+    """One night for one institution. Returns what this run did (``run_nightly`` prints it);
+    the night's record (``NightlyRun.summary``) totals the whole night instead, every run of it
+    included, and is written after each step, so a run cut short leaves what it did."""
     run = night_begin(institution=institution, today=today)
+    earlier = NightlySummary.from_line(run.summary)  # what earlier runs of this night did
     now = nightly_moment(institution, today)
     summary = NightlySummary()
     summary.forfeits = len(
@@ -120,12 +135,53 @@ def run_for_institution(*, institution: Institution, today: date) -> NightlySumm
     summary.standings_rebuilt = refreshed.standings_rebuilt
     summary.brackets_advanced = refreshed.brackets_advanced
     summary.brackets_built = refreshed.brackets_built
+    _record_night(institution, run, now, earlier, summary)
     summary.reminders_sent = remind_due_matches(institution=institution, now=now)
+    _record_night(institution, run, now, earlier, summary)
     summary.digests_sent = digest_send(institution=institution, run=run, now=now)
     run.finished_at = timezone.now()
-    run.summary = summary.line()
-    run.save(update_fields=["finished_at", "summary"])
+    _record_night(institution, run, now, earlier, summary)
     return summary
+
+
+def night_totals(
+    *,
+    institution: Institution,
+    run: NightlyRun,
+    now: datetime,
+    earlier: NightlySummary,
+    this_run: NightlySummary,
+) -> NightlySummary:
+    """The whole night's summary: its forfeits and confirmations read back from the audit trail
+    (whichever run made them, as the digest reads them); the standings rebuilt as the most any
+    run of the night rebuilt (each rebuilds the same leagues); brackets, reminders and digests,
+    which happen once, as what the earlier runs recorded plus this one's."""
+    done = dict(
+        AuditEvent.objects.filter(
+            _tonight(institution, run, now), match__league__season__institution=institution
+        )
+        .order_by()
+        .values("action")
+        .annotate(matches=Count("match_id", distinct=True))
+        .values_list("action", "matches")
+    )
+    return NightlySummary(
+        forfeits=done.get("double_forfeit", 0),
+        auto_confirmed=done.get("auto_confirmed", 0),
+        standings_rebuilt=max(earlier.standings_rebuilt, this_run.standings_rebuilt),
+        brackets_built=earlier.brackets_built + this_run.brackets_built,
+        brackets_advanced=earlier.brackets_advanced + this_run.brackets_advanced,
+        reminders_sent=earlier.reminders_sent + this_run.reminders_sent,
+        digests_sent=earlier.digests_sent + this_run.digests_sent,
+    )
+
+
+def _record_night(institution, run, now, earlier, this_run) -> None:
+    totals = night_totals(
+        institution=institution, run=run, now=now, earlier=earlier, this_run=this_run
+    )
+    run.summary = totals.line()
+    run.save(update_fields=["finished_at", "summary"])
 
 
 # --- The record of runs ------------------------------------------------------------------------------

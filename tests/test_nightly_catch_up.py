@@ -188,6 +188,34 @@ def test_a_rerun_of_the_same_night_lists_the_forfeits_the_first_run_recorded(
     assert "DOUBLE FORFEITS RECORDED TONIGHT (1)" in digests()[0].body
 
 
+def test_the_record_of_a_night_cut_short_and_run_again_totals_the_whole_night(
+    match, institution, director, monkeypatch, capsys
+):
+    """The first run forfeits, then dies before its reminders; the second finds nothing left to
+    forfeit. Its output says what it did (forfeits=0); the night's record says what the night
+    did (forfeits=1), as the digest does. It said forfeits=0 auto_confirmed=0."""
+    day = match.deadline.astimezone(institution.tz).date()
+
+    def killed(**kwargs):
+        raise RuntimeError("worker killed")
+
+    monkeypatch.setattr(nightly, "remind_due_matches", killed)
+    with pytest.raises(RuntimeError):
+        call_command("run_nightly", "--today", day.isoformat())
+    cut_short = NightlyRun.objects.get(institution=institution, day=day)
+    assert cut_short.finished_at is None
+    assert cut_short.summary.startswith("forfeits=1 auto_confirmed=0 standings_rebuilt=1 ")
+    monkeypatch.undo()
+
+    call_command("run_nightly", "--today", day.isoformat())
+
+    assert capsys.readouterr().out.startswith("forfeits=0 auto_confirmed=0 standings_rebuilt=1 ")
+    record = NightlyRun.objects.get(institution=institution, day=day)
+    assert record.finished_at is not None
+    assert record.summary.startswith("forfeits=1 auto_confirmed=0 standings_rebuilt=1 ")
+    assert record.summary.endswith(" digests_sent=1")
+
+
 def test_a_double_forfeit_notice_goes_out_once_however_often_the_night_runs(
     match, player, opponent, institution, django_capture_on_commit_callbacks
 ):
