@@ -65,6 +65,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     # Django's AuthenticationMiddleware, taking the user the session row was read with.
     "accounts.middleware.SessionUserMiddleware",
+    # Cache-Control on what belongs to a person (after the user is known).
+    "core.middleware.PrivateResponsesMiddleware",
     "core.middleware.AdminTimeZoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",

@@ -1,4 +1,5 @@
-"""Refusing an oversized request body before anything reads it; the health check."""
+"""Refusing an oversized request body before anything reads it; the health check; keeping what
+belongs to a person out of shared caches."""
 
 from collections.abc import Callable
 
@@ -89,3 +90,28 @@ class AdminTimeZoneMiddleware:
             return self.get_response(request)
         with timezone.override(institution.tz):
             return self.get_response(request)
+
+
+# Files that hold people's names and results whoever asks: rosters, score cards, calendars.
+PRIVATE_CONTENT_TYPES = ("text/csv", "application/pdf", "text/calendar")
+
+
+class PrivateResponsesMiddleware:
+    """``Cache-Control: private, no-store`` on every response to a signed-in person (their
+    pages name them and show their matches) and on every CSV, PDF and calendar feed, so that a
+    shared proxy never keeps a student's page or a roster for the next person. A response that
+    says how it may be cached already keeps its own header. Public pages seen signed out stay
+    cacheable."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if response.has_header("Cache-Control"):
+            return response
+        user = getattr(request, "user", None)
+        content_type = response.get("Content-Type", "").split(";")[0].strip()
+        if (user is not None and user.is_authenticated) or content_type in PRIVATE_CONTENT_TYPES:
+            response["Cache-Control"] = "private, no-store"
+        return response

@@ -116,6 +116,7 @@ def test_e3_the_round_page_serves_both_pdfs_to_staff_only(client, staff, player,
     client.force_login(staff.user)
     response = client.get(url)
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    assert response["Cache-Control"] == "private, no-store"  # names on it: no shared cache
     assert "595.276 x 841.89" in poppler("pdfinfo", response.content, tmp_path)
     pairings = client.get(reverse("event_print", args=["fest", 1, "pairings"]))
     assert pairings.status_code == 200 and b"%PDF" in pairings.content[:8]
