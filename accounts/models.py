@@ -503,3 +503,26 @@ class UserSession(AbstractBaseSession):
         from .sessions import SessionStore
 
         return SessionStore
+
+
+class SignInLink(models.Model):
+    """A one-time sign-in link (a volunteer's invitation): whoever follows it is signed in as
+    `user` once, before `expires_at`, and their address counts as verified (the link reached
+    it, or the director handed it to them on a slip). Only a hash of the secret is kept."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="sign_in_links"
+    )
+    token_hash = models.CharField(max_length=64, unique=True)
+    next_path = models.CharField(
+        max_length=200, blank=True, help_text="Where the link leads once signed in."
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "used_at"], name="sign_in_link_user_unused")]
+
+    def __str__(self):
+        return f"Sign-in link for {self.user} until {self.expires_at:%Y-%m-%d %H:%M}"

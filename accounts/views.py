@@ -1,12 +1,14 @@
 from allauth.account.models import EmailAddress
 from allauth.account.views import SignupView
 from django.contrib import messages
+from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.db.models import OuterRef, Subquery
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from core.compiled import CompiledQuery
@@ -31,7 +33,10 @@ from .services import (
     id_check_record,
     name_change,
     preferences_update,
+    sign_in_link_find,
+    sign_in_link_redeem,
 )
+from .services.sign_in import LINK_SPENT
 
 
 class CampusSignupView(SignupView):
@@ -309,3 +314,25 @@ def calendar_rotate(request: HttpRequest) -> HttpResponse:
         request, "Your calendar link is new: the old one no longer works. Update your calendar app."
     )
     return redirect("profile")
+
+
+def sign_in_with_link(request: HttpRequest, token: str) -> HttpResponse:
+    """A one-time sign-in link (a volunteer's invitation). Opening it only asks "sign in as …?":
+    mail scanners open links to check them, and must not spend it; the button signs in."""
+    if request.method == "POST":
+        try:
+            link = sign_in_link_redeem(token=token)
+        except DomainError as error:
+            return render(
+                request, "account/sign_in_link.html", {"spent": error.message}, status=410
+            )
+        login(request, link.user, backend="accounts.backends.ProfileAuthenticationBackend")
+        messages.success(request, f"Logged in as {link.user.email}.")
+        safe = url_has_allowed_host_and_scheme(link.next_path, allowed_hosts=None)
+        return redirect(link.next_path if link.next_path and safe else "home")
+    link = sign_in_link_find(token)
+    if link is None:
+        return render(request, "account/sign_in_link.html", {"spent": LINK_SPENT}, status=410)
+    institution = link.user.institution
+    with timezone.override(institution.tz if institution else timezone.get_current_timezone()):
+        return render(request, "account/sign_in_link.html", {"link": link})

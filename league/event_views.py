@@ -645,25 +645,41 @@ def event_scores(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 class ScorerForm(forms.Form):
     name = forms.CharField(label="Volunteer's name", max_length=150)
-    email = forms.EmailField(label="Their e-mail (any address: it is their login)")
+    email = forms.EmailField(
+        label="Their e-mail address (the log-in link goes there)", max_length=254
+    )
+
+
+def _scorer_of(league: League, value: str):
+    """The invitation a button names, or None for anything else (a made-up or garbled id)."""
+    if not (value.isascii() and value.isdecimal() and len(value) < 19):
+        return None
+    return league.scorers.filter(pk=int(value)).first()
 
 
 @login_required
 def event_scorers(request: HttpRequest, slug: str) -> HttpResponse:
-    """The director makes volunteers' accounts that may enter this event's cards."""
+    """The director invites the volunteers who may enter this event's cards (by name and
+    address: each gets a one-time log-in link by e-mail), prints a link as a slip to hand over,
+    or takes a volunteer off."""
     league = _staff_event(request, slug, director=True)
     form = ScorerForm(request.POST or None)
-    password = None
     if request.method == "POST":
-        if request.POST.get("remove"):
-            scorer = league.scorers.filter(pk=request.POST.get("remove")).first()
-            if scorer is not None:
-                events.scorer_remove(actor=request.user, league=league, user=scorer.user)
-                messages.success(request, f"{scorer.user} can no longer enter cards.")
+        if "remove" in request.POST or "slip" in request.POST:
+            scorer = _scorer_of(
+                league, request.POST.get("remove") or request.POST.get("slip") or ""
+            )
+            if scorer is None:
+                messages.error(request, "That volunteer is not on this event's list.")
+            elif "remove" in request.POST:
+                events.scorer_remove(actor=request.user, league=league, scorer=scorer)
+                messages.success(request, f"{scorer.name} can no longer enter cards.")
+            else:
+                return _scorer_slip(request, league, scorer)
             return redirect(reverse("event_scorers", args=[slug]))
         if form.is_valid():
             try:
-                user, password = events.scorer_create(
+                scorer = events.scorer_invite(
                     actor=request.user,
                     league=league,
                     name=form.cleaned_data["name"],
@@ -672,18 +688,45 @@ def event_scorers(request: HttpRequest, slug: str) -> HttpResponse:
             except DomainError as error:
                 form.add_error(None, error.message)
             else:
-                messages.success(request, f"{user} can enter {league}'s score cards.")
-                form = ScorerForm()
+                messages.success(
+                    request,
+                    f"{scorer.name} is invited: a one-time log-in link is on its way to "
+                    f"{scorer.email}. You can also print it on a slip below.",
+                )
+                return redirect(reverse("event_scorers", args=[slug]))
     return render(
         request,
         "league/event/scorers.html",
         {
             "league": league,
             "form": form,
-            "password": password,
-            "scorers": league.scorers.select_related("user").order_by("created_at"),
+            "scorers": league.scorers.order_by("created_at", "pk"),
+            "access_ends": events.scorer_access_ends(league),
         },
     )
+
+
+def _scorer_slip(request: HttpRequest, league: League, scorer) -> HttpResponse:
+    """A fresh log-in link for one volunteer, printed as a slip with its QR code (PDF)."""
+    from . import printables
+
+    try:
+        url = events.scorer_slip(actor=request.user, league=league, scorer=scorer)
+    except DomainError as error:
+        messages.error(request, error.message)
+        return redirect(reverse("event_scorers", args=[league.slug]))
+    institution = league.season.institution
+    slip = printables.PrintSlip(
+        event=league.name,
+        date=league.event_date,
+        name=scorer.name,
+        email=scorer.email,
+        url=url,
+        valid_until=timezone.localtime(events.scorer_access_ends(league), institution.tz),
+    )
+    response = HttpResponse(printables.sign_in_slip_pdf(slip), content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{league.slug}-volunteer-slip.pdf"'
+    return response
 
 
 # --- Printables ---------------------------------------------------------------------------------

@@ -275,12 +275,21 @@ class Team(models.Model):
 
 
 class EventScorer(models.Model):
-    """A volunteer who may enter an event's score cards (the event scorer role, E3): an account
-    the director made, valid for that event only and until the day after it."""
+    """A volunteer the director invited to enter an event's score cards (the event scorer role,
+    E3), valid for that event only and until the day after it. Volunteers belong to the
+    director's institution: the invitation is to a name and an address, and only an account of
+    that institution (made for them when the address has none) is ever attached; an address
+    whose account is another institution's keeps `user` empty and gives nobody any right."""
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="scorers")
+    name = models.CharField(max_length=150)
+    email = models.EmailField(help_text="The address invited, lower-cased.")
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="scorer_for"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="scorer_for",
     )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
@@ -289,11 +298,16 @@ class EventScorer(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["league", "user"], name="one_scorer_row_per_event"),
+            models.UniqueConstraint(fields=["league", "email"], name="one_invitation_per_address"),
+            models.UniqueConstraint(
+                fields=["league", "user"],
+                condition=Q(user__isnull=False),
+                name="one_scorer_row_per_event",
+            ),
         ]
 
     def __str__(self):
-        return f"{self.user} scores {self.league}"
+        return f"{self.name} <{self.email}> scores {self.league}"
 
 
 class AssistItem(models.Model):

@@ -99,3 +99,24 @@ def score_sheets_pdf(round: PrintRound, paper: str = "letter") -> bytes:
         "league/print/score_sheets.html",
         {"round": round, "page_size": _paper(paper), "turns": range(1, SHEET_TURNS + 1)},
     )
+
+
+@dataclass(frozen=True)
+class PrintSlip:
+    """A volunteer's one-time log-in link, printed for the director to hand over."""
+
+    event: str
+    date: datetime.date | None
+    name: str
+    email: str
+    url: str
+    valid_until: datetime.datetime  # in the institution's time zone
+
+    @property
+    def qr_image(self) -> str:
+        return segno.make(self.url, error="m").svg_data_uri(scale=4, border=1)
+
+
+def sign_in_slip_pdf(slip: PrintSlip) -> bytes:
+    """A half-page slip: the volunteer's name, the QR code of their log-in link and the link."""
+    return _pdf("league/print/sign_in_slip.html", {"slip": slip, "page_size": "A6 landscape"})

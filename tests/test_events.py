@@ -373,10 +373,10 @@ def test_e3_a_volunteer_scorer_enters_cards_and_only_the_director_overrides(
     entered, client, director, season
 ):
     pair("--all-entrants")
-    volunteer, password = events.scorer_create(
+    volunteer = events.scorer_invite(
         actor=director.user, league=entered, name="Val Unteer", email="val@example.org"
-    )
-    assert password
+    ).user
+    assert volunteer.institution == season.institution
     client.force_login(volunteer)
     match = Match.objects.filter(round__league=entered, table=1).get()
     seats = match.seats.count()

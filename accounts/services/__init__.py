@@ -6,6 +6,7 @@
   calendar link
 - `roster`: importing the registrar's roster
 - `front_desk`: lending equipment (L3)
+- `sign_in`: one-time sign-in links, volunteers' accounts
 
 Keyword-only functions taking model instances and the acting user; each runs in one transaction
 and raises a DomainError on a broken rule.
@@ -32,12 +33,21 @@ from .people import (
     student_register,
 )
 from .roster import RosterImportResult, RosterRejected, roster_import
+from .sign_in import (
+    SignInLinkError,
+    sign_in_link_create,
+    sign_in_link_find,
+    sign_in_link_redeem,
+    sign_in_links_revoke,
+    volunteer_account_create,
+)
 
 __all__ = [
     "MESSAGE_REASON_REQUIRED",
     "ROLE_GROUPS",
     "RosterImportResult",
     "RosterRejected",
+    "SignInLinkError",
     "calendar_token_rotate",
     "email_change_confirm",
     "email_change_request",
@@ -53,5 +63,10 @@ __all__ = [
     "role_revoke",
     "roster_import",
     "set_eligibility",
+    "sign_in_link_create",
+    "sign_in_link_find",
+    "sign_in_link_redeem",
+    "sign_in_links_revoke",
     "student_register",
+    "volunteer_account_create",
 ]
