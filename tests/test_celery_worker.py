@@ -1,7 +1,8 @@
 """Real parts: a Celery worker and beat, as docker-compose runs them, on a real Redis and the test
 database. The worker runs the nightly pipeline; the mail it writes to the outbox is sent on beat's
 next tick through Django's SMTP backend to a real SMTP server on loopback (aiosmtpd), where this
-test reads it back. And the same with the broker stopped and started again (issue #13)."""
+test reads it back. And the same with the broker stopped and started again (issue #13), a worker
+killed mid-night, and a sender killed again and again mid-send (Trust on event day)."""
 
 import os
 import subprocess
