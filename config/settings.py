@@ -202,7 +202,10 @@ SITE_NAME = os.environ.get("SITE_NAME", "Intramural Scrabble")
 globals().update(email_settings(os.environ.get("EMAIL_URL", "console://")))
 
 # The outbox (django-post-office): mail is written in the transaction of the change it reports
-# and sent by core.tasks.send_queued_mail, which beat starts every few seconds (below).
+# and sent by core.tasks.send_queued_mail, which beat starts every few seconds (below). Our own
+# sender (core.tasks.send_due_mail) claims one message at a time with a row lock and reads the
+# retry, order and log settings below; post_office's batch settings (BATCH_SIZE,
+# THREADS_PER_PROCESS, LOCK_FILE_NAME) are not used.
 POST_OFFICE = {
     # Never from the request: a dead broker must not fail it (the beat schedule sends instead).
     "CELERY_ENABLED": False,

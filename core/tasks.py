@@ -3,22 +3,37 @@ change it reports, and sent from there by a Celery task that beat starts every f
 
 The request never talks to the broker for mail, so a Redis outage delays mail and never loses it
 or fails the request: what the transaction committed is in the outbox, and what rolled back
-never was. Delivery is retried by post_office (POST_OFFICE in config/settings.py)."""
+never was.
 
-import hashlib
-import os
-import tempfile
+The outbox is sent one message at a time by `send_due_mail`, not by post_office's batch sender:
+each message is claimed with a row lock that other senders skip, sent, and marked sent (or
+requeued, or failed) before the lock goes, so a sender killed at any moment repeats at most the
+one message it had in flight, and any number of senders on any number of hosts share the work
+without a lock file. A failed delivery is retried as post_office would (POST_OFFICE in
+config/settings.py: MAX_RETRIES, RETRY_INTERVAL, LOG_LEVEL)."""
+
+import logging
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import timedelta
 
 from celery import current_app, shared_task
-from django.db import connection, transaction
+from celery.exceptions import SoftTimeLimitExceeded
+from django.core.mail import get_connection
+from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
-from post_office.mail import send_queued_mail_until_done
-from post_office.models import PRIORITY, STATUS, Email
+from post_office.models import PRIORITY, STATUS, Email, Log
+from post_office.settings import (
+    get_log_level,
+    get_max_retries,
+    get_retry_timedelta,
+    get_sending_order,
+)
 from post_office.utils import cleanup_expired_mails
+
+logger = logging.getLogger(__name__)
 
 # Kept this long, whatever became of it; then the daily clean-up deletes it.
 KEEP_MAIL_DAYS = 90
@@ -102,24 +117,132 @@ def queue_email(message) -> None:
 
 
 def send_now(ids: list[int]) -> None:
-    """Send these outbox messages in this process (the demo, the tests); an expired one is not."""
-    for email in Email.objects.filter(pk__in=ids, status=STATUS.queued, expires_at__isnull=True):
-        email.dispatch()
+    """Send these outbox messages in this process (the demo, the tests), through the same claim
+    as beat's sender: one that another sender holds, or that is not due (expired, say), is not."""
+    send_due_mail(ids=ids)
 
 
-def _lock_file() -> str:
-    """One sender at a time per database on this host: post_office's lock file, named after the
-    database so that deployments (or test runs) sharing a machine never wait for each other."""
-    name = hashlib.sha1(str(connection.settings_dict["NAME"]).encode()).hexdigest()[:12]
-    return os.path.join(tempfile.gettempdir(), f"scrabble-league-outbox-{name}")
+# How long a claim may sit idle before PostgreSQL ends the session holding it. A sender killed
+# on its own host lets go at once (its connection closes); one whose host vanished would hold
+# its message until TCP gives up on it, two hours by default. Well past the time one message
+# takes to hand to the SMTP server (EMAIL_TIMEOUT is 10 s a step).
+CLAIM_TIMEOUT = timedelta(minutes=5)
+
+
+def due_mail():
+    """The outbox messages to send now, in sending order: post_office's get_queued() without its
+    batch: queued or requeued, scheduled for now or earlier (or not at all), and not expired (an
+    expired message is never sent; `undelivered` relies on that)."""
+    now = timezone.now()
+    return Email.objects.filter(
+        Q(scheduled_time__isnull=True) | Q(scheduled_time__lte=now),
+        Q(expires_at__isnull=True) | Q(expires_at__gt=now),
+        status__in=[STATUS.queued, STATUS.requeued],
+    ).order_by(*get_sending_order())
+
+
+def send_due_mail(*, ids: Iterable[int] | None = None) -> int:
+    """Send every due outbox message (or every due one of `ids`), one at a time, until none is
+    left that another sender is not holding; returns how many were sent.
+
+    Each message is claimed, delivered and marked in one short transaction of its own:
+    `SELECT … FOR UPDATE SKIP LOCKED` takes the next due row that no other sender holds, the
+    message goes to the mail backend while the lock is held, and its new status is written
+    before the commit lets the lock go. A row lock rather than a conditional UPDATE to a
+    "sending" state: PostgreSQL drops the lock the moment a killed sender's connection closes,
+    so a crash needs no lease that must expire before someone else sends the message, leaves no
+    message stranded in a state post_office's admin does not know, and the one message in flight
+    is the only one sent again. Another sender skips held rows instead of waiting for them, so
+    senders on any number of hosts share the outbox. One SMTP connection serves every message
+    of a run; a failure closes it and the next message opens another."""
+    ids = None if ids is None else list(ids)
+    backend = get_connection()
+    sent = 0
+    try:
+        while (status := _send_next(backend, ids)) is not None:
+            sent += status == STATUS.sent
+    finally:
+        backend.close()
+    return sent
+
+
+def _send_next(backend, ids: list[int] | None) -> int | None:
+    """Claim the next due message, deliver it and record how that went; returns its new status,
+    or None when nothing is left to claim."""
+    outermost = not transaction.get_connection().in_atomic_block
+    with transaction.atomic():
+        if outermost:
+            _limit_claim()
+        due = due_mail() if ids is None else due_mail().filter(pk__in=ids)
+        email = due.select_for_update(skip_locked=True).prefetch_related("attachments").first()
+        if email is None:
+            return None
+        try:
+            # post_office's own rendering: headers, Expires, Message-ID, attachments.
+            message = email.email_message()
+            # A message without recipients is marked sent, as post_office does: no retry could
+            # ever deliver it.
+            if message.recipients():
+                backend.open()
+                backend.send_messages([message])
+        except SoftTimeLimitExceeded:
+            raise  # the task's time is up: this claim rolls back and the next tick sends it
+        except Exception as error:  # noqa: BLE001 - every failure is recorded and retried
+            logger.warning("Outbox message %s not delivered: %r", email.pk, error)
+            backend.close()
+            return _record_failure(email, error)
+        return _record_sent(email)
+
+
+def _limit_claim() -> None:
+    """End this transaction's session if it sits idle longer than CLAIM_TIMEOUT. PostgreSQL only:
+    SQLite (the demo's) has neither row locks nor such a setting."""
+    connection = transaction.get_connection()
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            milliseconds = int(CLAIM_TIMEOUT.total_seconds() * 1000)
+            cursor.execute(
+                "SELECT set_config('idle_in_transaction_session_timeout', %s, true)",
+                [str(milliseconds)],
+            )
+
+
+def _record_sent(email: Email) -> int:
+    Email.objects.filter(pk=email.pk).update(status=STATUS.sent, last_updated=timezone.now())
+    if get_log_level() >= 2:
+        Log.objects.create(email=email, status=STATUS.sent)
+    return STATUS.sent
+
+
+def _record_failure(email: Email, error: Exception) -> int:
+    """As post_office's sender does: requeued for RETRY_INTERVAL later while retries remain,
+    failed after MAX_RETRIES (the admin's Requeue and `requeue_failed` send it again), and a log
+    row with the error (LOG_LEVEL 1 and up)."""
+    now = timezone.now()
+    retries = email.number_of_retries or 0
+    if retries < get_max_retries():
+        status, retries, scheduled = STATUS.requeued, retries + 1, now + get_retry_timedelta()
+    else:
+        status, scheduled = STATUS.failed, email.scheduled_time
+    Email.objects.filter(pk=email.pk).update(
+        status=status, number_of_retries=retries, scheduled_time=scheduled, last_updated=now
+    )
+    if get_log_level() >= 1:
+        Log.objects.create(
+            email=email,
+            status=STATUS.failed,
+            message=str(error),
+            exception_type=type(error).__name__,
+        )
+    return status
 
 
 @shared_task(name="core.tasks.send_queued_mail")
 def send_queued_mail() -> None:
-    """Beat's tick: send the outbox batch by batch until nothing is due. A failed delivery is
-    requeued on its own (POST_OFFICE's MAX_RETRIES, RETRY_INTERVAL); a second tick while a
-    first still sends finds the lock taken and leaves."""
-    send_queued_mail_until_done(lockfile=_lock_file())
+    """Beat's tick: send what is due, one claimed message at a time (`send_due_mail`). Ticks
+    running at once, on one worker or many hosts, share the outbox; a tick killed mid-send
+    repeats at most the message it had in flight, and the next tick sends the rest."""
+    send_due_mail()
 
 
 @shared_task(name="core.tasks.cleanup_mail")

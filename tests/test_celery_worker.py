@@ -1,7 +1,8 @@
 """Real parts: a Celery worker and beat, as docker-compose runs them, on a real Redis and the test
 database. The worker runs the nightly pipeline; the mail it writes to the outbox is sent on beat's
 next tick through Django's SMTP backend to a real SMTP server on loopback (aiosmtpd), where this
-test reads it back. And the same with the broker stopped and started again (issue #13)."""
+test reads it back. And the same with the broker stopped and started again (issue #13), a worker
+killed mid-night, and a sender killed again and again mid-send (Trust on event day)."""
 
 import os
 import subprocess
@@ -18,6 +19,7 @@ import pytest
 import redis
 from aiosmtpd.controller import Controller
 from django.conf import settings
+from django.core.mail import EmailMessage
 from django.core.management import call_command
 from django.db import connection, transaction
 from django.test import Client
@@ -25,10 +27,11 @@ from django.urls import reverse
 from post_office.models import STATUS, Email
 
 from config.celery import app
+from core.tasks import queue_emails, send_queued_mail
 from league.tasks import run_nightly_for_institution
 from matches.models import MatchStatus, ResultReport
 from tests.factories import match_between
-from tests.test_email_smtp import Inbox, free_port
+from tests.test_email_smtp import Inbox, SlowInbox, free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -109,11 +112,12 @@ def deployment(broker_url: str, smtp_port: int):
             pass
 
 
-def wait_for(condition, seconds: float) -> bool:
+def wait_for(condition, seconds: float):
+    """The condition's first true value within `seconds`, or its last false one."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        if condition():
-            return True
+        if value := condition():
+            return value
         time.sleep(0.2)
     return condition()
 
@@ -305,3 +309,103 @@ def test_l8_a_worker_killed_mid_night_then_restarted_sends_the_nights_digest_and
     digests = [e for e in outbox if director.user.email in e.to]
     assert len(digests) == 1
     assert "DOUBLE FORFEITS RECORDED TONIGHT (3)" in digests[0].message
+
+
+# --- A sender killed mid-send (Trust on event day) -------------------------------------------------
+
+
+def _sending_child(worker: int, smtp_port: int) -> int | None:
+    """A pool child of this worker with a connection open to the SMTP server: one sending now
+    (a sender keeps its SMTP connection for the whole run)."""
+    connected = set()
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        if fields[2] == f"0100007F:{smtp_port:04X}" and fields[3] == "01":  # ESTABLISHED
+            connected.add(f"socket:[{fields[9]}]")
+    children = Path(f"/proc/{worker}/task/{worker}/children").read_text().split()
+    for child in children:
+        try:
+            fds = [os.readlink(f) for f in Path(f"/proc/{child}/fd").iterdir()]
+        except FileNotFoundError:
+            continue  # gone meanwhile
+        if connected.intersection(fds):
+            return int(child)
+    return None
+
+
+def test_a_sender_killed_again_and_again_mid_send_delivers_everything_repeating_at_most_one_message_a_crash(
+    transactional_db,
+):
+    """600 queued and a pool child killed mid-batch used to repeat 88 and 75 messages: the outbox
+    marked a batch sent only after all of it. Here a real worker with two pool children sends a
+    few hundred messages to a real SMTP server, and four times a child is killed while it sends;
+    the worker forks a new one, the killed tick goes back to the queue, and beat's ticks (every
+    second here, every 10 s in production) go on. Every message arrives, and each crash repeats
+    at most the one message in flight. Prints how long it took."""
+    started = time.monotonic()
+    total, crashes = 300, 4
+    inbox = SlowInbox()
+    controller = Controller(inbox, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    queue = f"test-{uuid.uuid4().hex[:10]}"
+    env = celery_env(settings.CELERY_BROKER_URL, queue, controller.port)
+    worker_args = ["worker", "--pool", "prefork", "--concurrency", "2", "-Q", queue]
+    worker_args += ["--without-heartbeat", "--without-mingle", "--without-gossip"]
+    previous = app.conf.task_always_eager
+    app.conf.task_always_eager = False  # queued for the worker, not sent in this process
+    worker = None
+    arrived_at_each_crash: list[int] = []
+    try:
+        queue_emails(
+            EmailMessage(f"Table {i}", "Your table", to=[f"entrant{i:03d}@example.edu"])
+            for i in range(total)
+        )
+        worker = celery(*worker_args, env=env)
+        last_tick = 0.0
+
+        def tick() -> None:
+            nonlocal last_tick
+            if time.monotonic() - last_tick >= 1:
+                send_queued_mail.apply_async(queue=queue, expires=10)
+                last_tick = time.monotonic()
+
+        def arrived() -> set[str]:
+            return {e.rcpt_tos[0] for e in inbox.messages}
+
+        for crash in range(1, crashes + 1):
+            threshold = total * crash // (crashes + 1)
+
+            def sending_past_threshold(threshold=threshold) -> int | None:
+                tick()
+                if len(inbox.messages) >= threshold:
+                    return _sending_child(worker.pid, controller.port)
+                return None
+
+            child = wait_for(sending_past_threshold, 20)
+            assert child, f"{len(arrived())} arrived and no pool child sending"
+            os.kill(child, SIGKILL)
+            arrived_at_each_crash.append(len(arrived()))
+
+        def all_sent() -> bool:
+            tick()
+            return (
+                len(arrived()) == total and not Email.objects.exclude(status=STATUS.sent).exists()
+            )
+
+        finished = wait_for(all_sent, 20)
+    finally:
+        app.conf.task_always_eager = previous
+        if worker is not None:
+            stop(worker)
+        controller.stop()
+        redis.Redis.from_url(settings.CELERY_BROKER_URL).delete(queue)
+
+    addresses = [e.rcpt_tos[0] for e in inbox.messages]
+    repeats = len(addresses) - len(set(addresses))
+    print(
+        f"\n{total} messages, a sender killed after {arrived_at_each_crash} had arrived:"
+        f" {repeats} repeated, {time.monotonic() - started:.1f} s"
+    )
+    assert max(arrived_at_each_crash) < total  # each crash came mid-send
+    assert finished, f"{len(set(addresses))} of {total} arrived"
+    assert repeats <= crashes, f"{repeats} messages arrived twice after {crashes} crashes"

@@ -1,6 +1,7 @@
 """Real e-mail: the signup verification message is written to the outbox, sent from there through
 Django's SMTP backend and arrives at a real SMTP server on loopback (aiosmtpd)."""
 
+import asyncio
 import socket
 from email import message_from_bytes, policy
 
@@ -16,6 +17,18 @@ class Inbox:
 
     async def handle_DATA(self, server, session, envelope):
         self.messages.append(envelope)
+        return "250 Message accepted"
+
+
+class SlowInbox(Inbox):
+    """Takes each message at once and says so (250) a little later: a sender killed in between
+    has delivered a message it never heard was accepted, the worst moment to die."""
+
+    delay = 0.01
+
+    async def handle_DATA(self, server, session, envelope):
+        self.messages.append(envelope)
+        await asyncio.sleep(self.delay)
         return "250 Message accepted"
 
 
