@@ -6,11 +6,11 @@ Thin views: each POST calls one service in ``league.events`` or ``matches.servic
 reads the event through ``events.event_state`` in a fixed number of queries."""
 
 import json
+import re
 
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -20,12 +20,14 @@ from django.views.decorators.http import require_POST
 from accounts import roles
 from accounts.models import PlayerProfile
 from core.errors import DomainError
+from core.values import INT_MAX, clean_text, number_or_none, row_id, shown, whole_number
 from matches import services as match_services
 from matches.forms import SCORE
 from matches.models import GameEnd, Match, MatchStatus
 
 from . import events
 from .club_views import act_and_say
+from .door import back_with_search, scanned_key, search_filter, searched
 from .event_pages import rounds_view
 from .models import AssistItem, AssistSale, CheckIn, Entry, League, LeagueFormat, Round
 from .pages import layout, render_pages
@@ -249,7 +251,9 @@ class WalkInForm(forms.Form):
     name = forms.CharField(label="Name", max_length=300)
     category = forms.ChoiceField(label="Category")
     team = forms.CharField(label="Team (optional)", required=False, max_length=120)
-    email = forms.EmailField(label="E-mail (optional: only for results)", required=False)
+    email = forms.EmailField(
+        label="E-mail (optional: only for results)", required=False, max_length=254
+    )
     campus_id = forms.CharField(label="Campus ID (students)", required=False, max_length=40)
 
     def __init__(self, *args, league: League, **kwargs):
@@ -258,16 +262,12 @@ class WalkInForm(forms.Form):
 
 
 def _desk_context(request, league: League, walk_in: WalkInForm | None = None) -> dict:
-    query = (request.GET.get("q") or "").strip()
+    query = searched(request)
     entries = Entry.objects.filter(league=league).select_related("player__user", "category", "team")
-    if query:
-        entries = entries.filter(
-            Q(player__user__first_name__icontains=query)
-            | Q(player__user__last_name__icontains=query)
-            | Q(player__display_name__icontains=query)
-            | Q(player__campus_id=query)
-            | Q(player_number=int(query) if query.isdigit() and len(query) < 9 else -1)
-        )
+    if query is None:
+        entries = entries.none()
+    elif query:
+        entries = entries.filter(search_filter(query))
     here = set(CheckIn.objects.filter(round__league=league).values_list("entry_id", flat=True))
     seated = set(
         Entry.objects.filter(league=league, player__seats__match__league=league).values_list(
@@ -296,25 +296,24 @@ def event_desk(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "league/event/desk.html", _desk_context(request, league))
 
 
-def _entry_from(league: League, key: str) -> Entry:
-    key = key.strip()
+def _entry_from(league: League, key) -> Entry:
+    key, number = scanned_key(key)
     entries = Entry.objects.filter(league=league).select_related("player__user")
-    entry = entries.filter(player__campus_id=key).first() if key else None
-    if entry is None and key.isdigit() and len(key) < 9:
-        entry = entries.filter(player_number=int(key)).first()
+    entry = entries.filter(player__campus_id=key).first()
+    if entry is None and number is not None:
+        entry = entries.filter(player_number=number).first()
     if entry is None:
         profile = PlayerProfile.objects.filter(
             institution=league.season.institution, campus_id=key
         ).first()
-        if profile is not None and key:
+        if profile is not None:
             raise DomainError(f"{profile.name} is not entered in {league}: add them below.")
         raise DomainError(f"No entrant has the number or campus ID {key!r}.")
     return entry
 
 
-def _desk_back(league: League, query: str = "") -> str:
-    url = reverse("event_desk", args=[league.slug])
-    return f"{url}?q={query}" if query else url
+def _desk_back(league: League, query="") -> str:
+    return back_with_search(reverse("event_desk", args=[league.slug]), query)
 
 
 @login_required
@@ -439,7 +438,9 @@ def event_close(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     act_and_say(
         request,
         lambda: events.close_round(
-            actor=request.user, round=round_, reason=request.POST.get("reason", "").strip()
+            actor=request.user,
+            round=round_,
+            reason=clean_text(request.POST.get("reason"), what="The reason", max_length=300),
         ),
         lambda count: f"Round {number} closed: {count} tables without a card forfeited.",
     )
@@ -835,23 +836,19 @@ def table_timer(request: HttpRequest, slug: str) -> HttpResponse:
         raise Http404
     default = league.turn_time_seconds or 150
     problems = []
-    try:
-        seconds = int(request.GET.get("seconds", default))
-    except ValueError:
-        seconds, problems = default, [f"{request.GET.get('seconds')!r} is not a number of seconds"]
+    seconds = number_or_none(request.GET.get("seconds", default), low=0, high=INT_MAX)
+    if seconds is None:
+        seconds, problems = default, [f"{shown(request.GET['seconds'])} is not a number of seconds"]
     if seconds != 0 and not 30 <= seconds <= 600:
         problems.append(f"{seconds} seconds is outside 30–600")
         seconds = default
-    try:
-        players = int(request.GET.get("players", 2))
-    except ValueError:
-        players = 0
-    if not 2 <= players <= 4:
+    players = number_or_none(request.GET.get("players", 2), low=2, high=4)
+    if players is None:
         problems.append("a table has 2 to 4 players")
         players = 2
     names = [name.strip()[:40] for name in request.GET.get("names", "").split(",")]
     names = [name or f"Player {i}" for i, name in enumerate((names + [""] * 4)[:players], 1)]
-    table = request.GET.get("table", "")
+    table = number_or_none(request.GET.get("table", ""), low=1, high=999)
     return render(
         request,
         "league/table_timer.html",
@@ -860,7 +857,7 @@ def table_timer(request: HttpRequest, slug: str) -> HttpResponse:
             "seconds": seconds,
             "label": f"{seconds // 60}:{seconds % 60:02d}",
             "names": names,
-            "table": table if table.isdigit() else "",
+            "table": table or "",
             "problems": problems,
         },
     )
@@ -942,6 +939,16 @@ def event_settings_file(request: HttpRequest, slug: str) -> HttpResponse:
 
 # --- Assists for the charity (E5) -----------------------------------------------------------
 
+TABLE_ANCHOR = re.compile(r"table-[0-9]{1,20}")
+
+
+def _posted_row(post, key: str, model, league: League, what: str):
+    """The row of this event that a button's hidden id names, or a message saying it is not."""
+    row = model.objects.filter(pk=row_id(post.get(key), what=what), league=league).first()
+    if row is None:
+        raise DomainError(f"{what} is not one of {league}'s: reload the page and try again.")
+    return row
+
 
 @login_required
 def event_assists(request: HttpRequest, slug: str) -> HttpResponse:
@@ -951,42 +958,38 @@ def event_assists(request: HttpRequest, slug: str) -> HttpResponse:
 
     league = _scorer_event(request, slug)
     if request.method == "POST":
-        if request.POST.get("void"):
-            sale = get_object_or_404(AssistSale, pk=request.POST.get("void"), league=league)
+        post = request.POST
+        if "void" in post:
+
+            def void():
+                sale = _posted_row(post, "void", AssistSale, league, "That sale")
+                reason = clean_text(post.get("reason"), what="The reason", max_length=300)
+                return assists.sale_void(actor=request.user, sale=sale, reason=reason)
+
             act_and_say(
                 request,
-                lambda: assists.sale_void(
-                    actor=request.user, sale=sale, reason=request.POST.get("reason", "")
-                ),
+                void,
                 lambda voided: f"Sale voided: {voided.quantity} × {voided.item.name}.",
             )
         else:
-            entry = get_object_or_404(Entry, pk=request.POST.get("entry"), league=league)
-            item = get_object_or_404(AssistItem, pk=request.POST.get("item"), league=league)
-            quantity = request.POST.get("quantity", "1")
 
             def sell():
-                if not quantity.isdigit():
-                    raise DomainError(f"Quantity {quantity!r}: a whole number, one or more.")
-                return assists.sale_record(
-                    actor=request.user,
-                    league=league,
-                    entry=entry,
-                    item=item,
-                    quantity=int(quantity),
+                entry = _posted_row(post, "entry", Entry, league, "The entrant")
+                item = _posted_row(post, "item", AssistItem, league, "The item")
+                quantity = whole_number(post.get("quantity", "1"), what="Quantity", low=1, high=100)
+                sale = assists.sale_record(
+                    actor=request.user, league=league, entry=entry, item=item, quantity=quantity
                 )
-
-            act_and_say(
-                request,
-                sell,
-                lambda sale: (
+                return (
                     f"{sale.quantity} × {item.name} to {entry.player.name}: "
                     f"{assists.money(sale.cents)}."
-                ),
-            )
-        at = request.POST.get("at", "")
+                )
+
+            act_and_say(request, sell, lambda said: said)
+        at = post.get("at", "")
         # Back to the same table, still open, for the next sale there.
-        return redirect(reverse("event_assists", args=[slug]) + (f"?open={at}#{at}" if at else ""))
+        anchor = f"?open={at}#{at}" if TABLE_ANCHOR.fullmatch(at) else ""
+        return redirect(reverse("event_assists", args=[slug]) + anchor)
     round_ = assists.current_round(league)
     tables = []
     if round_ is not None:

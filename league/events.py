@@ -51,6 +51,11 @@ class EventError(DomainError):
     pass
 
 
+# The columns' lengths: longer would fail the insert (PlayerProfile.email, Team.name).
+EMAIL_MAX = PlayerProfile._meta.get_field("email").max_length
+TEAM_NAME_MAX = Team._meta.get_field("name").max_length
+
+
 # --- Locks and rights ---------------------------------------------------------------------------
 
 
@@ -331,11 +336,20 @@ def clean_details(details: EntrantDetails) -> EntrantDetails:
         raise EventError(
             f"A name is at most {GUEST_NAME_MAX} characters ({len(name)} given): shorten it."
         )
+    if len(email) > EMAIL_MAX:
+        raise EventError(
+            f"An e-mail address is at most {EMAIL_MAX} characters ({len(email)} given)."
+        )
     if email:
         try:
             validate_email(email)
         except ValidationError:
             raise EventError(f"{email!r} is not an e-mail address.") from None
+    team = " ".join((details.team or "").split())
+    if len(team) > TEAM_NAME_MAX:
+        raise EventError(
+            f"A team's name is at most {TEAM_NAME_MAX} characters ({len(team)} given)."
+        )
     number = details.player_number
     if number is not None and not 1 <= number <= 99999:
         raise EventError(f"Player number {number}: a whole number from 1 to 99999.")
@@ -343,7 +357,7 @@ def clean_details(details: EntrantDetails) -> EntrantDetails:
     return EntrantDetails(
         name=name,
         category=(details.category or "").strip(),
-        team=(details.team or "").strip(),
+        team=team,
         player_number=number,
         email=email,
         campus_id=campus_id,
