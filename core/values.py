@@ -108,7 +108,9 @@ def read_bounded(path: str, *, max_bytes: int) -> bytes:
     except OSError as error:
         raise BadValue(f"{path}: {error.strerror or 'cannot be read'}.") from None
     if len(data) > max_bytes:
-        raise BadValue(f"{path}: larger than {_size(max_bytes)}; that is not the file meant.")
+        raise BadValue(
+            f"{path}: more than {_size(max_bytes)}; a file here is at most {_size(max_bytes)}."
+        )
     return data
 
 

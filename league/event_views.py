@@ -887,34 +887,24 @@ def event_setup(request: HttpRequest) -> HttpResponse:
         raise Http404
     form = SettingsFileForm(request.POST or None, request.FILES or None, institution=institution)
     if request.method == "POST" and form.is_valid():
+        from .event_files import league_file_save
+        from .file_schema import MAX_BYTES, parse_league_file
+
+        upload = form.cleaned_data["file"]
         try:
-            data = json.loads(form.cleaned_data["file"].read().decode("utf-8-sig"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as error:
-            line = getattr(error, "lineno", None)
-            form.add_error("file", f"Not a JSON file{f' (line {line})' if line else ''}.")
+            # Read no further than the limit: the file's declared size is the sender's word.
+            league, changed = league_file_save(
+                actor=request.user,
+                season=form.cleaned_data["season"],
+                data=parse_league_file(upload.read(MAX_BYTES + 1)),
+                update=form.cleaned_data["update"],
+            )
+        except DomainError as error:
+            form.add_error("file", error.message)
         else:
-            try:
-                league, changed = _save_settings_file(request.user, form.cleaned_data, data)
-            except DomainError as error:
-                form.add_error("file", error.message)
-            else:
-                messages.success(
-                    request, f"{league.name} {'saved' if changed else 'is unchanged'}."
-                )
-                return redirect(league)
+            messages.success(request, f"{league.name} {'saved' if changed else 'is unchanged'}.")
+            return redirect(league)
     return render(request, "league/event/setup.html", {"form": form})
-
-
-def _save_settings_file(user, cleaned: dict, data) -> tuple[League, bool]:
-    from .club_files import club_league_save, read_club_file
-    from .event_files import event_league_save, read_event_file
-
-    season, update = cleaned["season"], cleaned["update"]
-    if isinstance(data, dict) and data.get("format") == LeagueFormat.EVENT:
-        return event_league_save(
-            actor=user, season=season, event=read_event_file(data), update=update
-        )
-    return club_league_save(actor=user, season=season, club=read_club_file(data), update=update)
 
 
 @login_required

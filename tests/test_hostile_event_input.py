@@ -8,9 +8,11 @@ What "nothing changed" means: the rows of every table the pages and commands wri
 before and after as one digest per table (`snapshot`)."""
 
 import io
+import json
 from datetime import timedelta
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.core.validators import validate_email
@@ -180,6 +182,14 @@ def refused(*args) -> CommandError:
     return caught.value
 
 
+def usage_error(*args) -> str:
+    """The command's usage error: argparse's, which exits 2 from the command line (through
+    call_command Django raises it as a CommandError saying "Error: argument ...")."""
+    error = refused(*args)
+    assert str(error).startswith("Error: argument ") or error.returncode == 2, str(error)
+    return str(error)
+
+
 def as_director(client, director):
     client.force_login(director.user)
     return client
@@ -345,3 +355,264 @@ def test_an_entrants_row_with_a_300_character_email_is_refused_naming_its_line(e
     out, err = run("import_entrants", str(path), "--league", "walk")
     assert f"{path}:2: refused: " in err and "at most 254 characters" in err
     assert out.strip() == "entrants=1 created=1 updated=0 refused=1"
+
+
+# The settings file (the upload and create_event): one validation, naming the key and its limit.
+
+
+def fest(season, **change) -> dict:
+    return {**EVENT, "date": (season.starts_on + timedelta(days=10)).isoformat(), **change}
+
+
+def club_file(season, **change) -> dict:
+    first = season.starts_on + timedelta(days=3)
+    return {
+        "name": "Thursday Club",
+        "slug": "thursday",
+        "format": "club",
+        "rounds": [{"number": 1, "date": first.isoformat()}],
+        **change,
+    }
+
+
+def refusal_of_file(route, raw: bytes, *, client, director, season, tmp_path) -> str:
+    """The refusal the command (exit 1) or the upload (the form again, 200) gives for `raw`;
+    nothing is created either way."""
+    if route == "command":
+        path = tmp_path / "settings.json"
+        path.write_bytes(raw)
+        error = refused(
+            "create_event",
+            str(path),
+            "--institution",
+            season.institution.slug,
+            "--season",
+            season.slug,
+        )
+        assert error.returncode == 1
+        message = str(error)
+    else:
+        client.force_login(director.user)
+        response = client.post(
+            reverse("event_setup"),
+            {"season": season.pk, "file": SimpleUploadedFile("settings.json", raw)},
+        )
+        assert response.status_code == 200
+        message = " ".join(response.context["form"].errors["file"])
+    assert not League.objects.filter(slug__in=["walk", "thursday"]).exists()
+    return message
+
+
+ROUTES = ["command", "upload"]
+TOO_LONG = [
+    ("name", {"name": "N" * 121}, "name: at most 120 characters (121 given)"),
+    ("venue", {"venue": "V" * 201}, "venue: at most 200 characters (201 given)"),
+    ("slug", {"slug": "s" * 51}, "slug: at most 50 characters (51 given)"),
+    (
+        "category",
+        {"categories": [{"name": "Open"}, {"name": "C" * 61}]},
+        "categories[2].name: at most 60 characters (61 given)",
+    ),
+    (
+        "group",
+        {"categories": [{"name": "Open", "pairing_group": "G" * 61}]},
+        "categories[1].pairing_group: at most 60 characters (61 given)",
+    ),
+    (
+        "assist",
+        {"assists": [{"name": "A" * 61, "first_cents": 100}]},
+        "assists[1].name: at most 60 characters (61 given)",
+    ),
+    (
+        "champion",
+        {"champion_category": "C" * 61},
+        "champion_category: at most 60 characters (61 given)",
+    ),
+]
+
+
+@pytest.mark.parametrize("route", ROUTES)
+@pytest.mark.parametrize(
+    "change, words", [case[1:] for case in TOO_LONG], ids=[c[0] for c in TOO_LONG]
+)
+def test_a_settings_file_text_over_its_column_is_refused_naming_the_key_and_limit(
+    client, director, season, tmp_path, route, change, words
+):
+    raw = json.dumps(fest(season, **change)).encode()
+    assert words in refusal_of_file(
+        route, raw, client=client, director=director, season=season, tmp_path=tmp_path
+    )
+
+
+SHAPES = [
+    ("slug with a space", {"slug": "walk fest"}, "slug: 'walk fest' has a character a slug cannot"),
+    ("slug with accents", {"slug": "fête"}, "(no spaces or accents)"),
+    ("venue a number", {"venue": 12}, "venue: text expected, not 12"),
+    ("rounds a number", {"rounds": 3}, "rounds: a list of rounds, [...], not 3"),
+    (
+        "periods a number",
+        {"rounds": [{"number": 1, "periods": 2}]},
+        "rounds[1].periods: a list of periods, [...], not 2",
+    ),
+    (
+        "round number as text",
+        {"rounds": [{"number": "1", "periods": [{"starts": "18:00", "minutes": 45}]}]},
+        'rounds[1].number: a whole number from 1 to 99, not "1"',
+    ),
+    ("public as text", {"public": "yes"}, 'public: true or false, not "yes"'),
+    ("challenge points", {"challenge_points": 7}, "challenge_points: 7 is not one of 5, 10"),
+    ("name with a NUL", {"name": "Walk\x00Fest"}, "name holds a control character"),
+    ("name with a lone surrogate", {"name": "Walk\ud800"}, "name holds a control character"),
+    ("unknown key", {"venu": "Hall"}, 'The file: unknown keys "venu"'),
+    (
+        "unknown key inside",
+        {"categories": [{"name": "Open", "turns": 3}]},
+        'categories[1]: unknown keys "turns"',
+    ),
+    (
+        "51 categories",
+        {"categories": [{"name": f"C{n}"} for n in range(51)]},
+        "categories: at most 50 categories (51 given)",
+    ),
+    (
+        "31 rounds",
+        {
+            "rounds": [
+                {"number": n, "periods": [{"starts": "18:00", "minutes": 5}]} for n in range(1, 32)
+            ]
+        },
+        "rounds: at most 30 rounds (31 given)",
+    ),
+    (
+        "11 periods",
+        {
+            "rounds": [
+                {
+                    "number": 1,
+                    "periods": [{"starts": f"{h:02d}:00", "minutes": 5} for h in range(11)],
+                }
+            ]
+        },
+        "rounds[1].periods: at most 10 periods (11 given)",
+    ),
+    (
+        "51 assists",
+        {"assists": [{"name": f"A{n}", "first_cents": 1} for n in range(51)]},
+        "assists: at most 50 assists (51 given)",
+    ),
+    (
+        "a later price below the first",
+        {"assists": [{"name": "Ringer", "first_cents": 500, "later_cents": 250}]},
+        "assists[1].later_cents: at least first_cents (500)",
+    ),
+    (
+        "cents beyond the column",
+        {"assists": [{"name": "Ringer", "first_cents": 10**12}]},
+        "assists[1].first_cents: a whole number from 0 to 10000000",
+    ),
+]
+
+
+@pytest.mark.parametrize("route", ROUTES)
+@pytest.mark.parametrize("change, words", [case[1:] for case in SHAPES], ids=[c[0] for c in SHAPES])
+def test_a_settings_file_of_the_wrong_shape_is_refused_naming_the_key(
+    client, director, season, tmp_path, route, change, words
+):
+    raw = json.dumps(fest(season, **change)).encode()
+    assert words in refusal_of_file(
+        route, raw, client=client, director=director, season=season, tmp_path=tmp_path
+    )
+
+
+CLUB_NIGHTS = [
+    ("number 10**30", 10**30, "rounds[1].number: a whole number from 1 to 999"),
+    ("number 1.7", 1.7, "rounds[1].number: a whole number from 1 to 999, not 1.7"),
+    ("number 0", 0, "rounds[1].number: a whole number from 1 to 999; 0 is outside that"),
+    ("number as text", "2", 'rounds[1].number: a whole number from 1 to 999, not "2"'),
+]
+
+
+@pytest.mark.parametrize("route", ROUTES)
+@pytest.mark.parametrize(
+    "number, words", [c[1:] for c in CLUB_NIGHTS], ids=[c[0] for c in CLUB_NIGHTS]
+)
+def test_a_club_night_number_that_is_not_a_small_whole_number_is_refused_not_rounded(
+    client, director, season, tmp_path, route, number, words
+):
+    data = club_file(season)
+    data["rounds"][0]["number"] = number
+    assert words in refusal_of_file(
+        route,
+        json.dumps(data).encode(),
+        client=client,
+        director=director,
+        season=season,
+        tmp_path=tmp_path,
+    )
+    assert not Round.objects.exists()
+
+
+def test_a_club_with_a_hundred_and_one_nights_is_refused(client, director, season, tmp_path):
+    data = club_file(season)
+    data["rounds"] = [{"number": n, "date": data["rounds"][0]["date"]} for n in range(1, 102)]
+    assert "rounds: at most 100 nights (101 given)" in refusal_of_file(
+        "command",
+        json.dumps(data).encode(),
+        client=client,
+        director=director,
+        season=season,
+        tmp_path=tmp_path,
+    )
+
+
+FILES = [
+    ("not UTF-8", b'{"name": "F\xeate"}', "Not UTF-8 text (byte 0xea on line 1)"),
+    ("empty", b"", "file is empty"),
+    ("binary", bytes(range(256)) * 4, "Not UTF-8 text"),
+    ("100,000 deep", b"[" * 100_000 + b"]" * 100_000, "nest more than 10 deep (line 1)"),
+    ("over 256 KB", b"{" + b" " * (256 * 1024) + b"}", "at most 256 KB"),
+    (
+        "40,000 categories",
+        json.dumps(
+            {"format": "event", "categories": [{"name": f"C{n}"} for n in range(40_000)]}
+        ).encode(),
+        "at most 256 KB",
+    ),
+    ("not JSON", b'{"format": "event",\n', "Not a JSON file (line 2)"),
+    (
+        "NaN",
+        b'{"format": "event", "seats_per_table": NaN}',
+        "NaN is not a number a setting can have",
+    ),
+    (
+        "5000 digits",
+        b'{"format": "event", "team_size": ' + b"9" * 5000 + b"}",
+        "a number of 5000 digits (at most 100)",
+    ),
+    ("a list", b"[1, 2]", "The file must hold one JSON object"),
+    ("no format", b'{"name": "x"}', 'format: null is not "club" or "event"'),
+]
+
+
+@pytest.mark.parametrize("route", ROUTES)
+@pytest.mark.parametrize("raw, words", [c[1:] for c in FILES], ids=[c[0] for c in FILES])
+def test_a_settings_file_that_cannot_be_read_is_refused_saying_why(
+    client, director, season, tmp_path, route, raw, words
+):
+    assert words in refusal_of_file(
+        route, raw, client=client, director=director, season=season, tmp_path=tmp_path
+    )
+
+
+def test_export_refuses_a_new_slug_that_could_not_be_imported(season, tmp_path):
+    path = tmp_path / "f.json"
+    path.write_text(json.dumps(fest(season)))
+    run(
+        "create_event", str(path), "--institution", season.institution.slug, "--season", season.slug
+    )
+    for slug in ("bad slug!", "fête-2027", "s" * 51):
+        assert "argument --slug: " in usage_error(
+            "create_event", "--export", "walk", "--slug", slug
+        )
+    exported, _ = run("create_event", "--export", "walk", "--slug", "walk-2027")
+    assert json.loads(exported)["slug"] == "walk-2027"
