@@ -15,12 +15,16 @@ Each refusal is a ``BadValue`` (a ``DomainError``): its message names what was g
 is wanted, for the page or the command to show as it is."""
 
 import argparse
+import csv
+import io
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 from .errors import BadValue
 
-# PostgreSQL's integer and bigint, for callers that name a column's range.
+# PostgreSQL's smallint, integer and bigint, for callers that name a column's range.
+SMALLINT_MAX = 2**15 - 1
 INT_MAX = 2**31 - 1
 BIGINT_MAX = 2**63 - 1
 _WHOLE = re.compile(r"[+-]?[0-9]+")
@@ -118,6 +122,41 @@ def _size(count: int) -> str:
     if count >= 1024 * 1024:
         return f"{count // (1024 * 1024)} MB"
     return f"{count // 1024} KB"
+
+
+def decoded(data: bytes, *, what: str = "the file") -> str:
+    """A file's bytes as UTF-8 text (a byte-order mark allowed), refused naming the line of
+    the first byte that is not UTF-8, or of a NUL byte (a binary file)."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        raise BadValue(
+            f"line {line}: {what} is not UTF-8 text (byte {data[error.start]:#04x}); save it "
+            'as UTF-8 ("CSV UTF-8" in a spreadsheet).'
+        ) from None
+    if "\x00" in text:
+        line = text.count("\n", 0, text.index("\x00")) + 1
+        raise BadValue(f"line {line}: {what} holds a NUL byte: it is not a text file.")
+    return text
+
+
+def csv_rows(text: str) -> Iterator[tuple[int, list[str]]]:
+    """A CSV text's rows with the line each begins on, blank rows left out. Strict: a quote
+    opened and never closed is refused naming its line, not read as one long value."""
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    while True:
+        line = reader.line_num + 1
+        try:
+            cells = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as error:
+            if "unexpected end of data" in str(error):
+                raise BadValue(f"line {line}: a quote opened here is never closed.") from None
+            raise BadValue(f"line {line}: not readable as CSV ({error}).") from None
+        if any(cell.strip() for cell in cells):
+            yield line, cells
 
 
 # --- Command-line arguments: a bad value is a usage error (exit 2) naming the range -----------

@@ -54,6 +54,7 @@ class EventError(DomainError):
 # The columns' lengths: longer would fail the insert (PlayerProfile.email, Team.name).
 EMAIL_MAX = PlayerProfile._meta.get_field("email").max_length
 TEAM_NAME_MAX = Team._meta.get_field("name").max_length
+PLAYER_NUMBER_MAX = 99999
 
 
 # --- Locks and rights ---------------------------------------------------------------------------
@@ -351,8 +352,8 @@ def clean_details(details: EntrantDetails) -> EntrantDetails:
             f"A team's name is at most {TEAM_NAME_MAX} characters ({len(team)} given)."
         )
     number = details.player_number
-    if number is not None and not 1 <= number <= 99999:
-        raise EventError(f"Player number {number}: a whole number from 1 to 99999.")
+    if number is not None and not 1 <= number <= PLAYER_NUMBER_MAX:
+        raise EventError(f"Player number {number}: a whole number from 1 to {PLAYER_NUMBER_MAX}.")
     campus_id = normalize_campus_id(details.campus_id) if details.campus_id else ""
     return EntrantDetails(
         name=name,

@@ -616,3 +616,218 @@ def test_export_refuses_a_new_slug_that_could_not_be_imported(season, tmp_path):
         )
     exported, _ = run("create_event", "--export", "walk", "--slug", "walk-2027")
     assert json.loads(exported)["slug"] == "walk-2027"
+
+
+# --- Every command with hostile arguments: exit 1 or 2 with the reason, nothing changed ----------
+
+
+def hostile_files(tmp_path) -> dict[str, str]:
+    """Files no command should take: by what is wrong with them."""
+    made = {
+        "binary": bytes(range(256)) * 64,
+        "not UTF-8": "name,team\nRenée Fox,Reds\n".encode("latin-1"),
+        "empty": b"",
+        "NUL bytes": b"name,team\nAda\x00,Reds\n",
+        "unterminated quote": b'name,team\n"Ada Quill,Reds\nBo Vance,Blues\n',
+        "only a header": b"table,player_number,score\n",
+    }
+    paths = {}
+    for what, data in made.items():
+        path = tmp_path / f"{what.replace(' ', '-')}.csv"
+        path.write_bytes(data)
+        paths[what] = str(path)
+    paths["missing"] = str(tmp_path / "nowhere.csv")
+    paths["a folder"] = str(tmp_path)
+    paths["a NUL in the name"] = str(tmp_path / "a\x00b.csv")
+    return paths
+
+
+def card_file(tmp_path, rows: str) -> str:
+    path = tmp_path / "cards.csv"
+    path.write_text("table,player_number,score\n" + rows)
+    return str(path)
+
+
+SLUGS = ["nope", "a\x00b", "s" * 5000, "bad slug!", ""]
+NUMBERS = ["abc", SUPERSCRIPT_TWO, "١", "1.5", HUGE_NUMBER, "-1", "", "1\x00"]
+
+
+def command_cases(tmp_path, season) -> list[tuple[str, list[str]]]:
+    files = hostile_files(tmp_path)
+    institution = season.institution.slug
+    cases = []
+    for slug in SLUGS:
+        cases += [
+            ("pair_round", ["--league", slug]),
+            ("enter_scores", ["--league", slug, "--round", "1", card_file(tmp_path, "1,1,400\n")]),
+            ("import_entrants", [files["only a header"], "--league", slug]),
+            ("create_event", ["--export", slug]),
+            ("create_event", [files["empty"], "--institution", slug, "--season", season.slug]),
+            ("create_event", [files["empty"], "--institution", institution, "--season", slug]),
+            ("run_nightly", ["--institution", slug]),
+            ("import_roster", [files["only a header"], "--institution", slug, "--season", "x"]),
+            (
+                "import_roster",
+                [files["only a header"], "--institution", institution, "--season", slug],
+            ),
+        ]
+    for number in NUMBERS:
+        cases += [
+            ("pair_round", ["--league", "walk", "--round", number]),
+            ("pair_round", ["--league", "walk", "--seed", number]),
+            ("pair_round", ["--league", "walk-club", "--round", number]),
+            ("enter_scores", ["--league", "walk", "--round", number, card_file(tmp_path, "")]),
+            ("seed_demo", ["--players", number]),
+            ("seed_demo", ["--leagues", number]),
+            ("seed_demo", ["--matches", number]),
+            ("seed_demo", ["--seed", number]),
+        ]
+    for seed in [str(2**31), str(-(2**31)), str(10**30)]:
+        cases.append(("pair_round", ["--league", "walk-club", "--round", "2", "--seed", seed]))
+    for path in files.values():
+        cases += [
+            ("import_entrants", [path, "--league", "walk", "--strict"]),
+            ("enter_scores", ["--league", "walk", "--round", "1", path]),
+            ("create_event", [path, "--institution", institution, "--season", season.slug]),
+            (
+                "import_roster",
+                [path, "--institution", institution, "--season", season.slug, "--strict"],
+            ),
+            ("gcg_check", [path]),
+        ]
+    for today in ["abc", "9999-12-31", "0001-01-01", "2026-02-30", "\x00", "1" * 5000]:
+        cases.append(("run_nightly", ["--today", today]))
+    for day in ["9999-12-31", "tomorrow", "\x00", "2027-02-30"]:
+        cases.append(("create_event", ["--export", "walk-club", "--date", day]))
+    for row in [
+        f"{SUPERSCRIPT_TWO},1,400\n1,2,350\n",
+        f"1,{SUPERSCRIPT_TWO},400\n1,2,350\n",
+        f"1,1,{HUGE_NUMBER}\n1,2,350\n",
+        f"{HUGE_NUMBER},1,400\n",
+        f"1,{HUGE_NUMBER},400\n1,2,350\n",
+        "1,1,400\n1,2,350\n1,3,\x00\n",
+        '1,1,"400\n',
+        "1,1,-101\n1,2,350\n",
+        "1,1," + "9" * 5000 + "\n1,2,350\n",
+    ]:
+        cases.append(
+            ("enter_scores", ["--league", "walk", "--round", "1", card_file(tmp_path, row)])
+        )
+    entrants = tmp_path / "entrants"
+    entrants.mkdir()
+    for n, text in enumerate(
+        [
+            f"name,player_number\nNia Frost,{SUPERSCRIPT_TWO}\n",
+            f"name,player_number\nNia Frost,{HUGE_NUMBER}\n",
+            "name,player_number\nNia Frost,-1\n",
+            f"name,email\nNia Frost,{LONG_EMAIL}\n",
+            f"name,team\nNia Frost,{'T' * 121}\n",
+            f"name\n{'N' * 151}\n",
+            f"name,category\nNia Frost,{'C' * 5000}\n",
+            f"name,campus_id\nNia Frost,{'9' * 5000}\n",
+            'name,team\nNia Frost,Reds\n"Ola Reed,Blues\n',
+        ]
+    ):
+        path = entrants / f"{n}.csv"
+        path.write_text(text)
+        cases.append(("import_entrants", [str(path), "--league", "walk", "--strict"]))
+    return cases
+
+
+def test_every_command_refuses_hostile_arguments_with_its_reason_and_changes_nothing(
+    event, club, season, tmp_path, capsys
+):
+    before = snapshot()
+    tracebacks = []
+    for command, args in command_cases(tmp_path, season):
+        out, err = io.StringIO(), io.StringIO()
+        try:
+            call_command(command, *args, stdout=out, stderr=err)
+        except CommandError as error:
+            assert error.returncode in (1, 2) and str(error).strip(), (command, args)
+        except SystemExit as exit:  # gcg_check's own exit codes: 2, the file cannot be read
+            assert exit.code in (1, 2) and err.getvalue().strip(), (command, args)
+        except Exception as error:  # noqa: BLE001 - the point: which ones end in a traceback
+            tracebacks.append(
+                f"{command} {[a[:40] for a in args]}: {type(error).__name__}: {error}"[:300]
+            )
+        else:
+            tracebacks.append(
+                f"{command} {[a[:40] for a in args]}: exit 0 ({out.getvalue()[:80]!r})"
+            )
+        if changed(before):
+            tracebacks.append(f"{command} {[a[:40] for a in args]}: changed {changed(before)}")
+            before = snapshot()
+    assert not tracebacks, "\n".join(tracebacks)
+
+
+# pair_round --seed, huge or negative; the small ones.
+
+
+@pytest.mark.parametrize("seed", ["-1", str(2**31), HUGE_NUMBER, SUPERSCRIPT_TWO])
+def test_pair_round_refuses_a_seed_outside_0_to_2_31_and_says_the_range(event, seed):
+    message = usage_error("pair_round", "--league", "walk", "--round", "2", "--seed", seed)
+    assert "argument --seed: a whole number from 0 to 2147483647" in message
+    assert Round.objects.get(league=event, number=2).seed is None
+
+
+def test_pair_round_takes_the_largest_seed_in_range(event, director):
+    from matches.services import card_enter
+
+    for table in Match.objects.filter(round__league=event, round__number=1):
+        card_enter(actor=director.user, match=table, scores=[400, 350])
+    run("pair_round", "--league", "walk", "--round", "2", "--seed", str(2**31 - 1))
+    assert Round.objects.get(league=event, number=2).seed == 2**31 - 1
+
+
+def test_a_bad_seed_on_the_command_line_exits_2_with_the_range_not_a_traceback():
+    """The real command line: argparse's usage error, exit status 2, before any database."""
+    import subprocess
+    import sys
+
+    result = subprocess.run(
+        [sys.executable, "manage.py", "pair_round", "--league", "x", "--seed", "-5"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2
+    assert "argument --seed: a whole number from 0 to 2147483647" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_an_entrants_row_with_an_unterminated_quote_is_refused_naming_its_line(event, tmp_path):
+    path = tmp_path / "in.csv"
+    path.write_text('name,team\nNia Frost,Reds\n"Ola Reed,Blues\nPia Lund,Reds\n')
+    error = refused("import_entrants", str(path), "--league", "walk")
+    assert "line 3: a quote opened here is never closed" in str(error)
+    assert not Entry.objects.filter(player__display_name__startswith="Ola").exists()
+    assert not Entry.objects.filter(player__display_name="Nia Frost").exists()
+
+
+def test_a_score_card_file_with_an_unterminated_quote_is_refused_naming_its_line(event, tmp_path):
+    error = refused(
+        "enter_scores",
+        "--league",
+        "walk",
+        "--round",
+        "1",
+        card_file(tmp_path, '1,1,"400\n1,2,350\n'),
+    )
+    assert "line 2: a quote opened here is never closed" in str(error)
+    assert not Match.objects.filter(round__league=event, status="confirmed").exists()
+
+
+@pytest.mark.parametrize("key", ["", "   "])
+def test_a_club_check_in_with_an_empty_key_asks_for_one_and_names_nobody(
+    client, club, director, key
+):
+    as_director(client, director)
+    before = snapshot()
+    response = client.post(
+        reverse("club_check_in", args=["walk-club", 2]), {"player": key}, follow=True
+    )
+    page = response.content.decode()
+    assert "Scan or type a player number or campus ID." in page
+    assert director.name not in page.split('class="messages"')[1].split("</ul>")[0]
+    assert not changed(before)
