@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 from accounts import roles
 from accounts.models import PlayerProfile
 from core.errors import DomainError
+from core.forms import TextField, WholeNumberField
 from core.values import clean_text
 from matches import services as match_services
 from matches.forms import SCORE
@@ -45,7 +46,7 @@ class CardForm(forms.Form):
     ended_by = forms.ChoiceField(
         label="How the game ended", choices=GameEnd.choices, initial=GameEnd.WENT_OUT
     )
-    override_reason = forms.CharField(
+    override_reason = TextField(
         label="Reason to replace a different result (only then)", required=False, max_length=300
     )
 
@@ -54,7 +55,7 @@ class CardForm(forms.Form):
         self.orders = []
         for seat in table.seats.all():
             self.orders.append(seat.order)
-            self.fields[f"score_{seat.order}"] = forms.IntegerField(label=seat.player.name, **SCORE)
+            self.fields[f"score_{seat.order}"] = WholeNumberField(label=seat.player.name, **SCORE)
         # The players this form named when the page was drawn, so a card typed against them
         # never lands on others (a re-seat in between).
         self.fields["seen"] = forms.CharField(
@@ -79,7 +80,7 @@ class GuestForm(forms.Form):
     """A visitor without a campus ID (E4): added to the club and checked in at once. The name's
     length is the service's to refuse, with a message, never cut short here."""
 
-    name = forms.CharField(label="Guest's name")
+    name = TextField(label="Guest's name")
     email = forms.EmailField(
         label="E-mail (optional: only for their results)", required=False, max_length=254
     )

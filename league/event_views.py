@@ -20,6 +20,7 @@ from django.views.decorators.http import require_POST
 from accounts import roles
 from accounts.models import PlayerProfile
 from core.errors import DomainError
+from core.forms import TextField, WholeNumberField
 from core.values import INT_MAX, clean_text, number_or_none, row_id, shown, whole_number
 from matches import services as match_services
 from matches.forms import SCORE
@@ -248,13 +249,13 @@ def event_json(request: HttpRequest, slug: str) -> HttpResponse:
 class WalkInForm(forms.Form):
     """A walk-in (or a correction): added to the event and checked in at once."""
 
-    name = forms.CharField(label="Name", max_length=300)
+    name = TextField(label="Name", max_length=300)
     category = forms.ChoiceField(label="Category")
-    team = forms.CharField(label="Team (optional)", required=False, max_length=120)
+    team = TextField(label="Team (optional)", required=False, max_length=120)
     email = forms.EmailField(
         label="E-mail (optional: only for results)", required=False, max_length=254
     )
-    campus_id = forms.CharField(label="Campus ID (students)", required=False, max_length=40)
+    campus_id = TextField(label="Campus ID (students)", required=False, max_length=40)
 
     def __init__(self, *args, league: League, **kwargs):
         super().__init__(*args, **kwargs)
@@ -454,23 +455,23 @@ class ScoreCardForm(forms.Form):
     """A table's card in a few keystrokes: the table number, then each seat's score; after a
     re-pairing of a printed round, each seat's player number before its score."""
 
-    table = forms.IntegerField(label="Table", min_value=1, max_value=999)
+    table = WholeNumberField(label="Table", min_value=1, max_value=999)
     # The players the page showed for the table (their profile ids in seat order, set by
     # scores.js as the table number is typed): a card checked against one seating never lands
     # on another (a re-pairing or a swap in between).
     seen = forms.CharField(required=False, max_length=100, widget=forms.HiddenInput)
-    number_1 = forms.IntegerField(label="Seat 1 player number", required=False, **NUMBER)
-    score_1 = forms.IntegerField(label="Seat 1 score", **SCORE)
-    number_2 = forms.IntegerField(label="Seat 2 player number", required=False, **NUMBER)
-    score_2 = forms.IntegerField(label="Seat 2 score", **SCORE)
-    number_3 = forms.IntegerField(label="Seat 3 player number", required=False, **NUMBER)
-    score_3 = forms.IntegerField(label="Seat 3 score", required=False, **SCORE)
-    number_4 = forms.IntegerField(label="Seat 4 player number", required=False, **NUMBER)
-    score_4 = forms.IntegerField(label="Seat 4 score", required=False, **SCORE)
+    number_1 = WholeNumberField(label="Seat 1 player number", required=False, **NUMBER)
+    score_1 = WholeNumberField(label="Seat 1 score", **SCORE)
+    number_2 = WholeNumberField(label="Seat 2 player number", required=False, **NUMBER)
+    score_2 = WholeNumberField(label="Seat 2 score", **SCORE)
+    number_3 = WholeNumberField(label="Seat 3 player number", required=False, **NUMBER)
+    score_3 = WholeNumberField(label="Seat 3 score", required=False, **SCORE)
+    number_4 = WholeNumberField(label="Seat 4 player number", required=False, **NUMBER)
+    score_4 = WholeNumberField(label="Seat 4 score", required=False, **SCORE)
     ended_by = forms.ChoiceField(
         label="How the game ended", choices=GameEnd.choices, initial=GameEnd.WENT_OUT
     )
-    override_reason = forms.CharField(
+    override_reason = TextField(
         label="Reason to replace a different card (director only)",
         required=False,
         max_length=300,
@@ -645,7 +646,7 @@ def event_scores(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 
 class ScorerForm(forms.Form):
-    name = forms.CharField(label="Volunteer's name", max_length=150)
+    name = TextField(label="Volunteer's name", max_length=150)
     email = forms.EmailField(
         label="Their e-mail address (the log-in link goes there)", max_length=254
     )

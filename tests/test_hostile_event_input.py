@@ -9,6 +9,9 @@ before and after as one digest per table (`snapshot`)."""
 
 import io
 import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from datetime import timedelta
 
 import pytest
@@ -38,7 +41,7 @@ from league.models import (
     RoundPeriod,
     Team,
 )
-from matches.models import AuditEvent, Dispute, Match, ResultReport, Seat
+from matches.models import AuditEvent, Dispute, GameEnd, Match, ResultReport, Seat
 from tests.factories import LeagueFactory, eligible_student
 
 # --- Values ------------------------------------------------------------------------------------
@@ -830,4 +833,344 @@ def test_a_club_check_in_with_an_empty_key_asks_for_one_and_names_nobody(
     page = response.content.decode()
     assert "Scan or type a player number or campus ID." in page
     assert director.name not in page.split('class="messages"')[1].split("</ul>")[0]
+    assert not changed(before)
+
+
+# --- The walk: every form of the event, club and assists pages, each hostile value in each field
+
+
+def numbers(low: int, high: int) -> list[str]:
+    """What a whole-number field must refuse, given its range."""
+    return [
+        "abc", "", " ", SUPERSCRIPT_TWO, "١", "1.5", "1e3", str(low - 1), str(high + 1),
+        HUGE_NUMBER, "9" * 5000, NUL, "1\x00", HUGE,
+    ]  # fmt: skip
+
+
+IDS = [
+    "abc",
+    "",
+    " ",
+    SUPERSCRIPT_TWO,
+    "1.5",
+    "-1",
+    "0",
+    "999999999",
+    HUGE_NUMBER,
+    NUL,
+    "7\x00",
+    HUGE,
+]
+KEYS = ["", " ", SUPERSCRIPT_TWO, "abc", "-1", "0", "999999", HUGE_NUMBER, NUL, "5\x00", HUGE]
+REQUIRED_TEXT = ["", " ", NUL, "Ab\x00", "\x07bell", HUGE]
+OPTIONAL_TEXT = [NUL, "Ab\x00", "\x07bell", HUGE]
+EMAILS = [LONG_EMAIL, "not-an-email", NUL, "a\x00@example.org", HUGE]
+CHOICES = ["", "Nope", NUL, HUGE]
+ROUND_TRIPS = ["\n", "x\r\nX-Injected: 1", NUL, HUGE, "<b>", SUPERSCRIPT_TWO]
+FLAGS = [NUL, HUGE, "0", "false"]
+
+
+@dataclass
+class World:
+    """What the walk's forms point at."""
+
+    event: League
+    club: League
+    season: object
+    director: object
+    student: object
+
+    def entry(self, number: int) -> Entry:
+        return Entry.objects.get(league=self.event, player_number=number)
+
+    def club_table(self) -> Match:
+        return Match.objects.get(round__league=self.club, round__number=1)
+
+
+@dataclass
+class Form:
+    """A form: its URL, data that it accepts (posting it changes something), the hostile values
+    each field must refuse with a message, and fields that are passed along rather than read
+    (a flag, the search to go back to) posted with `quiet` data that the form refuses anyway."""
+
+    url: Callable[[World], str]
+    base: Callable[[World], dict]
+    walk: dict[str, list]
+    passive: dict[str, list] = dataclass_field(default_factory=dict)
+    quiet: Callable[[World], tuple[str, dict]] | None = None
+    persona: str = "director"
+
+
+def _card(world: World, prefix: str = "") -> dict:
+    return {
+        f"{prefix}score_1": "400",
+        f"{prefix}score_2": "350",
+        f"{prefix}ended_by": GameEnd.WENT_OUT,
+    }
+
+
+def _club_card(world: World) -> dict:
+    prefix = f"table-{world.club_table().pk}-"
+    return {**_card(world, prefix), f"{prefix}score_3": "300", f"{prefix}score_4": "250"}
+
+
+GOOD_FILE = None  # set by the walk: a settings file the upload accepts
+
+
+FORMS = {
+    "desk check-in": Form(
+        url=lambda w: reverse("event_check_in", args=["walk"]),
+        base=lambda w: {"player": "5"},
+        walk={"player": KEYS},
+        passive={"q": ROUND_TRIPS, "undo": FLAGS, "back": FLAGS, "leave": FLAGS},
+        quiet=lambda w: (reverse("event_check_in", args=["walk"]), {"player": "nobody"}),
+    ),
+    "walk-in": Form(
+        url=lambda w: reverse("event_walk_in", args=["walk"]),
+        base=lambda w: {"name": "Nia Frost", "category": "Open", "team": "", "email": ""},
+        walk={
+            "name": REQUIRED_TEXT + ["N" * 151],
+            "category": CHOICES,
+            "team": OPTIONAL_TEXT + ["T" * 121],
+            "email": EMAILS,
+            "campus_id": OPTIONAL_TEXT + ["9" * 41, "0000000"],
+        },
+    ),
+    "swap": Form(
+        url=lambda w: reverse("event_swap", args=["walk", 1]),
+        base=lambda w: {"first": "1", "second": "3", "confirmed": "1"},
+        walk={"first": KEYS, "second": KEYS},
+        passive={"confirmed": FLAGS},
+        quiet=lambda w: (reverse("event_swap", args=["walk", 1]), {"first": "1", "second": "1"}),
+    ),
+    "pair": Form(
+        url=lambda w: reverse("event_pair", args=["walk", 1]),
+        base=lambda w: {"repair": "1"},
+        walk={},
+        passive={"repair": FLAGS},
+        quiet=lambda w: (reverse("event_pair", args=["walk", 2]), {}),
+    ),
+    "close round": Form(
+        url=lambda w: reverse("event_close", args=["walk", 1]),
+        base=lambda w: {"reason": "Round over"},
+        walk={"reason": OPTIONAL_TEXT + ["r" * 301]},
+    ),
+    "score card": Form(
+        url=lambda w: reverse("event_scores", args=["walk", 1]),
+        base=lambda w: {"table": "1", **_card(w), "override_reason": ""},
+        walk={
+            "table": numbers(1, 999) + ["3"],
+            "score_1": numbers(-100, 1500),
+            "score_2": numbers(-100, 1500),
+            "score_3": [v for v in numbers(-100, 1500) if v.strip()] + ["300"],
+            "score_4": [v for v in numbers(-100, 1500) if v.strip()],
+            "ended_by": CHOICES,
+            "override_reason": OPTIONAL_TEXT + ["r" * 301],
+        },
+    ),
+    "volunteer": Form(
+        url=lambda w: reverse("event_scorers", args=["walk"]),
+        base=lambda w: {"name": "Lou Park", "email": "lou@example.org"},
+        walk={"name": REQUIRED_TEXT + ["N" * 151], "email": ["", *EMAILS]},
+    ),
+    "volunteer removal": Form(
+        url=lambda w: reverse("event_scorers", args=["walk"]),
+        base=lambda w: {"remove": str(EventScorer.objects.get(league=w.event).pk)},
+        walk={"remove": IDS},
+    ),
+    "sale": Form(
+        url=lambda w: reverse("event_assists", args=["walk"]),
+        base=lambda w: {
+            "entry": str(w.entry(2).pk),
+            "item": str(w.event.assist_items.get().pk),
+            "quantity": "2",
+            "at": "table-1",
+        },
+        walk={"entry": IDS, "item": IDS, "quantity": numbers(1, 100)},
+        passive={"at": ROUND_TRIPS},
+        quiet=lambda w: (reverse("event_assists", args=["walk"]), {"entry": "abc"}),
+    ),
+    "void": Form(
+        url=lambda w: reverse("event_assists", args=["walk"]),
+        base=lambda w: {"void": str(AssistSale.objects.get().pk), "reason": "Rang up twice"},
+        walk={"void": IDS, "reason": REQUIRED_TEXT + ["r" * 301]},
+    ),
+    "settings upload": Form(
+        url=lambda w: reverse("event_setup"),
+        base=lambda w: {"season": str(w.season.pk), "file": GOOD_FILE},
+        walk={
+            "season": IDS,
+            "file": [
+                b"",
+                b"\xff\xfe\x00binary",
+                b"[" * 100_000,
+                b'{"format": "event",',
+                b"{" + b" " * (256 * 1024) + b"}",
+                HUGE.encode(),
+                b"name\x00",
+            ],
+        },
+        passive={"update": FLAGS},
+        quiet=lambda w: (reverse("event_setup"), {"season": str(w.season.pk), "file": b"[]"}),
+    ),
+    "enter online": Form(
+        url=lambda w: reverse("league_join", args=["walk"]),
+        base=lambda w: {"category": "Open"},
+        walk={"category": ["Nope", NUL, HUGE]},
+        persona="student",
+    ),
+    "club check-in": Form(
+        url=lambda w: reverse("club_check_in", args=["walk-club", 2]),
+        base=lambda w: {"player": "5"},
+        walk={"player": KEYS},
+        passive={"q": ROUND_TRIPS, "undo": FLAGS},
+        quiet=lambda w: (reverse("club_check_in", args=["walk-club", 2]), {"player": "nobody"}),
+    ),
+    "guest": Form(
+        url=lambda w: reverse("club_guest", args=["walk-club", 2]),
+        base=lambda w: {"name": "Gus Hale", "email": ""},
+        walk={"name": REQUIRED_TEXT + ["G" * 151], "email": EMAILS},
+    ),
+    "seat the night": Form(
+        url=lambda w: reverse("club_seat", args=["walk-club", 2]),
+        base=lambda w: {},
+        walk={},
+        passive={"repair": FLAGS},
+        quiet=lambda w: (reverse("club_seat", args=["walk-club", 3]), {}),
+    ),
+    "close the night": Form(
+        url=lambda w: reverse("club_close", args=["walk-club", 1]),
+        base=lambda w: {"reason": "Night over"},
+        walk={"reason": REQUIRED_TEXT + ["r" * 301]},
+    ),
+    "club card": Form(
+        url=lambda w: reverse("club_card", args=["walk-club", 1, w.club_table().pk]),
+        base=_club_card,
+        walk={},  # its fields carry the table's id: club_card_fields
+    ),
+    "next night": Form(
+        url=lambda w: reverse("club_night_add", args=["walk-club"]),
+        base=lambda w: {"on": (w.season.starts_on + timedelta(days=21)).isoformat()},
+        walk={"on": ["", "abc", "2026-02-30", "99999-01-01", HUGE_NUMBER, NUL, HUGE, "0001-01-01"]},
+    ),
+}
+
+
+def club_card_fields(world: World) -> dict[str, list]:
+    prefix = f"table-{world.club_table().pk}-"
+    walk = {f"{prefix}score_{n}": numbers(-100, 1500) for n in range(1, 5)}
+    return {
+        **walk,
+        f"{prefix}ended_by": CHOICES,
+        f"{prefix}override_reason": OPTIONAL_TEXT + ["r" * 301],
+    }
+
+
+@pytest.fixture
+def world(event, club, season, director):
+    Round.objects.create(league=club, number=3, play_by=season.starts_on + timedelta(days=14))
+    student = eligible_student(season)
+    global GOOD_FILE
+    GOOD_FILE = json.dumps(fest(season, slug="walk-two", name="Walk Two")).encode()
+    return World(event=event, club=club, season=season, director=director, student=student)
+
+
+def post(client, url: str, data: dict):
+    data = {
+        key: SimpleUploadedFile("settings.json", value) if isinstance(value, bytes) else value
+        for key, value in data.items()
+    }
+    return client.post(url, data, follow=True)
+
+
+@pytest.mark.parametrize("name", FORMS)
+def test_every_form_refuses_each_hostile_value_with_a_message_and_changes_nothing(
+    client, world, name
+):
+    form = FORMS[name]
+    client.force_login(world.director.user if form.persona == "director" else world.student.user)
+    walk = club_card_fields(world) if name == "club card" else form.walk
+    before = snapshot()
+    problems = []
+    for field, values in walk.items():
+        for value in values:
+            response = post(client, form.url(world), {**form.base(world), field: value})
+            what = f"{field}={value[:30]!r}"
+            if response.status_code != 200 or not refusal_shown(response):
+                problems.append(f"{what}: {response.status_code}, no refusal shown")
+            if changed(before):
+                problems.append(f"{what}: changed {changed(before)}")
+                before = snapshot()
+    for field, values in form.passive.items():
+        url, data = form.quiet(world)
+        for value in values:
+            response = post(client, url, {**data, field: value})
+            if response.status_code != 200 or changed(before):
+                problems.append(f"{field}={value[:30]!r} (passed along): {response.status_code}")
+                before = snapshot()
+    assert not problems, "\n".join(problems)
+    # The data the walk started from is accepted: each refusal above was the hostile value's.
+    response = post(client, form.url(world), form.base(world))
+    assert response.status_code == 200 and changed(before), f"{name}: the base data changed nothing"
+
+
+SEARCHES = [NUL, "Ada\x00", SUPERSCRIPT_TWO, HUGE_NUMBER, "-1", "%", "_", "\\", "x" * 10_000]
+ODD_NUMBERS = [NUL, SUPERSCRIPT_TWO, "١", HUGE_NUMBER, "-1", "abc", "", "x" * 10_000]
+READ_ONLY = {
+    "event desk": (lambda w: reverse("event_desk", args=["walk"]), {"q": SEARCHES}),
+    "club night": (lambda w: reverse("club_night", args=["walk-club", 2]), {"q": SEARCHES}),
+    "table timer": (
+        lambda w: reverse("table_timer", args=["walk"]),
+        {"seconds": ODD_NUMBERS, "players": ODD_NUMBERS, "table": ODD_NUMBERS, "names": [NUL]},
+    ),
+    "assists": (lambda w: reverse("event_assists", args=["walk"]), {"open": [NUL, "<b>", HUGE]}),
+    "printables": (
+        lambda w: reverse("event_print", args=["walk", 1, "cards"]),
+        {"paper": ["nope", NUL]},
+    ),
+}
+
+
+@pytest.mark.parametrize("name", READ_ONLY)
+def test_every_page_reads_hostile_parameters_without_an_error_or_a_change(client, world, name):
+    url, parameters = READ_ONLY[name]
+    client.force_login(world.director.user)
+    before = snapshot()
+    for key, values in parameters.items():
+        for value in values:
+            response = client.get(url(world), {key: value})
+            assert response.status_code == 200, (key, value[:30])
+            if key == "q" and (NUL in value or len(value) > 100):
+                assert refusal_shown(response), value[:30]
+    assert not changed(before)
+
+
+PATHS = [
+    ("get", "event_round", ["walk", "N"]),
+    ("get", "event_table", ["walk", "N", 1]),
+    ("get", "event_table", ["walk", 1, "N"]),
+    ("get", "event_scores", ["walk", "N"]),
+    ("post", "event_scores", ["walk", "N"]),
+    ("get", "event_print", ["walk", "N", "cards"]),
+    ("post", "event_pair", ["walk", "N"]),
+    ("post", "event_swap", ["walk", "N"]),
+    ("post", "event_close", ["walk", "N"]),
+    ("get", "club_night", ["walk-club", "N"]),
+    ("post", "club_check_in", ["walk-club", "N"]),
+    ("post", "club_guest", ["walk-club", "N"]),
+    ("post", "club_seat", ["walk-club", "N"]),
+    ("post", "club_close", ["walk-club", "N"]),
+    ("post", "club_card", ["walk-club", 1, "N"]),
+    ("post", "club_card", ["walk-club", "N", 1]),
+]
+
+
+@pytest.mark.parametrize("number", [0, 2**31, 2**63, 10**30])
+def test_a_round_table_or_night_number_beyond_its_column_is_a_404(client, world, number):
+    client.force_login(world.director.user)
+    before = snapshot()
+    for method, name, args in PATHS:
+        url = reverse(name, args=[number if arg == "N" else arg for arg in args])
+        response = getattr(client, method)(url, {"reason": "x", "player": "1", "name": "Gus"})
+        assert response.status_code == 404, (method, name, args)
     assert not changed(before)
