@@ -909,9 +909,25 @@ def _card(world: World, prefix: str = "") -> dict:
     }
 
 
+def seen(table: Match) -> str:
+    """The seating a page showed for `table`, as its card form sends it back."""
+    return ",".join(str(seat.player_id) for seat in table.seats.order_by("order"))
+
+
 def _club_card(world: World) -> dict:
-    prefix = f"table-{world.club_table().pk}-"
-    return {**_card(world, prefix), f"{prefix}score_3": "300", f"{prefix}score_4": "250"}
+    table = world.club_table()
+    prefix = f"table-{table.pk}-"
+    return {
+        **_card(world, prefix),
+        f"{prefix}score_3": "300",
+        f"{prefix}score_4": "250",
+        f"{prefix}seen": seen(table),
+    }
+
+
+def _event_card(world: World) -> dict:
+    table = Match.objects.get(round__league=world.event, round__number=1, table=1)
+    return {"table": "1", **_card(world), "override_reason": "", "seen": seen(table)}
 
 
 GOOD_FILE = None  # set by the walk: a settings file the upload accepts
@@ -957,9 +973,11 @@ FORMS = {
     ),
     "score card": Form(
         url=lambda w: reverse("event_scores", args=["walk", 1]),
-        base=lambda w: {"table": "1", **_card(w), "override_reason": ""},
+        base=_event_card,
         walk={
             "table": numbers(1, 999) + ["3"],
+            "seen": [NUL, "", "abc", SUPERSCRIPT_TWO, "1,2,3", HUGE],
+            **{f"number_{n}": [v for v in numbers(1, 99999) if v.strip()] for n in range(1, 5)},
             "score_1": numbers(-100, 1500),
             "score_2": numbers(-100, 1500),
             "score_3": [v for v in numbers(-100, 1500) if v.strip()] + ["300"],
@@ -1061,6 +1079,7 @@ def club_card_fields(world: World) -> dict[str, list]:
     walk = {f"{prefix}score_{n}": numbers(-100, 1500) for n in range(1, 5)}
     return {
         **walk,
+        f"{prefix}seen": [NUL, "", "abc", SUPERSCRIPT_TWO, "1,2", HUGE],
         f"{prefix}ended_by": CHOICES,
         f"{prefix}override_reason": OPTIONAL_TEXT + ["r" * 301],
     }
