@@ -21,13 +21,14 @@ from django.core.management.base import CommandError
 from django.core.validators import validate_email
 from django.db import connection
 from django.urls import reverse
+from post_office.models import Email
 
-from accounts.models import PlayerProfile, User
+from accounts.models import PlayerProfile, SignInLink, User
 from league import assists
 from league.club import check_in, seat_night
 from league.entrant_files import entrants_import
 from league.event_files import event_league_save, read_event_file
-from league.events import pair_event_round, scorer_create
+from league.events import pair_event_round, scorer_invite
 from league.models import (
     AssistItem,
     AssistSale,
@@ -78,6 +79,8 @@ WRITTEN = [
     Dispute,
     User,
     PlayerProfile,
+    SignInLink,
+    Email,  # the outbox: a refused change queues no mail
 ]
 
 
@@ -137,7 +140,7 @@ def event(season, director, staff):
         actor=director.user, round=league.rounds.get(number=1), seed=1, all_entrants=True
     )
     entrants_import(actor=director.user, league=league, data=b"name\nEd Lark\n")
-    scorer_create(actor=director.user, league=league, name="Val Ortiz", email="val@example.org")
+    scorer_invite(actor=director.user, league=league, name="Val Ortiz", email="val@example.org")
     assists.sale_record(
         actor=staff.user,
         league=league,
@@ -996,6 +999,11 @@ FORMS = {
         base=lambda w: {"remove": str(EventScorer.objects.get(league=w.event).pk)},
         walk={"remove": IDS},
     ),
+    "volunteer slip": Form(
+        url=lambda w: reverse("event_scorers", args=["walk"]),
+        base=lambda w: {"slip": str(EventScorer.objects.get(league=w.event).pk)},
+        walk={"slip": IDS},
+    ),
     "sale": Form(
         url=lambda w: reverse("event_assists", args=["walk"]),
         base=lambda w: {
@@ -1144,7 +1152,7 @@ READ_ONLY = {
     ),
     "assists": (lambda w: reverse("event_assists", args=["walk"]), {"open": [NUL, "<b>", HUGE]}),
     "printables": (
-        lambda w: reverse("event_print", args=["walk", 1, "cards"]),
+        lambda w: reverse("event_print", args=["walk", 1, "pairings"]),
         {"paper": ["nope", NUL]},
     ),
 }
