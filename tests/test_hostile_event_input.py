@@ -208,7 +208,7 @@ def as_director(client, director):
 @pytest.mark.parametrize(
     "field, value", [("entry", "abc"), ("item", ""), ("entry", HUGE_NUMBER), ("item", NUL)]
 )
-def test_a_sale_naming_an_entrant_or_item_that_is_not_a_number_is_refused_with_a_message(
+def test_e5_a_sale_naming_an_entrant_or_item_that_is_not_a_number_is_refused_with_a_message(
     client, event, director, field, value
 ):
     sale = {"entry": Entry.objects.get(league=event, player_number=2).pk}
@@ -224,7 +224,7 @@ def test_a_sale_naming_an_entrant_or_item_that_is_not_a_number_is_refused_with_a
 
 
 @pytest.mark.parametrize("value", ["abc", "", "1.5", NUL])
-def test_voiding_a_sale_that_is_not_a_number_is_refused_with_a_message(
+def test_e5_voiding_a_sale_that_is_not_a_number_is_refused_with_a_message(
     client, event, director, value
 ):
     as_director(client, director)
@@ -237,7 +237,7 @@ def test_voiding_a_sale_that_is_not_a_number_is_refused_with_a_message(
 
 
 @pytest.mark.parametrize("value", ["abc", "²", HUGE_NUMBER, NUL])
-def test_removing_a_volunteer_that_is_not_a_number_is_refused_with_a_message(
+def test_e3_removing_a_volunteer_that_is_not_a_number_is_refused_with_a_message(
     client, event, director, value
 ):
     as_director(client, director)
@@ -251,7 +251,7 @@ def test_removing_a_volunteer_that_is_not_a_number_is_refused_with_a_message(
 
 
 @pytest.mark.parametrize("view", ["event_desk", "club_night"])
-def test_a_search_for_a_superscript_two_finds_nobody_rather_than_failing(
+def test_e3_e4_a_search_for_a_superscript_two_finds_nobody_rather_than_failing(
     client, event, club, director, view
 ):
     args = ["walk"] if view == "event_desk" else ["walk-club", 2]
@@ -261,7 +261,7 @@ def test_a_search_for_a_superscript_two_finds_nobody_rather_than_failing(
 
 
 @pytest.mark.parametrize("view", ["event_check_in", "club_check_in"])
-def test_checking_in_a_superscript_two_says_nobody_has_that_number(
+def test_e3_e4_checking_in_a_superscript_two_says_nobody_has_that_number(
     client, event, club, director, view
 ):
     args = ["walk"] if view == "event_check_in" else ["walk-club", 2]
@@ -274,7 +274,7 @@ def test_checking_in_a_superscript_two_says_nobody_has_that_number(
     assert not changed(before)
 
 
-def test_swapping_a_superscript_two_says_nobody_has_that_number(client, event, director):
+def test_e3_swapping_a_superscript_two_says_nobody_has_that_number(client, event, director):
     as_director(client, director)
     before = snapshot()
     response = client.post(
@@ -287,7 +287,7 @@ def test_swapping_a_superscript_two_says_nobody_has_that_number(client, event, d
 
 
 @pytest.mark.parametrize("quantity", [SUPERSCRIPT_TWO, "١", HUGE_NUMBER, "1.5", NUL])
-def test_an_assists_quantity_that_is_not_ascii_digits_is_refused_with_the_range(
+def test_e5_an_assists_quantity_that_is_not_ascii_digits_is_refused_with_the_range(
     client, event, director, quantity
 ):
     as_director(client, director)
@@ -310,7 +310,7 @@ def test_an_assists_quantity_that_is_not_ascii_digits_is_refused_with_the_range(
 
 @pytest.mark.parametrize("view", ["event_desk", "club_night"])
 @pytest.mark.parametrize("query", [NUL, "Ada\x00"])
-def test_a_search_with_a_nul_byte_is_refused_with_a_message(
+def test_e3_e4_a_search_with_a_nul_byte_is_refused_with_a_message(
     client, event, club, director, view, query
 ):
     args = ["walk"] if view == "event_desk" else ["walk-club", 2]
@@ -320,7 +320,9 @@ def test_a_search_with_a_nul_byte_is_refused_with_a_message(
 
 
 @pytest.mark.parametrize("view", ["event_check_in", "club_check_in"])
-def test_checking_in_a_nul_byte_is_refused_with_a_message(client, event, club, director, view):
+def test_e3_e4_checking_in_a_nul_byte_is_refused_with_a_message(
+    client, event, club, director, view
+):
     args = ["walk"] if view == "event_check_in" else ["walk-club", 2]
     as_director(client, director)
     before = snapshot()
@@ -332,7 +334,7 @@ def test_checking_in_a_nul_byte_is_refused_with_a_message(client, event, club, d
 # E-mail addresses of 255-320 characters.
 
 
-def test_a_walk_in_with_a_300_character_email_is_refused_by_the_form(client, event, director):
+def test_e3_a_walk_in_with_a_300_character_email_is_refused_by_the_form(client, event, director):
     as_director(client, director)
     before = snapshot()
     response = client.post(
@@ -344,7 +346,7 @@ def test_a_walk_in_with_a_300_character_email_is_refused_by_the_form(client, eve
     assert not changed(before)
 
 
-def test_a_volunteer_with_a_300_character_email_is_refused_by_the_form(client, event, director):
+def test_e3_a_volunteer_with_a_300_character_email_is_refused_by_the_form(client, event, director):
     as_director(client, director)
     before = snapshot()
     response = client.post(
@@ -355,7 +357,7 @@ def test_a_volunteer_with_a_300_character_email_is_refused_by_the_form(client, e
     assert not changed(before)
 
 
-def test_an_entrants_row_with_a_300_character_email_is_refused_naming_its_line(event, tmp_path):
+def test_e3_an_entrants_row_with_a_300_character_email_is_refused_naming_its_line(event, tmp_path):
     path = tmp_path / "in.csv"
     path.write_text(f"name,email\nNia Frost,{LONG_EMAIL}\nOla Reed,\n")
     out, err = run("import_entrants", str(path), "--league", "walk")
@@ -441,7 +443,7 @@ TOO_LONG = [
 @pytest.mark.parametrize(
     "change, words", [case[1:] for case in TOO_LONG], ids=[c[0] for c in TOO_LONG]
 )
-def test_a_settings_file_text_over_its_column_is_refused_naming_the_key_and_limit(
+def test_e3_e4_a_settings_file_text_over_its_column_is_refused_naming_the_key_and_limit(
     client, director, season, tmp_path, route, change, words
 ):
     raw = json.dumps(fest(season, **change)).encode()
@@ -521,13 +523,23 @@ SHAPES = [
 
 @pytest.mark.parametrize("route", ROUTES)
 @pytest.mark.parametrize("change, words", [case[1:] for case in SHAPES], ids=[c[0] for c in SHAPES])
-def test_a_settings_file_of_the_wrong_shape_is_refused_naming_the_key(
+def test_e3_e4_a_settings_file_of_the_wrong_shape_is_refused_naming_the_key(
     client, director, season, tmp_path, route, change, words
 ):
     raw = json.dumps(fest(season, **change)).encode()
     assert words in refusal_of_file(
         route, raw, client=client, director=director, season=season, tmp_path=tmp_path
     )
+
+
+def test_e5_a_later_price_below_the_first_is_refused_and_an_equal_one_is_kept(season):
+    from league.file_schema import LeagueFileError
+
+    cheaper = {"name": "Ringer", "first_cents": 500, "later_cents": 250}
+    with pytest.raises(LeagueFileError, match=r"assists\[1\].later_cents: at least first_cents"):
+        read_event_file(fest(season, assists=[cheaper]))
+    same = read_event_file(fest(season, assists=[{**cheaper, "later_cents": 500}]))
+    assert [(a.first_cents, a.later_cents) for a in same.assists] == [(500, 500)]
 
 
 CLUB_NIGHTS = [
@@ -542,7 +554,7 @@ CLUB_NIGHTS = [
 @pytest.mark.parametrize(
     "number, words", [c[1:] for c in CLUB_NIGHTS], ids=[c[0] for c in CLUB_NIGHTS]
 )
-def test_a_club_night_number_that_is_not_a_small_whole_number_is_refused_not_rounded(
+def test_e4_a_club_night_number_that_is_not_a_small_whole_number_is_refused_not_rounded(
     client, director, season, tmp_path, route, number, words
 ):
     data = club_file(season)
@@ -558,7 +570,7 @@ def test_a_club_night_number_that_is_not_a_small_whole_number_is_refused_not_rou
     assert not Round.objects.exists()
 
 
-def test_a_club_with_a_hundred_and_one_nights_is_refused(client, director, season, tmp_path):
+def test_e4_a_club_with_a_hundred_and_one_nights_is_refused(client, director, season, tmp_path):
     data = club_file(season)
     data["rounds"] = [{"number": n, "date": data["rounds"][0]["date"]} for n in range(1, 102)]
     assert "rounds: at most 100 nights (101 given)" in refusal_of_file(
@@ -602,7 +614,7 @@ FILES = [
 
 @pytest.mark.parametrize("route", ROUTES)
 @pytest.mark.parametrize("raw, words", [c[1:] for c in FILES], ids=[c[0] for c in FILES])
-def test_a_settings_file_that_cannot_be_read_is_refused_saying_why(
+def test_e3_e4_a_settings_file_that_cannot_be_read_is_refused_saying_why(
     client, director, season, tmp_path, route, raw, words
 ):
     assert words in refusal_of_file(
@@ -610,7 +622,7 @@ def test_a_settings_file_that_cannot_be_read_is_refused_saying_why(
     )
 
 
-def test_export_refuses_a_new_slug_that_could_not_be_imported(season, tmp_path):
+def test_e3_e4_export_refuses_a_new_slug_that_could_not_be_imported(season, tmp_path):
     path = tmp_path / "f.json"
     path.write_text(json.dumps(fest(season)))
     run(
@@ -771,13 +783,13 @@ def test_every_command_refuses_hostile_arguments_with_its_reason_and_changes_not
 
 
 @pytest.mark.parametrize("seed", ["-1", str(2**31), HUGE_NUMBER, SUPERSCRIPT_TWO])
-def test_pair_round_refuses_a_seed_outside_0_to_2_31_and_says_the_range(event, seed):
+def test_e3_e4_pair_round_refuses_a_seed_outside_0_to_2_31_and_says_the_range(event, seed):
     message = usage_error("pair_round", "--league", "walk", "--round", "2", "--seed", seed)
     assert "argument --seed: a whole number from 0 to 2147483647" in message
     assert Round.objects.get(league=event, number=2).seed is None
 
 
-def test_pair_round_takes_the_largest_seed_in_range(event, director):
+def test_e3_pair_round_takes_the_largest_seed_in_range(event, director):
     from matches.services import card_enter
 
     for table in Match.objects.filter(round__league=event, round__number=1):
@@ -802,7 +814,7 @@ def test_a_bad_seed_on_the_command_line_exits_2_with_the_range_not_a_traceback()
     assert "Traceback" not in result.stderr
 
 
-def test_an_entrants_row_with_an_unterminated_quote_is_refused_naming_its_line(event, tmp_path):
+def test_e3_an_entrants_row_with_an_unterminated_quote_is_refused_naming_its_line(event, tmp_path):
     path = tmp_path / "in.csv"
     path.write_text('name,team\nNia Frost,Reds\n"Ola Reed,Blues\nPia Lund,Reds\n')
     error = refused("import_entrants", str(path), "--league", "walk")
@@ -811,7 +823,9 @@ def test_an_entrants_row_with_an_unterminated_quote_is_refused_naming_its_line(e
     assert not Entry.objects.filter(player__display_name="Nia Frost").exists()
 
 
-def test_a_score_card_file_with_an_unterminated_quote_is_refused_naming_its_line(event, tmp_path):
+def test_e3_a_score_card_file_with_an_unterminated_quote_is_refused_naming_its_line(
+    event, tmp_path
+):
     error = refused(
         "enter_scores",
         "--league",
@@ -825,7 +839,7 @@ def test_a_score_card_file_with_an_unterminated_quote_is_refused_naming_its_line
 
 
 @pytest.mark.parametrize("key", ["", "   "])
-def test_a_club_check_in_with_an_empty_key_asks_for_one_and_names_nobody(
+def test_e4_a_club_check_in_with_an_empty_key_asks_for_one_and_names_nobody(
     client, club, director, key
 ):
     as_director(client, director)
