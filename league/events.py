@@ -33,6 +33,7 @@ from accounts.models import GUEST_NAME_MAX, PlayerProfile, SignInLink, User
 from accounts.services import sign_in_link_create, volunteer_account_create
 from core.errors import DomainError, NotAllowed
 from core.tasks import queue_email
+from core.values import shown
 from matches.models import FINAL_STATUSES, OPEN_STATUSES, AuditEvent, Match, MatchStatus, Seat
 from matches.notifications import rendered_message
 from matches.services import NewMatch, double_forfeit_tables, matches_create
@@ -221,7 +222,7 @@ def _category(league: League, name: str) -> EventCategory:
     found = next((c for c in categories if c.name.casefold() == name.strip().casefold()), None)
     if found is None:
         raise EventError(
-            f"No category {name.strip()!r}: the categories are "
+            f"No category {shown(name.strip())}: the categories are "
             f"{', '.join(c.name for c in categories)}."
         )
     return found
