@@ -10,3 +10,8 @@ class DomainError(Exception):
 class NotAllowed(DomainError):
     """The acting user may not do this. (Not Django's PermissionDenied, which means a 403 page:
     a view shows this one's message like any other broken rule.)"""
+
+
+class BadValue(DomainError):
+    """A value a person or a file gave that cannot be used: not a whole number, out of range,
+    too long, or holding a character that cannot be stored (core/values.py)."""

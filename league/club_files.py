@@ -14,38 +14,13 @@ from datetime import date, timedelta
 from django.db import transaction
 
 from accounts import roles
-from core.errors import DomainError, NotAllowed
+from core.errors import NotAllowed
 
+from .file_schema import LeagueFileError, check_league_file
 from .models import ChallengeRule, EndOfGameRule, League, LeagueFormat, Lexicon, Round
 from .refresh import refresh_leagues
 
-# Keys of the contract's file that only events use: accepted and ignored for a club.
-EVENT_KEYS = {
-    "date",
-    "seats_per_table",
-    "team_size",
-    "short_team",
-    "champion_category",
-    "categories",
-    "assists",
-}
-CLUB_KEYS = {
-    "name",
-    "slug",
-    "format",
-    "venue",
-    "public",
-    "campus_only",
-    "lexicon",
-    "end_of_game_rule",
-    "challenge_rule",
-    "challenge_points",
-    "rounds",
-}
-
-
-class LeagueFileError(DomainError):
-    pass
+__all__ = ["LeagueFileError"]  # raised by every reader of a settings file
 
 
 @dataclass
@@ -62,61 +37,32 @@ class ClubFile:
     nights: list[tuple[int, date]]  # (number, date), by number
 
 
-def _choice(data: dict, key: str, choices, default):
-    value = data.get(key, default)
-    if value not in choices.values:
-        raise LeagueFileError(f"{key}: {value!r} is not one of {', '.join(choices.values)}.")
-    return value
+def _choice(data: dict, key: str, default):
+    """A key's value (checked by the schema), or its default when the file leaves it out."""
+    value = data.get(key)
+    return default if value is None else value
 
 
 def read_club_file(data) -> ClubFile:
-    """The file's settings, checked; omitted keys take the league defaults, and a club's
-    challenge rule defaults to `club_bonus_to_challenger` (003 rule 9, G5)."""
-    if not isinstance(data, dict):
-        raise LeagueFileError("The file must hold one JSON object.")
-    kind = data.get("format")
-    if kind != LeagueFormat.CLUB:
-        raise LeagueFileError(f'format: {kind!r} is not "club" or "event".')
-    unknown = set(data) - CLUB_KEYS - EVENT_KEYS
-    if unknown:
-        raise LeagueFileError(f"Unknown keys: {', '.join(sorted(unknown))}.")
-    for key in ("name", "slug"):
-        if not isinstance(data.get(key), str) or not data[key].strip():
-            raise LeagueFileError(f"{key} is required.")
-    points = data.get("challenge_points", 10)
-    if points not in (5, 10):
-        raise LeagueFileError("challenge_points: 5 or 10.")
-    if not isinstance(data.get("public", True), bool):
-        raise LeagueFileError("public: true or false.")
-    if not isinstance(data.get("campus_only", False), bool):
-        raise LeagueFileError("campus_only: true or false.")
-    nights = []
-    for index, item in enumerate(data.get("rounds") or [], start=1):
-        try:
-            number, day = int(item["number"]), date.fromisoformat(item["date"])
-        except (TypeError, KeyError, ValueError):
-            raise LeagueFileError(
-                f'rounds[{index}]: give "number" and "date" (YYYY-MM-DD).'
-            ) from None
-        if number < 1:
-            raise LeagueFileError(f"rounds[{index}]: numbers start at 1.")
-        nights.append((number, day))
-    if not nights:
-        raise LeagueFileError("A club needs its nights: rounds with a number and a date.")
+    """The file's settings, checked (``file_schema.check_league_file`` first); omitted keys
+    take the league defaults, and a club's challenge rule defaults to
+    `club_bonus_to_challenger` (003 rule 9, G5)."""
+    check_league_file(data)
+    if data["format"] != LeagueFormat.CLUB:
+        raise LeagueFileError(f'format: "{data["format"]}" is read as an event, not a club.')
+    nights = [(item["number"], date.fromisoformat(item["date"])) for item in data["rounds"]]
     if len({number for number, _ in nights}) != len(nights):
         raise LeagueFileError("Two rounds have the same number.")
     return ClubFile(
         name=data["name"].strip(),
         slug=data["slug"].strip(),
         venue=(data.get("venue") or "").strip() or None,
-        public=data.get("public", True),
-        campus_only=data.get("campus_only", False),  # a club is open to visitors unless it says
-        lexicon=_choice(data, "lexicon", Lexicon, Lexicon.NWL2023),
-        end_of_game_rule=_choice(data, "end_of_game_rule", EndOfGameRule, EndOfGameRule.STANDARD),
-        challenge_rule=_choice(
-            data, "challenge_rule", ChallengeRule, ChallengeRule.CLUB_BONUS_TO_CHALLENGER
-        ),
-        challenge_points=points,
+        public=_choice(data, "public", True),
+        campus_only=_choice(data, "campus_only", False),  # open to visitors unless it says
+        lexicon=_choice(data, "lexicon", Lexicon.NWL2023),
+        end_of_game_rule=_choice(data, "end_of_game_rule", EndOfGameRule.STANDARD),
+        challenge_rule=_choice(data, "challenge_rule", ChallengeRule.CLUB_BONUS_TO_CHALLENGER),
+        challenge_points=_choice(data, "challenge_points", 10),
         nights=sorted(nights),
     )
 

@@ -7,7 +7,6 @@ import secrets
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -16,11 +15,14 @@ from django.views.decorators.http import require_POST
 from accounts import roles
 from accounts.models import PlayerProfile
 from core.errors import DomainError
+from core.forms import TextField, WholeNumberField
+from core.values import clean_text
 from matches import services as match_services
 from matches.forms import SCORE
 from matches.models import GameEnd, Match
 
 from . import club
+from .door import back_with_search, scanned_key, search_filter, searched
 from .models import CheckIn, Entry, LeagueFormat, Round
 
 
@@ -44,7 +46,7 @@ class CardForm(forms.Form):
     ended_by = forms.ChoiceField(
         label="How the game ended", choices=GameEnd.choices, initial=GameEnd.WENT_OUT
     )
-    override_reason = forms.CharField(
+    override_reason = TextField(
         label="Reason to replace a different result (only then)", required=False, max_length=300
     )
 
@@ -53,7 +55,7 @@ class CardForm(forms.Form):
         self.orders = []
         for seat in table.seats.all():
             self.orders.append(seat.order)
-            self.fields[f"score_{seat.order}"] = forms.IntegerField(label=seat.player.name, **SCORE)
+            self.fields[f"score_{seat.order}"] = WholeNumberField(label=seat.player.name, **SCORE)
         # The players this form named when the page was drawn, so a card typed against them
         # never lands on others (a re-seat in between).
         self.fields["seen"] = forms.CharField(
@@ -78,7 +80,7 @@ class GuestForm(forms.Form):
     """A visitor without a campus ID (E4): added to the club and checked in at once. The name's
     length is the service's to refuse, with a message, never cut short here."""
 
-    name = forms.CharField(label="Guest's name")
+    name = TextField(label="Guest's name")
     email = forms.EmailField(
         label="E-mail (optional: only for their results)", required=False, max_length=254
     )
@@ -92,20 +94,16 @@ def _render(
     guest_form: GuestForm | None = None,
 ):
     league = night.league
-    query = (request.GET.get("q") or "").strip()
+    query = searched(request)
     entries = (
         Entry.objects.filter(league=league, withdrawn_at__isnull=True)
         .select_related("player__user")
         .order_by("player_number", "player__user__last_name")
     )
-    if query:
-        entries = entries.filter(
-            Q(player__user__first_name__icontains=query)
-            | Q(player__user__last_name__icontains=query)
-            | Q(player__display_name__icontains=query)
-            | Q(player__campus_id=query)
-            | Q(player_number=int(query) if query.isdigit() else -1)
-        )
+    if query is None:
+        entries = entries.none()
+    elif query:
+        entries = entries.filter(search_filter(query))
     present = set(CheckIn.objects.filter(round=night).values_list("entry_id", flat=True))
     tables = club.night_tables(night)
     seated = {seat.player_id for table in tables for seat in table.seats.all()}
@@ -142,18 +140,17 @@ def club_night(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return _render(request, _night(request, slug, number))
 
 
-def _back(night: Round, query: str = "") -> str:
-    url = reverse("club_night", args=[night.league.slug, night.number])
-    return f"{url}?q={query}" if query else url
+def _back(night: Round, query="") -> str:
+    return back_with_search(reverse("club_night", args=[night.league.slug, night.number]), query)
 
 
-def _player_from(night: Round, key: str) -> PlayerProfile:
-    """A scanned campus ID, a player number or a profile id from a button."""
-    key = key.strip()
+def _player_from(night: Round, key) -> PlayerProfile:
+    """A scanned campus ID or a player number (the buttons send the number)."""
+    key, number = scanned_key(key)
     entries = Entry.objects.filter(league=night.league, withdrawn_at__isnull=True)
     entry = entries.filter(player__campus_id=key).select_related("player__user").first()
-    if entry is None and key.isdigit():
-        entry = entries.filter(player_number=int(key)).select_related("player__user").first()
+    if entry is None and number is not None:
+        entry = entries.filter(player_number=number).select_related("player__user").first()
     if entry is None:
         profile = PlayerProfile.objects.filter(
             institution=night.league.season.institution, campus_id=key
@@ -242,7 +239,9 @@ def club_close(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     act_and_say(
         request,
         lambda: club.close_night(
-            actor=request.user, round=night, reason=request.POST.get("reason", "").strip()
+            actor=request.user,
+            round=night,
+            reason=clean_text(request.POST.get("reason"), what="The reason", max_length=300),
         ),
         lambda forfeited: (
             f"Night {night.number} closed: {forfeited} tables without scores forfeited."

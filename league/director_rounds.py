@@ -19,6 +19,7 @@ from django.views.decorators.http import require_POST
 from core.compiled import CompiledQuery
 from core.errors import DomainError
 from core.fragments import rendered
+from core.values import BIGINT_MAX, INT_MAX, number_or_none
 from matches import services as match_services
 from matches.models import ContactIssue, Seat
 from matches.selectors import (
@@ -201,7 +202,10 @@ def _fail(request, league, round_, message: str) -> HttpResponse:
 
 
 def _confirmed_ids(request) -> list[int]:
-    return [int(value) for value in request.POST.getlist("match") if value.isdigit()]
+    """The matches the director ticked; anything that is not an id is left out ("²" passes
+    isdigit() and fails int())."""
+    ids = (number_or_none(value, low=1, high=BIGINT_MAX) for value in request.POST.getlist("match"))
+    return [match_id for match_id in ids if match_id is not None]
 
 
 @login_required
@@ -268,8 +272,9 @@ def round_rule(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             if choice == "leave":
                 continue
             ids.append(match_id)
-            if choice.isdigit():
-                forfeiting[match_id] = [int(choice)]
+            seat = number_or_none(choice, low=0, high=INT_MAX)
+            if seat is not None:
+                forfeiting[match_id] = [seat]
         try:
             result = match_services.round_unplayed_rule(
                 actor=request.user,

@@ -8,20 +8,19 @@ player number, else e-mail, else campus ID, else the league's only entrant with 
 updated, not duplicated; two rows with the same name and nothing else to tell them apart are
 refused by line. The same file twice changes nothing: `created=0 updated=0`."""
 
-import csv
-import io
 from dataclasses import dataclass, field
 
 from django.db import transaction
 
-from accounts.roster import decode_roster
-from core.errors import DomainError
+from core.errors import BadValue, DomainError
+from core.values import csv_rows, decoded, whole_number
 
-from .events import EntrantDetails, Saved, entrant_save
+from .events import PLAYER_NUMBER_MAX, EntrantDetails, Saved, entrant_save
 from .models import League
 from .refresh import refresh_leagues
 
 COLUMNS = ("name", "category", "team", "player_number", "email", "campus_id")
+MAX_BYTES = 5 * 1024 * 1024  # some 60,000 entrants: far beyond any event
 
 
 class EntrantsFileError(DomainError):
@@ -52,58 +51,37 @@ class EntrantsResult:
 
 def parse_entrants(data: bytes) -> tuple[list[tuple[int, EntrantDetails]], list[tuple[int, str]]]:
     """Rows by line number, and the lines refused with the reason."""
-    text = decode_roster(data, "utf-8")
-    if "\x00" in text:
-        raise EntrantsFileError("the file contains a NUL byte: it is not a CSV text file.")
-    reader = csv.DictReader(io.StringIO(text, newline=""))
+    if len(data) > MAX_BYTES:
+        raise EntrantsFileError(f"the file is over {MAX_BYTES // (1024 * 1024)} MB.")
     try:
-        header = [(name or "").strip().lower() for name in (reader.fieldnames or [])]
-    except csv.Error as error:
-        raise EntrantsFileError(f"line 1: not readable as CSV ({error}).") from None
-    if "name" not in header:
-        found = ", ".join(name for name in header if name) or "nothing"
-        raise EntrantsFileError(
-            f"line 1: the header has no name column (found: {found}); name the columns, "
-            f"e.g. {','.join(COLUMNS)}."
-        )
-    unknown = [name for name in header if name and name not in COLUMNS]
-    if unknown:
-        raise EntrantsFileError(
-            f"line 1: unknown columns {', '.join(unknown)} (known: {', '.join(COLUMNS)})."
-        )
-    reader.fieldnames = header
-    rows, rejected = [], []
-    try:
-        for cells in reader:
-            line = reader.line_num
-            if None in cells:
+        records = csv_rows(decoded(data))
+        header_line, header = next(records, (1, []))
+        header = [name.strip().lower() for name in header]
+        if "name" not in header:
+            found = ", ".join(name for name in header if name) or "nothing"
+            raise EntrantsFileError(
+                f"line {header_line}: the header has no name column (found: {found}); name the "
+                f"columns, e.g. {','.join(COLUMNS)}."
+            )
+        unknown = [name for name in header if name and name not in COLUMNS]
+        if unknown:
+            raise EntrantsFileError(
+                f"line {header_line}: unknown columns {', '.join(unknown)} "
+                f"(known: {', '.join(COLUMNS)})."
+            )
+        rows, rejected = [], []
+        for line, cells in records:
+            if len(cells) > len(header):
                 rejected.append((line, f"more fields than the header's {len(header)}"))
                 continue
-            values = {key: (value or "").strip() for key, value in cells.items() if key}
-            if not any(values.values()):
-                continue
-            if not values.get("name") and not values.get("campus_id"):
-                rejected.append((line, "the name is empty"))
-                continue
-            number = values.get("player_number") or ""
-            if number and not number.isdigit():
-                rejected.append((line, f"player_number {number!r} is not a whole number"))
-                continue
-            rows.append(
-                (
-                    line,
-                    EntrantDetails(
-                        name=values.get("name", ""),
-                        category=values.get("category", ""),
-                        team=values.get("team", ""),
-                        player_number=int(number) if number else None,
-                        email=values.get("email", ""),
-                        campus_id=values.get("campus_id", ""),
-                    ),
-                )
-            )
-    except csv.Error as error:
-        raise EntrantsFileError(f"line {reader.line_num}: not readable as CSV ({error}).") from None
+            values = {key: value.strip() for key, value in zip(header, cells, strict=False) if key}
+            row = _row(values)
+            if isinstance(row, str):
+                rejected.append((line, row))
+            else:
+                rows.append((line, row))
+    except BadValue as error:
+        raise EntrantsFileError(error.message) from None
     return _without_namesakes(rows, rejected)
 
 
@@ -134,6 +112,26 @@ def _without_namesakes(rows, rejected):
         else:
             kept.append((line, details))
     return kept, rejected
+
+
+def _row(values: dict[str, str]) -> EntrantDetails | str:
+    """One row's entrant, or why it is refused."""
+    if not values.get("name") and not values.get("campus_id"):
+        return "the name is empty"
+    number = values.get("player_number") or ""
+    if number:
+        try:
+            number = whole_number(number, what="player_number", low=1, high=PLAYER_NUMBER_MAX)
+        except BadValue as error:
+            return error.message.removesuffix(".")
+    return EntrantDetails(
+        name=values.get("name", ""),
+        category=values.get("category", ""),
+        team=values.get("team", ""),
+        player_number=number or None,
+        email=values.get("email", ""),
+        campus_id=values.get("campus_id", ""),
+    )
 
 
 def entrants_import(

@@ -19,10 +19,13 @@ from django.db import transaction
 from .club_files import (
     LeagueFileError,
     _choice,
+    club_league_save,
     locked_league_of_file,
+    read_club_file,
     require_file_director,
     save_settings,
 )
+from .file_schema import check_league_file
 from .models import (
     AssistItem,
     ChallengeRule,
@@ -37,29 +40,8 @@ from .models import (
 )
 from .refresh import refresh_leagues
 
-EVENT_KEYS = {
-    "name",
-    "slug",
-    "format",
-    "date",
-    "venue",
-    "public",
-    "campus_only",
-    "seats_per_table",
-    "lexicon",
-    "end_of_game_rule",
-    "challenge_rule",
-    "challenge_points",
-    "team_size",
-    "short_team",
-    "champion_category",
-    "rounds",
-    "categories",
-    "assists",
-}
 DEFAULT_ROUNDS = [(1, [(time(18, 0), 45)]), (2, [(time(19, 0), 45)]), (3, [(time(20, 0), 45)])]
 DEFAULT_CATEGORY = "Open"
-MAX_TURN_SECONDS = 600
 
 
 @dataclass(frozen=True)
@@ -97,43 +79,17 @@ class EventFile:
     assists: list[AssistSpec]
 
 
-def _bool(data: dict, key: str, default: bool) -> bool:
-    value = data.get(key, default)
-    if not isinstance(value, bool):
-        raise LeagueFileError(f"{key}: true or false.")
-    return value
-
-
-def _whole(value, what: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise LeagueFileError(f"{what}: a whole number from {low} to {high}.")
-    return value
-
-
 def _rounds(items) -> list[tuple[int, list[tuple[time, int]]]]:
     if items is None:
         return [(number, list(periods)) for number, periods in DEFAULT_ROUNDS]
-    if not isinstance(items, list) or not items:
-        raise LeagueFileError("rounds: a list of rounds, each with a number and its periods.")
     rounds = []
     for index, item in enumerate(items, start=1):
-        if not isinstance(item, dict):
-            raise LeagueFileError(f"rounds[{index}]: give a number and periods.")
-        number = _whole(item.get("number"), f"rounds[{index}].number", 1, 99)
-        periods = []
-        for p_index, period in enumerate(item.get("periods") or [], start=1):
-            where = f"rounds[{index}].periods[{p_index}]"
-            try:
-                starts = time.fromisoformat(period["starts"])
-            except (TypeError, KeyError, ValueError):
-                raise LeagueFileError(f'{where}: give "starts" as HH:MM.') from None
-            minutes = _whole(period.get("minutes"), f"{where}.minutes", 1, 600)
-            periods.append((starts.replace(second=0, microsecond=0), minutes))
-        if not periods:
-            raise LeagueFileError(f"rounds[{index}]: give its periods (a start time and minutes).")
+        periods = [
+            (time.fromisoformat(period["starts"]), period["minutes"]) for period in item["periods"]
+        ]
         if any(b[0] <= a[0] for a, b in zip(periods, periods[1:], strict=False)):
             raise LeagueFileError(f"rounds[{index}]: periods start in order.")
-        rounds.append((number, periods))
+        rounds.append((item["number"], periods))
     if len({number for number, _ in rounds}) != len(rounds):
         raise LeagueFileError("Two rounds have the same number.")
     return sorted(rounds)
@@ -142,20 +98,13 @@ def _rounds(items) -> list[tuple[int, list[tuple[time, int]]]]:
 def _categories(items) -> list[CategorySpec]:
     if not items:
         return [CategorySpec(DEFAULT_CATEGORY, DEFAULT_CATEGORY, None)]
-    if not isinstance(items, list):
-        raise LeagueFileError("categories: a list of {name, pairing_group, turn_seconds}.")
     categories = []
-    for index, item in enumerate(items, start=1):
-        name = item.get("name") if isinstance(item, dict) else None
-        if not isinstance(name, str) or not name.strip():
-            raise LeagueFileError(f"categories[{index}]: give its name.")
+    for item in items:
+        name = item["name"]
         group = item.get("pairing_group") or name
-        if not isinstance(group, str):
-            raise LeagueFileError(f"categories[{index}].pairing_group: a name.")
-        seconds = item.get("turn_seconds")
-        if seconds is not None:
-            seconds = _whole(seconds, f"categories[{index}].turn_seconds", 10, MAX_TURN_SECONDS)
-        categories.append(CategorySpec(" ".join(name.split()), " ".join(group.split()), seconds))
+        categories.append(
+            CategorySpec(" ".join(name.split()), " ".join(group.split()), item.get("turn_seconds"))
+        )
     names = [category.name.casefold() for category in categories]
     if len(set(names)) != len(names):
         raise LeagueFileError("Two categories have the same name.")
@@ -173,21 +122,21 @@ def _categories(items) -> list[CategorySpec]:
 
 
 def _assists(items) -> list[AssistSpec]:
-    """E5's items sold for the charity: whole cents, the later price at least the first."""
+    """E5's items sold for the charity: whole cents, the later price at least the first (004:
+    prices "increase after the first round")."""
     if not items:
         return []
-    if not isinstance(items, list):
-        raise LeagueFileError("assists: a list of {name, first_cents, later_cents}.")
     assists = []
     for index, item in enumerate(items, start=1):
-        name = item.get("name") if isinstance(item, dict) else None
-        if not isinstance(name, str) or not name.strip():
-            raise LeagueFileError(f"assists[{index}]: give its name.")
-        first = _whole(item.get("first_cents"), f"assists[{index}].first_cents", 0, 10_000_000)
-        later = _whole(
-            item.get("later_cents", first), f"assists[{index}].later_cents", 0, 10_000_000
-        )
-        assists.append(AssistSpec(" ".join(name.split()), first, later))
+        first = item["first_cents"]
+        later = item.get("later_cents")
+        later = first if later is None else later
+        if later < first:
+            raise LeagueFileError(
+                f"assists[{index}].later_cents: at least first_cents ({first}), since the price "
+                f"goes up from the second period or round on ({later} given)."
+            )
+        assists.append(AssistSpec(" ".join(item["name"].split()), first, later))
     names = [assist.name.casefold() for assist in assists]
     if len(set(names)) != len(names):
         raise LeagueFileError("Two assists have the same name.")
@@ -195,50 +144,55 @@ def _assists(items) -> list[AssistSpec]:
 
 
 def read_event_file(data) -> EventFile:
-    """The file's settings, checked; see the module's docstring for the defaults."""
-    if not isinstance(data, dict) or data.get("format") != LeagueFormat.EVENT:
-        raise LeagueFileError('format: "event" expected.')
-    unknown = set(data) - EVENT_KEYS
-    if unknown:
-        raise LeagueFileError(f"Unknown keys: {', '.join(sorted(unknown))}.")
-    for key in ("name", "slug"):
-        if not isinstance(data.get(key), str) or not data[key].strip():
-            raise LeagueFileError(f"{key} is required.")
-    try:
-        day = date.fromisoformat(data.get("date") or "")
-    except (TypeError, ValueError):
-        raise LeagueFileError('date: the event\'s day, "YYYY-MM-DD".') from None
-    points = data.get("challenge_points", 10)
-    if points not in (5, 10):
-        raise LeagueFileError("challenge_points: 5 or 10.")
+    """The file's settings, checked (``file_schema.check_league_file`` first); see the
+    module's docstring for the defaults."""
+    check_league_file(data)
+    if data["format"] != LeagueFormat.EVENT:
+        raise LeagueFileError(f'format: "{data["format"]}" is read as a club, not an event.')
     team_size = data.get("team_size")
-    if team_size is not None:
-        team_size = _whole(team_size, "team_size", 2, 8)
     categories = _categories(data.get("categories"))
     champion = data.get("champion_category")
     if champion is not None:
-        match = [c.name for c in categories if c.name.casefold() == str(champion).casefold()]
+        match = [c.name for c in categories if c.name.casefold() == champion.strip().casefold()]
         if not match:
             raise LeagueFileError(f"champion_category: {champion!r} is not one of the categories.")
         champion = match[0]
     return EventFile(
         name=data["name"].strip(),
-        slug=data["slug"].strip(),
-        day=day,
+        slug=data["slug"],
+        day=date.fromisoformat(data["date"]),
         venue=(data.get("venue") or "").strip() or None,
-        public=_bool(data, "public", True),
-        campus_only=_bool(data, "campus_only", False),
-        seats_per_table=_whole(data.get("seats_per_table", 2), "seats_per_table", 2, 4),
-        lexicon=_choice(data, "lexicon", Lexicon, Lexicon.NWL2023),
-        end_of_game_rule=_choice(data, "end_of_game_rule", EndOfGameRule, EndOfGameRule.STANDARD),
-        challenge_rule=_choice(data, "challenge_rule", ChallengeRule, ChallengeRule.LOSE_TURN),
-        challenge_points=points,
+        public=_choice(data, "public", True),
+        campus_only=_choice(data, "campus_only", False),
+        seats_per_table=_choice(data, "seats_per_table", 2),
+        lexicon=_choice(data, "lexicon", Lexicon.NWL2023),
+        end_of_game_rule=_choice(data, "end_of_game_rule", EndOfGameRule.STANDARD),
+        challenge_rule=_choice(data, "challenge_rule", ChallengeRule.LOSE_TURN),
+        challenge_points=_choice(data, "challenge_points", 10),
         team_size=team_size,
-        short_team=_choice(data, "short_team", ShortTeam, ShortTeam.SUM),
+        short_team=_choice(data, "short_team", ShortTeam.SUM),
         champion_category=champion,
         rounds=_rounds(data.get("rounds")),
         categories=categories,
         assists=_assists(data.get("assists")),
+    )
+
+
+def league_file_save(
+    *, actor, season, data: dict, update: bool = False, as_system: bool = False
+) -> tuple[League, bool]:
+    """Save a settings file's event or club (the upload's and create_event's one way in)."""
+    check_league_file(data)
+    if data["format"] == LeagueFormat.EVENT:
+        return event_league_save(
+            actor=actor,
+            season=season,
+            event=read_event_file(data),
+            update=update,
+            as_system=as_system,
+        )
+    return club_league_save(
+        actor=actor, season=season, club=read_club_file(data), update=update, as_system=as_system
     )
 
 

@@ -6,11 +6,11 @@ Thin views: each POST calls one service in ``league.events`` or ``matches.servic
 reads the event through ``events.event_state`` in a fixed number of queries."""
 
 import json
+import re
 
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -20,12 +20,15 @@ from django.views.decorators.http import require_POST
 from accounts import roles
 from accounts.models import PlayerProfile
 from core.errors import DomainError
+from core.forms import TextField, WholeNumberField
+from core.values import INT_MAX, clean_text, number_or_none, row_id, shown, whole_number
 from matches import services as match_services
 from matches.forms import SCORE
 from matches.models import GameEnd, Match, MatchStatus
 
 from . import events
 from .club_views import act_and_say
+from .door import back_with_search, scanned_key, search_filter, searched
 from .event_pages import rounds_view
 from .models import AssistItem, AssistSale, CheckIn, Entry, League, LeagueFormat, Round
 from .pages import layout, render_pages
@@ -246,11 +249,13 @@ def event_json(request: HttpRequest, slug: str) -> HttpResponse:
 class WalkInForm(forms.Form):
     """A walk-in (or a correction): added to the event and checked in at once."""
 
-    name = forms.CharField(label="Name", max_length=300)
+    name = TextField(label="Name", max_length=300)
     category = forms.ChoiceField(label="Category")
-    team = forms.CharField(label="Team (optional)", required=False, max_length=120)
-    email = forms.EmailField(label="E-mail (optional: only for results)", required=False)
-    campus_id = forms.CharField(label="Campus ID (students)", required=False, max_length=40)
+    team = TextField(label="Team (optional)", required=False, max_length=120)
+    email = forms.EmailField(
+        label="E-mail (optional: only for results)", required=False, max_length=254
+    )
+    campus_id = TextField(label="Campus ID (students)", required=False, max_length=40)
 
     def __init__(self, *args, league: League, **kwargs):
         super().__init__(*args, **kwargs)
@@ -258,16 +263,12 @@ class WalkInForm(forms.Form):
 
 
 def _desk_context(request, league: League, walk_in: WalkInForm | None = None) -> dict:
-    query = (request.GET.get("q") or "").strip()
+    query = searched(request)
     entries = Entry.objects.filter(league=league).select_related("player__user", "category", "team")
-    if query:
-        entries = entries.filter(
-            Q(player__user__first_name__icontains=query)
-            | Q(player__user__last_name__icontains=query)
-            | Q(player__display_name__icontains=query)
-            | Q(player__campus_id=query)
-            | Q(player_number=int(query) if query.isdigit() and len(query) < 9 else -1)
-        )
+    if query is None:
+        entries = entries.none()
+    elif query:
+        entries = entries.filter(search_filter(query))
     here = set(CheckIn.objects.filter(round__league=league).values_list("entry_id", flat=True))
     seated = set(
         Entry.objects.filter(league=league, player__seats__match__league=league).values_list(
@@ -296,25 +297,24 @@ def event_desk(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "league/event/desk.html", _desk_context(request, league))
 
 
-def _entry_from(league: League, key: str) -> Entry:
-    key = key.strip()
+def _entry_from(league: League, key) -> Entry:
+    key, number = scanned_key(key)
     entries = Entry.objects.filter(league=league).select_related("player__user")
-    entry = entries.filter(player__campus_id=key).first() if key else None
-    if entry is None and key.isdigit() and len(key) < 9:
-        entry = entries.filter(player_number=int(key)).first()
+    entry = entries.filter(player__campus_id=key).first()
+    if entry is None and number is not None:
+        entry = entries.filter(player_number=number).first()
     if entry is None:
         profile = PlayerProfile.objects.filter(
             institution=league.season.institution, campus_id=key
         ).first()
-        if profile is not None and key:
+        if profile is not None:
             raise DomainError(f"{profile.name} is not entered in {league}: add them below.")
         raise DomainError(f"No entrant has the number or campus ID {key!r}.")
     return entry
 
 
-def _desk_back(league: League, query: str = "") -> str:
-    url = reverse("event_desk", args=[league.slug])
-    return f"{url}?q={query}" if query else url
+def _desk_back(league: League, query="") -> str:
+    return back_with_search(reverse("event_desk", args=[league.slug]), query)
 
 
 @login_required
@@ -439,7 +439,9 @@ def event_close(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     act_and_say(
         request,
         lambda: events.close_round(
-            actor=request.user, round=round_, reason=request.POST.get("reason", "").strip()
+            actor=request.user,
+            round=round_,
+            reason=clean_text(request.POST.get("reason"), what="The reason", max_length=300),
         ),
         lambda count: f"Round {number} closed: {count} tables without a card forfeited.",
     )
@@ -453,23 +455,23 @@ class ScoreCardForm(forms.Form):
     """A table's card in a few keystrokes: the table number, then each seat's score; after a
     re-pairing of a printed round, each seat's player number before its score."""
 
-    table = forms.IntegerField(label="Table", min_value=1, max_value=999)
+    table = WholeNumberField(label="Table", min_value=1, max_value=999)
     # The players the page showed for the table (their profile ids in seat order, set by
     # scores.js as the table number is typed): a card checked against one seating never lands
     # on another (a re-pairing or a swap in between).
     seen = forms.CharField(required=False, max_length=100, widget=forms.HiddenInput)
-    number_1 = forms.IntegerField(label="Seat 1 player number", required=False, **NUMBER)
-    score_1 = forms.IntegerField(label="Seat 1 score", **SCORE)
-    number_2 = forms.IntegerField(label="Seat 2 player number", required=False, **NUMBER)
-    score_2 = forms.IntegerField(label="Seat 2 score", **SCORE)
-    number_3 = forms.IntegerField(label="Seat 3 player number", required=False, **NUMBER)
-    score_3 = forms.IntegerField(label="Seat 3 score", required=False, **SCORE)
-    number_4 = forms.IntegerField(label="Seat 4 player number", required=False, **NUMBER)
-    score_4 = forms.IntegerField(label="Seat 4 score", required=False, **SCORE)
+    number_1 = WholeNumberField(label="Seat 1 player number", required=False, **NUMBER)
+    score_1 = WholeNumberField(label="Seat 1 score", **SCORE)
+    number_2 = WholeNumberField(label="Seat 2 player number", required=False, **NUMBER)
+    score_2 = WholeNumberField(label="Seat 2 score", **SCORE)
+    number_3 = WholeNumberField(label="Seat 3 player number", required=False, **NUMBER)
+    score_3 = WholeNumberField(label="Seat 3 score", required=False, **SCORE)
+    number_4 = WholeNumberField(label="Seat 4 player number", required=False, **NUMBER)
+    score_4 = WholeNumberField(label="Seat 4 score", required=False, **SCORE)
     ended_by = forms.ChoiceField(
         label="How the game ended", choices=GameEnd.choices, initial=GameEnd.WENT_OUT
     )
-    override_reason = forms.CharField(
+    override_reason = TextField(
         label="Reason to replace a different card (director only)",
         required=False,
         max_length=300,
@@ -644,7 +646,7 @@ def event_scores(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 
 class ScorerForm(forms.Form):
-    name = forms.CharField(label="Volunteer's name", max_length=150)
+    name = TextField(label="Volunteer's name", max_length=150)
     email = forms.EmailField(
         label="Their e-mail address (the log-in link goes there)", max_length=254
     )
@@ -835,23 +837,19 @@ def table_timer(request: HttpRequest, slug: str) -> HttpResponse:
         raise Http404
     default = league.turn_time_seconds or 150
     problems = []
-    try:
-        seconds = int(request.GET.get("seconds", default))
-    except ValueError:
-        seconds, problems = default, [f"{request.GET.get('seconds')!r} is not a number of seconds"]
+    seconds = number_or_none(request.GET.get("seconds", default), low=0, high=INT_MAX)
+    if seconds is None:
+        seconds, problems = default, [f"{shown(request.GET['seconds'])} is not a number of seconds"]
     if seconds != 0 and not 30 <= seconds <= 600:
         problems.append(f"{seconds} seconds is outside 30–600")
         seconds = default
-    try:
-        players = int(request.GET.get("players", 2))
-    except ValueError:
-        players = 0
-    if not 2 <= players <= 4:
+    players = number_or_none(request.GET.get("players", 2), low=2, high=4)
+    if players is None:
         problems.append("a table has 2 to 4 players")
         players = 2
     names = [name.strip()[:40] for name in request.GET.get("names", "").split(",")]
     names = [name or f"Player {i}" for i, name in enumerate((names + [""] * 4)[:players], 1)]
-    table = request.GET.get("table", "")
+    table = number_or_none(request.GET.get("table", ""), low=1, high=999)
     return render(
         request,
         "league/table_timer.html",
@@ -860,7 +858,7 @@ def table_timer(request: HttpRequest, slug: str) -> HttpResponse:
             "seconds": seconds,
             "label": f"{seconds // 60}:{seconds % 60:02d}",
             "names": names,
-            "table": table if table.isdigit() else "",
+            "table": table or "",
             "problems": problems,
         },
     )
@@ -890,34 +888,24 @@ def event_setup(request: HttpRequest) -> HttpResponse:
         raise Http404
     form = SettingsFileForm(request.POST or None, request.FILES or None, institution=institution)
     if request.method == "POST" and form.is_valid():
+        from .event_files import league_file_save
+        from .file_schema import MAX_BYTES, parse_league_file
+
+        upload = form.cleaned_data["file"]
         try:
-            data = json.loads(form.cleaned_data["file"].read().decode("utf-8-sig"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as error:
-            line = getattr(error, "lineno", None)
-            form.add_error("file", f"Not a JSON file{f' (line {line})' if line else ''}.")
+            # Read no further than the limit: the file's declared size is the sender's word.
+            league, changed = league_file_save(
+                actor=request.user,
+                season=form.cleaned_data["season"],
+                data=parse_league_file(upload.read(MAX_BYTES + 1)),
+                update=form.cleaned_data["update"],
+            )
+        except DomainError as error:
+            form.add_error("file", error.message)
         else:
-            try:
-                league, changed = _save_settings_file(request.user, form.cleaned_data, data)
-            except DomainError as error:
-                form.add_error("file", error.message)
-            else:
-                messages.success(
-                    request, f"{league.name} {'saved' if changed else 'is unchanged'}."
-                )
-                return redirect(league)
+            messages.success(request, f"{league.name} {'saved' if changed else 'is unchanged'}.")
+            return redirect(league)
     return render(request, "league/event/setup.html", {"form": form})
-
-
-def _save_settings_file(user, cleaned: dict, data) -> tuple[League, bool]:
-    from .club_files import club_league_save, read_club_file
-    from .event_files import event_league_save, read_event_file
-
-    season, update = cleaned["season"], cleaned["update"]
-    if isinstance(data, dict) and data.get("format") == LeagueFormat.EVENT:
-        return event_league_save(
-            actor=user, season=season, event=read_event_file(data), update=update
-        )
-    return club_league_save(actor=user, season=season, club=read_club_file(data), update=update)
 
 
 @login_required
@@ -942,6 +930,16 @@ def event_settings_file(request: HttpRequest, slug: str) -> HttpResponse:
 
 # --- Assists for the charity (E5) -----------------------------------------------------------
 
+TABLE_ANCHOR = re.compile(r"table-[0-9]{1,20}")
+
+
+def _posted_row(post, key: str, model, league: League, what: str):
+    """The row of this event that a button's hidden id names, or a message saying it is not."""
+    row = model.objects.filter(pk=row_id(post.get(key), what=what), league=league).first()
+    if row is None:
+        raise DomainError(f"{what} is not one of {league}'s: reload the page and try again.")
+    return row
+
 
 @login_required
 def event_assists(request: HttpRequest, slug: str) -> HttpResponse:
@@ -951,42 +949,38 @@ def event_assists(request: HttpRequest, slug: str) -> HttpResponse:
 
     league = _scorer_event(request, slug)
     if request.method == "POST":
-        if request.POST.get("void"):
-            sale = get_object_or_404(AssistSale, pk=request.POST.get("void"), league=league)
+        post = request.POST
+        if "void" in post:
+
+            def void():
+                sale = _posted_row(post, "void", AssistSale, league, "That sale")
+                reason = clean_text(post.get("reason"), what="The reason", max_length=300)
+                return assists.sale_void(actor=request.user, sale=sale, reason=reason)
+
             act_and_say(
                 request,
-                lambda: assists.sale_void(
-                    actor=request.user, sale=sale, reason=request.POST.get("reason", "")
-                ),
+                void,
                 lambda voided: f"Sale voided: {voided.quantity} × {voided.item.name}.",
             )
         else:
-            entry = get_object_or_404(Entry, pk=request.POST.get("entry"), league=league)
-            item = get_object_or_404(AssistItem, pk=request.POST.get("item"), league=league)
-            quantity = request.POST.get("quantity", "1")
 
             def sell():
-                if not quantity.isdigit():
-                    raise DomainError(f"Quantity {quantity!r}: a whole number, one or more.")
-                return assists.sale_record(
-                    actor=request.user,
-                    league=league,
-                    entry=entry,
-                    item=item,
-                    quantity=int(quantity),
+                entry = _posted_row(post, "entry", Entry, league, "The entrant")
+                item = _posted_row(post, "item", AssistItem, league, "The item")
+                quantity = whole_number(post.get("quantity", "1"), what="Quantity", low=1, high=100)
+                sale = assists.sale_record(
+                    actor=request.user, league=league, entry=entry, item=item, quantity=quantity
                 )
-
-            act_and_say(
-                request,
-                sell,
-                lambda sale: (
+                return (
                     f"{sale.quantity} × {item.name} to {entry.player.name}: "
                     f"{assists.money(sale.cents)}."
-                ),
-            )
-        at = request.POST.get("at", "")
+                )
+
+            act_and_say(request, sell, lambda said: said)
+        at = post.get("at", "")
         # Back to the same table, still open, for the next sale there.
-        return redirect(reverse("event_assists", args=[slug]) + (f"?open={at}#{at}" if at else ""))
+        anchor = f"?open={at}#{at}" if TABLE_ANCHOR.fullmatch(at) else ""
+        return redirect(reverse("event_assists", args=[slug]) + anchor)
     round_ = assists.current_round(league)
     tables = []
     if round_ is not None:

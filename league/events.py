@@ -33,6 +33,7 @@ from accounts.models import GUEST_NAME_MAX, PlayerProfile, SignInLink, User
 from accounts.services import sign_in_link_create, volunteer_account_create
 from core.errors import DomainError, NotAllowed
 from core.tasks import queue_email
+from core.values import shown
 from matches.models import FINAL_STATUSES, OPEN_STATUSES, AuditEvent, Match, MatchStatus, Seat
 from matches.notifications import rendered_message
 from matches.services import NewMatch, double_forfeit_tables, matches_create
@@ -49,6 +50,12 @@ from .services import _enter, number_entries
 
 class EventError(DomainError):
     pass
+
+
+# The columns' lengths: longer would fail the insert (PlayerProfile.email, Team.name).
+EMAIL_MAX = PlayerProfile._meta.get_field("email").max_length
+TEAM_NAME_MAX = Team._meta.get_field("name").max_length
+PLAYER_NUMBER_MAX = 99999
 
 
 # --- Locks and rights ---------------------------------------------------------------------------
@@ -215,7 +222,7 @@ def _category(league: League, name: str) -> EventCategory:
     found = next((c for c in categories if c.name.casefold() == name.strip().casefold()), None)
     if found is None:
         raise EventError(
-            f"No category {name.strip()!r}: the categories are "
+            f"No category {shown(name.strip())}: the categories are "
             f"{', '.join(c.name for c in categories)}."
         )
     return found
@@ -331,19 +338,28 @@ def clean_details(details: EntrantDetails) -> EntrantDetails:
         raise EventError(
             f"A name is at most {GUEST_NAME_MAX} characters ({len(name)} given): shorten it."
         )
+    if len(email) > EMAIL_MAX:
+        raise EventError(
+            f"An e-mail address is at most {EMAIL_MAX} characters ({len(email)} given)."
+        )
     if email:
         try:
             validate_email(email)
         except ValidationError:
             raise EventError(f"{email!r} is not an e-mail address.") from None
+    team = " ".join((details.team or "").split())
+    if len(team) > TEAM_NAME_MAX:
+        raise EventError(
+            f"A team's name is at most {TEAM_NAME_MAX} characters ({len(team)} given)."
+        )
     number = details.player_number
-    if number is not None and not 1 <= number <= 99999:
-        raise EventError(f"Player number {number}: a whole number from 1 to 99999.")
+    if number is not None and not 1 <= number <= PLAYER_NUMBER_MAX:
+        raise EventError(f"Player number {number}: a whole number from 1 to {PLAYER_NUMBER_MAX}.")
     campus_id = normalize_campus_id(details.campus_id) if details.campus_id else ""
     return EntrantDetails(
         name=name,
         category=(details.category or "").strip(),
-        team=(details.team or "").strip(),
+        team=team,
         player_number=number,
         email=email,
         campus_id=campus_id,

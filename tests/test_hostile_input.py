@@ -132,3 +132,41 @@ def test_every_page_carries_a_policy_without_inline_script_or_style(client, db, 
     assert directives["frame-ancestors"] == "'none'"
     assert directives["object-src"] == "'none'"
     assert "unsafe" not in policy
+
+
+# --- A league's bulk actions on a round: ids that are not numbers ------------------------------
+
+
+@pytest.mark.parametrize("name", ["director_round_extend", "director_round_rule"])
+@pytest.mark.parametrize("value", ["²", "9" * 5000, "abc", "-1"])
+def test_a_ticked_match_that_is_not_an_id_is_left_out_not_a_500(
+    client, director, league, name, value
+):
+    from matches.models import AuditEvent
+    from tests.factories import round_of
+
+    round_, matches = round_of(league, 1)
+    client.force_login(director.user)
+    response = client.post(
+        reverse(name, args=[league.slug, 1]),
+        {"days": 3, "reason": "Snow", "confirm": "1", "match": [value]},
+    )
+    assert response.status_code == 302
+    assert not AuditEvent.objects.exclude(action="created").exists()
+
+
+def test_a_forfeit_seat_that_is_not_a_number_is_not_a_500(client, director, league):
+    from tests.factories import round_of
+
+    round_, matches = round_of(league, 1)
+    client.force_login(director.user)
+    response = client.post(
+        reverse("director_round_rule", args=[league.slug, 1]),
+        {
+            "reason": "Closed",
+            "confirm": "1",
+            "match": [matches[0].pk],
+            f"ruling_{matches[0].pk}": "²",
+        },
+    )
+    assert response.status_code == 302

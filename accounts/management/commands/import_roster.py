@@ -7,6 +7,7 @@ from accounts.errors import RosterFileError
 from accounts.models import Institution, Season
 from accounts.services import RosterRejected, roster_import
 from core.errors import DomainError
+from core.values import slug_argument
 
 
 class Command(BaseCommand):
@@ -14,8 +15,10 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("file", help="CSV with a header line naming a campus_id column")
-        parser.add_argument("--institution", required=True, help="institution slug")
-        parser.add_argument("--season", required=True, help="season slug")
+        parser.add_argument(
+            "--institution", required=True, type=slug_argument, help="institution slug"
+        )
+        parser.add_argument("--season", required=True, type=slug_argument, help="season slug")
         parser.add_argument("--encoding", default="utf-8", help="file encoding (default utf-8)")
         parser.add_argument(
             "--strict", action="store_true", help="import nothing if any row is bad"

@@ -1,13 +1,14 @@
 import json
 from datetime import date
-from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
 from accounts.models import Season
 from core.errors import DomainError
-from league.club_files import club_league_save, export_club_file, read_club_file
-from league.event_files import event_league_save, export_event_file, read_event_file
+from core.values import read_bounded, slug_argument
+from league.club_files import export_club_file
+from league.event_files import export_event_file, league_file_save
+from league.file_schema import MAX_BYTES, parse_league_file
 from league.models import League, LeagueFormat
 
 
@@ -19,11 +20,17 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("file", nargs="?", help="the league's settings, JSON")
-        parser.add_argument("--institution", help="institution slug")
-        parser.add_argument("--season", help="season slug")
+        parser.add_argument("--institution", type=slug_argument, help="institution slug")
+        parser.add_argument("--season", type=slug_argument, help="season slug")
         parser.add_argument("--update", action="store_true", help="change an existing league")
-        parser.add_argument("--export", metavar="SLUG", help="print this league's file")
-        parser.add_argument("--slug", help="with --export: the new league's slug")
+        parser.add_argument(
+            "--export", metavar="SLUG", type=slug_argument, help="print this league's file"
+        )
+        parser.add_argument(
+            "--slug",
+            type=slug_argument,
+            help="with --export: the new league's slug (letters, digits, hyphens, underscores)",
+        )
         parser.add_argument(
             "--date", help="with --export: the event's day or the club's first night, YYYY-MM-DD"
         )
@@ -40,34 +47,18 @@ class Command(BaseCommand):
         if season_row is None:
             raise CommandError(f"No season {season!r} at {institution!r}.")
         try:
-            data = json.loads(Path(file).read_text(encoding="utf-8-sig"))
-        except OSError as error:
-            raise CommandError(f"{file}: {error.strerror}.") from None
-        except json.JSONDecodeError as error:
-            raise CommandError(f"{file}: not JSON (line {error.lineno}).") from None
-        is_event = isinstance(data, dict) and data.get("format") == LeagueFormat.EVENT
+            data = parse_league_file(read_bounded(file, max_bytes=MAX_BYTES))
+        except DomainError as error:
+            raise CommandError(f"{file}: {error.message}") from None
         try:
-            if is_event:
-                league, changed = event_league_save(
-                    actor=None,
-                    season=season_row,
-                    event=read_event_file(data),
-                    update=update,
-                    as_system=True,
-                )
-            else:
-                league, changed = club_league_save(
-                    actor=None,
-                    season=season_row,
-                    club=read_club_file(data),
-                    update=update,
-                    as_system=True,
-                )
+            league, changed = league_file_save(
+                actor=None, season=season_row, data=data, update=update, as_system=True
+            )
         except DomainError as error:
             raise CommandError(error.message) from None
         saved = "saved" if changed else "unchanged"
         rounds = league.rounds.count()
-        if is_event:
+        if league.format == LeagueFormat.EVENT:
             categories = league.categories.count()
             self.stdout.write(
                 f"{saved} {league.slug}: event on {league.event_date}, {rounds} rounds, "
@@ -88,5 +79,9 @@ class Command(BaseCommand):
             if league.format == LeagueFormat.EVENT:
                 return export_event_file(league, slug=new_slug, day=first_night)
             return export_club_file(league, slug=new_slug, first_night=first_night)
+        except OverflowError:
+            raise CommandError(
+                f"--date {first}: the nights after the first would fall past the year 9999."
+            ) from None
         except DomainError as error:
             raise CommandError(error.message) from None

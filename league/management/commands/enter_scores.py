@@ -1,13 +1,20 @@
-import csv
-import io
-from pathlib import Path
-
 from django.core.management.base import BaseCommand, CommandError
 
-from core.errors import DomainError
+from core.errors import BadValue, DomainError
+from core.values import (
+    INT_MAX,
+    SMALLINT_MAX,
+    csv_rows,
+    decoded,
+    read_bounded,
+    slug_argument,
+    whole_number,
+    whole_number_argument,
+)
 from league.club import night_tables
 from league.models import Entry, League, Round
 from matches.models import GameEnd, Match, MatchStatus
+from matches.results import MAX_SCORE, MIN_SCORE
 from matches.services import CardConflict, card_enter
 
 ENDED = {
@@ -17,6 +24,7 @@ ENDED = {
     "time": GameEnd.TIME_UP,
 }
 REQUIRED = ("table", "player_number", "score")
+MAX_BYTES = 5 * 1024 * 1024  # an evening's cards are a few kilobytes
 
 
 class Command(BaseCommand):
@@ -26,8 +34,13 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("--league", required=True, help="league slug")
-        parser.add_argument("--round", required=True, type=int, help="night number")
+        parser.add_argument("--league", required=True, type=slug_argument, help="league slug")
+        parser.add_argument(
+            "--round",
+            required=True,
+            type=whole_number_argument(1, SMALLINT_MAX),
+            help="night number",
+        )
         parser.add_argument(
             "file", help="CSV: table, player_number, score[, ended, pre_adjustment]"
         )
@@ -39,13 +52,15 @@ class Command(BaseCommand):
                 raise CommandError(f"No league {league!r}.")
             raise CommandError(f"{league} has no round {round}.")
         try:
-            text = Path(file).read_text(encoding="utf-8-sig")
-        except (OSError, UnicodeDecodeError) as error:
-            raise CommandError(f"{file}: cannot read it ({error}).") from None
-        reader = csv.DictReader(io.StringIO(text))
-        missing = [name for name in REQUIRED if name not in (reader.fieldnames or [])]
+            records = list(csv_rows(decoded(read_bounded(file, max_bytes=MAX_BYTES))))
+        except BadValue as error:
+            raise CommandError(f"{file}: {error.message}") from None
+        header = [name.strip() for name in (records[0][1] if records else [])]
+        missing = [name for name in REQUIRED if name not in header]
         if missing:
             raise CommandError(f"{file}: the header lacks {', '.join(missing)}.")
+        if len(records) < 2:
+            raise CommandError(f"{file}: no cards, only the header: nothing to enter.")
         # Tables by number (a bye is no table); a club night seated before tables were
         # numbered counts them in order.
         tables = {
@@ -68,26 +83,32 @@ class Command(BaseCommand):
             if table is not None:
                 bad.add(table)
 
-        for row in reader:
-            line = reader.line_num
+        for line, cells in records[1:]:
+            row = dict(zip(header, cells, strict=False))
             try:
-                table = int(row["table"])
-            except (TypeError, ValueError):
-                refuse(line, None, f"table {row['table']!r} is not a number")
+                table = whole_number(row.get("table", ""), what="table", low=1, high=SMALLINT_MAX)
+            except BadValue as error:
+                refuse(line, None, error.message.removesuffix("."))
                 continue
             if table not in tables:
                 refuse(line, table, f"round {round} has no table {table}")
                 continue
             try:
-                number = int(row["player_number"])
-                score = int(row["score"])
+                number = whole_number(
+                    row.get("player_number", ""), what="player_number", low=1, high=INT_MAX
+                )
+                score = whole_number(
+                    row.get("score", ""), what="score", low=MIN_SCORE, high=MAX_SCORE
+                )
                 pre = (
-                    int(row["pre_adjustment"])
+                    whole_number(
+                        row["pre_adjustment"], what="pre_adjustment", low=MIN_SCORE, high=MAX_SCORE
+                    )
                     if (row.get("pre_adjustment") or "").strip()
                     else None
                 )
-            except (TypeError, ValueError):
-                refuse(line, table, "player_number, score and pre_adjustment are whole numbers")
+            except BadValue as error:
+                refuse(line, table, error.message.removesuffix("."))
                 continue
             ended = (row.get("ended") or "").strip() or "out"
             if ended not in ENDED:

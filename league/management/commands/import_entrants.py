@@ -1,9 +1,8 @@
-from pathlib import Path
-
 from django.core.management.base import BaseCommand, CommandError
 
 from core.errors import DomainError
-from league.entrant_files import EntrantsRejected, entrants_import
+from core.values import read_bounded, slug_argument
+from league.entrant_files import MAX_BYTES, EntrantsRejected, entrants_import
 from league.models import League, LeagueFormat
 
 
@@ -15,7 +14,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("file", help="CSV with a header line naming the columns")
-        parser.add_argument("--league", required=True, help="the event's slug")
+        parser.add_argument("--league", required=True, type=slug_argument, help="the event's slug")
         parser.add_argument("--strict", action="store_true", help="import nothing if a row is bad")
 
     def handle(self, *args, file, league, strict, **options):
@@ -24,12 +23,13 @@ class Command(BaseCommand):
             raise CommandError(f"No league {league!r}.")
         if event.format != LeagueFormat.EVENT:
             raise CommandError(f"{league} is not an event: entrants are imported into events.")
-        path = Path(file)
-        if not path.is_file():
-            raise CommandError(f"{file}: no such file.")
+        try:
+            data = read_bounded(file, max_bytes=MAX_BYTES)
+        except DomainError as error:
+            raise CommandError(error.message) from None
         try:
             result = entrants_import(
-                actor=None, league=event, data=path.read_bytes(), strict=strict, as_system=True
+                actor=None, league=event, data=data, strict=strict, as_system=True
             )
         except EntrantsRejected as error:
             for line, reason in error.rejected:

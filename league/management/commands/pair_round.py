@@ -2,6 +2,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from core.errors import DomainError
+from core.values import INT_MAX, SMALLINT_MAX, slug_argument, whole_number_argument
 from league.club import check_in, seat_night
 from league.events import pair_event_round
 from league.models import Entry, League, LeagueFormat, Round
@@ -16,9 +17,18 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("--league", required=True, help="league slug")
-        parser.add_argument("--round", type=int, help="night number (default: first unseated)")
-        parser.add_argument("--seed", type=int, default=1, help="the draw's seed (default 1)")
+        parser.add_argument("--league", required=True, type=slug_argument, help="league slug")
+        parser.add_argument(
+            "--round",
+            type=whole_number_argument(1, SMALLINT_MAX),
+            help="round or night number (default: the first not paired or seated)",
+        )
+        parser.add_argument(
+            "--seed",
+            type=whole_number_argument(0, INT_MAX),
+            default=1,
+            help=f"the draw's seed, 0 to {INT_MAX} (default 1)",
+        )
         parser.add_argument(
             "--all-entrants", action="store_true", help="check in every active entrant first"
         )

@@ -3,7 +3,11 @@ from datetime import date
 from django.core.management.base import BaseCommand, CommandError
 
 from accounts.models import Institution
+from core.values import shown, slug_argument
 from league.nightly import NightlyRefused, NightlySummary, night_refusal, run_for_institution
+
+# The nightly counts days and hours on from its day: far enough from date.min and date.max.
+FIRST_DAY, LAST_DAY = date(1900, 1, 1), date(9998, 12, 31)
 
 
 class Command(BaseCommand):
@@ -17,7 +21,9 @@ class Command(BaseCommand):
             "--today",
             help="act as the 02:00 run of this day (YYYY-MM-DD), in each institution's time zone",
         )
-        parser.add_argument("--institution", help="only this institution (slug)")
+        parser.add_argument(
+            "--institution", type=slug_argument, help="only this institution (slug)"
+        )
 
     def handle(self, *args, today=None, institution=None, **options):
         day = None
@@ -25,7 +31,11 @@ class Command(BaseCommand):
             try:
                 day = date.fromisoformat(today)
             except ValueError:
-                raise CommandError(f"--today {today!r} is not a date: use YYYY-MM-DD.") from None
+                raise CommandError(
+                    f"--today {shown(today)} is not a date: use YYYY-MM-DD."
+                ) from None
+            if not FIRST_DAY <= day <= LAST_DAY:
+                raise CommandError(f"--today {today}: a day from {FIRST_DAY} to {LAST_DAY}.")
         institutions = Institution.objects.order_by("slug")
         if institution:
             institutions = institutions.filter(slug=institution)

@@ -1,6 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from core.tasks import undelivered
+from core.values import INT_MAX, whole_number_argument
 from league.demo import build_demo
 
 
@@ -12,22 +13,30 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument(
-            "--players", type=int, default=12, help="number of students (default 12)"
+            "--players",
+            type=whole_number_argument(4, 200_000),
+            default=12,
+            help="number of students, 4 to 200,000 (default 12)",
         )
         parser.add_argument(
             "--leagues",
-            type=int,
+            type=whole_number_argument(0, 10_000),
             default=1,
             help="round-robin leagues of eight students (default 1)",
         )
         parser.add_argument(
             "--matches",
-            type=int,
+            type=whole_number_argument(0, 2_000_000),
             default=0,
             help="make the leagues after the first in bulk, about this many matches in all "
             "(the benchmark: --players 20000 --leagues 200 --matches 200000)",
         )
-        parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+        parser.add_argument(
+            "--seed",
+            type=whole_number_argument(0, INT_MAX),
+            default=1,
+            help=f"random seed, 0 to {INT_MAX} (default 1)",
+        )
 
     def handle(self, *args, players, leagues, matches, seed, **options):
         if players < 4:

@@ -5,14 +5,15 @@ naming its line. Exit status: 0 consistent, 1 problems found, 2 unreadable file 
 stderr names the line). A CommandError would exit 1, so the command exits with SystemExit.
 """
 
-from pathlib import Path
-
 from django.core.management.base import BaseCommand
 
+from core.errors import BadValue
+from core.values import read_bounded
 from matches.scrabble import CHALLENGE_RULES, GcgError, check_gcg
 
 EXIT_PROBLEMS = 1
 EXIT_UNREADABLE = 2
+MAX_BYTES = 5 * 1024 * 1024  # a game record is a few kilobytes
 
 
 class Command(BaseCommand):
@@ -37,9 +38,9 @@ class Command(BaseCommand):
 
     def handle(self, *args, file, verify, challenge_rule=None, **options):
         try:
-            data = Path(file).read_bytes()
-        except OSError as error:
-            self.stderr.write(f"gcg_check: cannot read {file}: {error.strerror or error}")
+            data = read_bounded(file, max_bytes=MAX_BYTES)
+        except BadValue as error:
+            self.stderr.write(f"gcg_check: cannot read {error.message}")
             raise SystemExit(EXIT_UNREADABLE) from None
         try:
             report = check_gcg(data, verify=verify, challenge_rule=challenge_rule)
