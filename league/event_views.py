@@ -726,7 +726,9 @@ def _scorer_slip(request: HttpRequest, league: League, scorer) -> HttpResponse:
         url=url,
         valid_until=timezone.localtime(events.scorer_access_ends(league), institution.tz),
     )
-    response = HttpResponse(printables.sign_in_slip_pdf(slip), content_type="application/pdf")
+    with timezone.override(institution.tz):  # the slip's times in the campus's clock
+        pdf = printables.sign_in_slip_pdf(slip)
+    response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{league.slug}-volunteer-slip.pdf"'
     return response
 

@@ -984,7 +984,7 @@ def scorer_slip(*, actor, league: League, scorer: EventScorer, now=None) -> str:
         if now >= scorer_access_ends(league):
             raise EventError(f"{league} is over: volunteers score until the day after it.")
         if scorer.user is None:
-            return _log_in_url(secrets.token_urlsafe(32))
+            return _log_in_url(secrets.token_hex(20))
         token = sign_in_link_create(
             user=scorer.user,
             expires_at=scorer_access_ends(league),

@@ -113,6 +113,11 @@ class PrintSlip:
     valid_until: datetime.datetime  # in the institution's time zone
 
     @property
+    def last_day(self) -> datetime.date:
+        """The last day the link works (it ends at that day's midnight)."""
+        return (self.valid_until - datetime.timedelta(seconds=1)).date()
+
+    @property
     def qr_image(self) -> str:
         return segno.make(self.url, error="m").svg_data_uri(scale=4, border=1)
 

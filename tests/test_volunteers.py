@@ -167,7 +167,12 @@ def test_e3_the_director_prints_a_slip_whose_link_logs_in_once(fest, client, dir
     assert slip["Cache-Control"] == "private, no-store"
     text = poppler("pdftotext", slip.content, tmp_path)
     assert "Val Unteer" in text and "Volunteer scorer" in text
-    path = re.search(r"(/log-in/[\w-]+/)", text.replace("\n", "")).group(1)
+    last_day = f"{fest.event_date + timedelta(days=1):%A %-d %B}"  # the day after, the campus's
+    assert f"until the end of {last_day}" in " ".join(text.split())
+    # The link is printed as text too; a line may break anywhere inside it.
+    found = re.search(r"/log-in/([0-9a-f]{40})/", re.sub(r"\s", "", text))
+    assert found, text
+    path = reverse("sign_in_link", args=[found.group(1)])
     client.logout()
     assert client.post(path).status_code == 302
     assert int(client.session["_auth_user_id"]) == invitation.user_id

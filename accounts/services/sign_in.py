@@ -35,7 +35,8 @@ def _hash(token: str) -> str:
 def sign_in_link_create(*, user: User, expires_at: datetime, next_path: str = "", now=None) -> str:
     """A new one-time link for `user`; returns its secret (put it in the link's URL)."""
     now = now or timezone.now()
-    token = secrets.token_urlsafe(32)
+    # Hex, not base64: a printed link a person may type has no '-' or '_' to misread at a line's end.
+    token = secrets.token_hex(20)
     SignInLink.objects.create(
         user=user,
         token_hash=_hash(token),
