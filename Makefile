@@ -29,12 +29,17 @@ run: $(STAMP)
 # the checkout; otherwise nothing is set and those tests skip, saying so.
 GCG_CORPUS_DIR ?= $(wildcard ../shared/gcg-corpus)
 
+# The suite runs on every core, each worker with its own test database; a worker that finishes
+# early takes tests from the other's queue (the browser journeys are long). PYTEST_WORKERS=
+# runs it in one process.
+PYTEST_WORKERS ?= -n auto --dist worksteal
+
 # Installs what the tests need if it is missing (chromium, PostgreSQL, Redis), then runs them.
 test: $(STAMP)
 	bash scripts/ensure-services.sh
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(if $(GCG_CORPUS_DIR),GCG_CORPUS_DIR=$(GCG_CORPUS_DIR) )$(VENV)/bin/pytest
+	$(if $(GCG_CORPUS_DIR),GCG_CORPUS_DIR=$(GCG_CORPUS_DIR) )$(VENV)/bin/pytest $(PYTEST_WORKERS)
 
 # The benchmark harness (benchmarks/run.py): one table on standard output, progress on stderr.
 bench: $(STAMP)
