@@ -81,15 +81,3 @@ def is_front_desk_of(user, institution) -> bool:
 
 def is_front_desk_anywhere(user) -> bool:
     return is_site_admin(user) or in_group(user, FRONT_DESK) or in_group(user, DIRECTORS)
-
-
-def is_event_scorer_of(user, league) -> bool:
-    """May enter an event's score cards (E3): its institution's front desk and directors, and
-    the volunteers the director made scorers of this event, until the day after it."""
-    if is_front_desk_of(user, league.season.institution):
-        return True
-    if not user.is_authenticated or league.format != "event" or league.event_date is None:
-        return False
-    if (league.season.institution.today() - league.event_date).days > 1:
-        return False
-    return league.scorers.filter(user=user).exists()

@@ -12,7 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from league.event_pairing import Entrant, Group, pair_round  # noqa: E402
+from events.pairing import Entrant, Group, pair_round  # noqa: E402
 
 
 def third_round(count: int, timed: bool, seed: int = 1) -> tuple[float, int]:

@@ -1,7 +1,7 @@
 """How well club-night seating avoids repeat tablemates: ``python benchmarks/seating_repeats.py [RUNS]``.
 
 For rosters of 10 to 60 players it simulates ten club nights (each night a random 80-100% of the
-roster shows up) and seats each night with ``league.seating.seat_tables``, the earlier nights as
+roster shows up) and seats each night with ``clubs.seating.seat_tables``, the earlier nights as
 its history. A *repeat* is a pair at one table tonight who already sat together on any earlier
 night. Per roster size it prints, summed over the ten nights and averaged over RUNS seasons
 (5 if left out):
@@ -30,7 +30,8 @@ from pathlib import Path
 # Run as a script from the checkout: the project's packages sit one folder up.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from league.seating import count_repeats, seat_tables, table_sizes  # noqa: E402
+from clubs.seating import count_repeats, seat_tables  # noqa: E402
+from league.tables import table_sizes  # noqa: E402
 
 ROSTER_SIZES = (10, 20, 30, 40, 50, 60)
 NIGHTS = 10

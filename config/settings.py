@@ -51,6 +51,8 @@ INSTALLED_APPS = [
     "accounts",
     "matches",
     "league",
+    "clubs",
+    "events",
 ]
 
 MIDDLEWARE = [

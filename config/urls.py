@@ -5,7 +5,7 @@ from django.views.generic import RedirectView
 
 from accounts import views as accounts_views
 from league import director as league_director
-from league import director_rounds, event_views
+from league import director_rounds, settings_file_views
 from league import views as league_views
 
 
@@ -28,9 +28,11 @@ urlpatterns = [
     # Before allauth's own: the signup that turns a campus ID taken at the last moment into a message.
     path("accounts/signup/", accounts_views.signup, name="account_signup"),
     path("accounts/", include("allauth.urls")),
+    path("leagues/", include("clubs.urls")),
+    path("leagues/", include("events.urls")),
     path("leagues/", include("league.urls")),
     path("director/", league_director.dashboard, name="director_dashboard"),
-    path("director/events/new/", event_views.event_setup, name="event_setup"),
+    path("director/events/new/", settings_file_views.league_file_setup, name="event_setup"),
     path("director/disputes/", league_director.disputes, name="director_disputes"),
     path("director/leagues/<slug:slug>/", director_rounds.director_league, name="director_league"),
     path(

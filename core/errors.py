@@ -15,3 +15,11 @@ class NotAllowed(DomainError):
 class BadValue(DomainError):
     """A value a person or a file gave that cannot be used: not a whole number, out of range,
     too long, or holding a character that cannot be stored (core/values.py)."""
+
+
+class RowsRejected(DomainError):
+    """A file whose bad rows refuse it all (a --strict import): the rows, as (line, reason)."""
+
+    def __init__(self, message: str, rejected: list[tuple[int, str]]):
+        super().__init__(message)
+        self.rejected = rejected

@@ -17,15 +17,24 @@ from django.utils import timezone
 
 from accounts import roles
 from accounts.models import (
+    Checkout,
     Eligibility,
     EligibilitySource,
     EligibilityStatus,
+    EquipmentItem,
     Institution,
     PlayerProfile,
     RosterEntry,
     Season,
     User,
 )
+from matches import services
+from matches.models import Match, MatchStatus
+
+from . import formats
+from .models import League
+from .scale import bulk_leagues_of_season
+from .services import entry_enrol, rounds_generate
 
 DEMO_SLUG = "example-state"
 DEMO_PASSWORD = "scrabble-demo"
@@ -113,20 +122,15 @@ def build_demo(
         _make_equipment(institution, desk)
     if matches and leagues > 1:
         _make_league(institution, season, director, 1, rng)
-        from .scale import bulk_leagues_of_season
-
         bulk_leagues_of_season(institution, season, leagues - 1, matches, rng, say)
     else:
         for number in range(1, leagues + 1):
             _make_league(institution, season, director, number, rng)
             say("leagues", number, leagues)
-    from .demo_club import make_club
-    from .demo_event import make_challenge, make_event
-
     _make_open_league(institution, season, director)
-    make_club(institution, season, director, desk, rng)
-    make_event(institution, season, director, desk, rng, DEMO_PASSWORD)
-    make_challenge(institution, season, director, desk, rng)
+    for spec in formats.registered():  # the club's nights, the events (in that order)
+        if spec.demo is not None:
+            spec.demo(institution, season, director, desk, rng, DEMO_PASSWORD)
     return demo_logins()
 
 
@@ -213,9 +217,6 @@ def _evening(institution, days: int, hour: int = 19) -> datetime:
 
 def _make_open_league(institution, season, director) -> None:
     """A league still open to join: five of its eight places taken, rounds not drawn yet."""
-    from league.models import League
-    from league.services import entry_enrol
-
     league = League.objects.create(
         season=season,
         name="Wednesday Open League",
@@ -242,10 +243,9 @@ def demo_logins() -> list[DemoLogin]:
         email__startswith="student", email__endswith="@example.edu"
     ).order_by("email")[:4]
     logins += [DemoLogin("student", user.email, DEMO_PASSWORD) for user in students]
-    from .demo_event import VOLUNTEER_EMAIL
-
-    if User.objects.filter(email=VOLUNTEER_EMAIL).exists():
-        logins.append(DemoLogin("event_scorer", VOLUNTEER_EMAIL, DEMO_PASSWORD))
+    for spec in formats.registered():
+        if spec.demo_logins is not None:
+            logins += [DemoLogin(role, email, DEMO_PASSWORD) for role, email in spec.demo_logins()]
     return logins
 
 
@@ -255,9 +255,6 @@ LEAGUE_SIZE = 8
 def _make_league(institution, season, director, number, rng) -> None:
     """A round robin of eight eligible students, started ten days ago, its matches in every
     state of the life of a match, all made through the real services."""
-    from league.models import League
-    from league.services import entry_enrol, rounds_generate
-
     league = League.objects.create(
         season=season,
         name="Tuesday Night League" if number == 1 else f"League {number}",
@@ -285,9 +282,6 @@ def _make_league(institution, season, director, number, rng) -> None:
 
 
 def _play_out(league, rounds, director, rng) -> None:
-    from matches import services
-    from matches.models import Match, MatchStatus
-
     def players(match):
         first, second = (seat.player for seat in match.seats.order_by("order"))
         return first, second
@@ -395,8 +389,6 @@ def _play_out(league, rounds, director, rng) -> None:
 
 def _make_equipment(institution, desk) -> None:
     """Boards, dictionaries and a clock at the front desk (L3), one out and one overdue."""
-    from accounts.models import Checkout, EquipmentItem
-
     items = EquipmentItem.objects.bulk_create(
         [
             EquipmentItem(institution=institution, kind="board", label=f"Board {n}")

@@ -18,26 +18,14 @@ from django.utils import timezone
 from accounts.models import Institution, PlayerProfile, Season
 from matches.scrabble import endgame
 
+from . import formats
+
 
 class LeagueFormat(models.TextChoices):
     LEAGUE = "league", "League (round robin, then playoffs)"
     SINGLE_ELIMINATION = "single_elimination", "Single-elimination tournament"
     CLUB = "club", "Club nights (tables of four and three)"
     EVENT = "event", "One-day event (numbered tables, score cards)"
-
-
-# Formats whose tables have a scorekeeper who reports every seat's score (G9); in the others
-# the winner reports (L7). At an event nobody reports from a phone: the scoring table enters
-# each table's card (E3).
-SCOREKEEPER_FORMATS = (LeagueFormat.CLUB,)
-# Formats whose tables the director closes (the night's or round's unreported tables become
-# double forfeits then); the nightly's L8 never forfeits them.
-DIRECTOR_CLOSES = (LeagueFormat.CLUB, LeagueFormat.EVENT)
-# Formats whose results come only from score cards entered by staff (E3).
-CARDS_ONLY_FORMATS = (LeagueFormat.EVENT,)
-# Formats whose rounds are all set up front while people keep joining (club members come and
-# go, an event takes walk-ins): rounds existing does not close entry.
-OPEN_ENTRY_FORMATS = (LeagueFormat.CLUB, LeagueFormat.EVENT)
 
 
 class ShortTeam(models.TextChoices):
@@ -174,40 +162,40 @@ class League(models.Model):
     def institution(self):
         return self.season.institution
 
-    @property
-    def scorekeeper_reports(self) -> bool:
-        return self.format in SCOREKEEPER_FORMATS
+    # What the league's format does differently (league.formats: each format's app says).
 
     @property
-    def is_event(self) -> bool:
-        return self.format == LeagueFormat.EVENT
+    def scorekeeper_reports(self) -> bool:
+        """A table's scorekeeper reports every seat's score (G9); otherwise the winner (L7)."""
+        return formats.of(self.format).scorekeeper_reports
 
     @property
     def cards_only(self) -> bool:
         """Results come only from score cards entered at the scoring table (E3)."""
-        return self.format in CARDS_ONLY_FORMATS
+        return formats.of(self.format).cards_only
 
     @property
     def ranks_per_game(self) -> bool:
         """Where attendance varies (club nights) the table ranks by win percentage, then
         spread per game (G9)."""
-        return self.format == LeagueFormat.CLUB
+        return formats.of(self.format).ranks_per_game
 
     def started(self, has_rounds: bool) -> bool:
-        """Entry is closed because the rounds are drawn (never for clubs and events)."""
-        return has_rounds and self.format not in OPEN_ENTRY_FORMATS
+        """Entry is closed because the rounds are drawn (never where entry stays open: clubs
+        and events)."""
+        return has_rounds and not formats.of(self.format).open_entry
 
     @property
     def has_waitlist(self) -> bool:
         """A full league keeps a waitlist until its draw; clubs and events, whose entry never
         closes with a draw, have none (their desk adds walk-ins)."""
-        return self.format not in OPEN_ENTRY_FORMATS
+        return not formats.of(self.format).open_entry
 
     @property
     def students_withdraw(self) -> bool:
         """A student may withdraw from it themself: a league or tournament. At a club or an
         event the front desk or the director marks who leaves (E3, E4)."""
-        return self.format not in OPEN_ENTRY_FORMATS
+        return not formats.of(self.format).open_entry
 
     def registration_open(self, today=None) -> bool:
         today = today or self.season.institution.today()
@@ -226,7 +214,9 @@ class League(models.Model):
             season__registration_deadline__gte=today,
             season__ends_on__gte=today,
         )
-        return registration_open & (Q(has_rounds=False) | Q(format__in=OPEN_ENTRY_FORMATS))
+        return registration_open & (
+            Q(has_rounds=False) | Q(format__in=formats.with_trait("open_entry"))
+        )
 
 
 class EventCategory(models.Model):

@@ -49,7 +49,8 @@ from matches.models import (
 from matches.selectors import disputes_waiting
 from matches.services import confirm_stale_reports, forfeit_overdue_matches
 
-from .models import CARDS_ONLY_FORMATS, DIRECTOR_CLOSES, DigestLog, League, NightlyRun
+from . import formats
+from .models import DigestLog, League, NightlyRun
 from .refresh import refresh_leagues
 
 REMINDER_HOURS = 48
@@ -120,7 +121,10 @@ def run_for_institution(*, institution: Institution, today: date) -> NightlySumm
     summary = NightlySummary()
     summary.forfeits = len(
         forfeit_overdue_matches(
-            now, institution=institution, announce=False, spare_formats=DIRECTOR_CLOSES
+            now,
+            institution=institution,
+            announce=False,
+            spare_formats=formats.with_trait("director_closes"),
         )
     )
     summary.auto_confirmed = len(
@@ -282,7 +286,7 @@ def remind_due_matches(*, institution: Institution, now: datetime) -> int:
                 reminder_sent_at__isnull=True,
             )
             # An event's tables are played that evening and scored from cards: nothing to remind.
-            .exclude(league__format__in=CARDS_ONLY_FORMATS)
+            .exclude(league__format__in=formats.with_trait("cards_only"))
             .values_list("id", flat=True)
         )
         if not due:

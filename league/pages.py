@@ -17,6 +17,9 @@ from django.db import connection
 from django.template.loader import render_to_string
 from django.utils import timezone
 
+from accounts.models import PlayerProfile
+
+from . import formats
 from .models import Bracket, BracketSlot, League, LeaguePage
 from .selectors import bracket_rounds, standings_rows_of
 
@@ -75,19 +78,13 @@ TEMPLATES = Path(__file__).resolve().parent.parent / "templates" / "league"
 @cache
 def layout() -> str:
     """A fingerprint of what renders the pages: a deploy that changes it re-renders each page the
-    first time it is served (see ``views._league_page``)."""
+    first time it is served (see ``views._league_page``). Each format names the files its own
+    stored pages come from (``league.formats``)."""
     digest = hashlib.sha1()
-    for path in (
-        TEMPLATES / "_standings.html",
-        TEMPLATES / "_bracket.html",
-        TEMPLATES / "event" / "_leaderboard_page.html",
-        TEMPLATES / "event" / "_leaderboard.html",
-        TEMPLATES / "event" / "_prizes.html",
-        TEMPLATES / "event" / "_teams.html",
-        Path(__file__),
-        Path(__file__).parent / "event_pages.py",
-        Path(__file__).parent / "assists.py",
-    ):
+    sources = [TEMPLATES / "_standings.html", TEMPLATES / "_bracket.html", Path(__file__)]
+    for spec in formats.registered():
+        sources += spec.page_sources
+    for path in sources:
         digest.update(path.read_bytes())
     return digest.hexdigest()[:12]
 
@@ -122,8 +119,6 @@ def _json(payload: dict) -> str:
 
 def _brackets(ids) -> tuple[dict, dict, dict]:
     """Brackets of these leagues, their slots and their players' names: three queries."""
-    from accounts.models import PlayerProfile
-
     brackets = {
         bracket.league_id: bracket
         for bracket in Bracket.objects.filter(league_id__in=ids).select_related("champion__user")
@@ -145,8 +140,6 @@ def render_pages(league_ids, now=None) -> int:
     """Render and store the standings and bracket pages of these leagues, and an event's
     leaderboard and event.json; returns how many. A fixed number of queries whatever the number
     of leagues, and a few more for each event among them (events are few: one an evening)."""
-    from .event_pages import render_event
-
     ids = sorted(set(league_ids))
     if not ids:
         return 0
@@ -198,8 +191,9 @@ def render_pages(league_ids, now=None) -> int:
             }
         )
         event_html, event_json = "", ""
-        if league.is_event:
-            event_html, document = render_event(league, now=now)
+        render_own = formats.of(league.format).stored_pages
+        if render_own is not None:  # an event's leaderboard and event.json
+            event_html, document = render_own(league, now=now)
             event_json = _json(document)
         pages.append(
             (

@@ -10,6 +10,7 @@ from accounts import roles
 from matches.models import Match, Seat
 from matches.next_step import MyMatch, Opponent
 
+from . import formats
 from .models import Entry, League, Round, WaitlistEntry
 
 
@@ -245,6 +246,11 @@ def _moment(value):
     return value
 
 
+def _sql_values(values: tuple[str, ...]) -> str:
+    """Format values (the registry's, never a person's) as an SQL list; NULL matches none."""
+    return ", ".join(f"'{value}'" for value in values) or "NULL"
+
+
 def my_matches(profile, *, seasons) -> list:
     """A player's matches in these seasons as plain rows with everything the next step needs,
     opponents included: one hand-written query, no model instances. Building ~12 objects per
@@ -253,12 +259,10 @@ def my_matches(profile, *, seasons) -> list:
     season_ids = [season.pk for season in seasons]
     if not season_ids:
         return []
-    from .models import CARDS_ONLY_FORMATS, SCOREKEEPER_FORMATS
-
     sql = MY_MATCHES_SQL.format(
         seasons=", ".join(["%s"] * len(season_ids)),
-        scorekeeper_formats=", ".join(f"'{value}'" for value in SCOREKEEPER_FORMATS),
-        cards_only_formats=", ".join(f"'{value}'" for value in CARDS_ONLY_FORMATS),
+        scorekeeper_formats=_sql_values(formats.with_trait("scorekeeper_reports")),
+        cards_only_formats=_sql_values(formats.with_trait("cards_only")),
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [profile.pk, *season_ids])
@@ -278,3 +282,14 @@ def my_matches(profile, *, seasons) -> list:
         if opponent_id is not None:  # a guest opponent has no user: named by their profile
             match.opponents.append(Opponent(f"{first} {last}".strip(), first, email, place, score))
     return list(matches.values())
+
+
+def round_tables(round_: Round) -> list[Match]:
+    """A round's (or a night's) tables in number order, table 1 first, each with its seats in
+    seat order; tables seated before they were numbered come in the order they were made."""
+    return list(
+        Match.objects.filter(round=round_)
+        .order_by("table", "id")
+        .prefetch_related("seats__player__user")
+        .select_related("round")
+    )

@@ -16,6 +16,7 @@ from core.errors import DomainError, NotAllowed
 from matches.models import FINAL_STATUSES, Match, MatchStatus, Seat
 from matches.services import NewMatch, bye_fill, matches_create, withdrawal_forfeits
 
+from . import formats
 from .models import Entry, League, LeagueFormat, Round, WaitlistEntry
 from .notifications import tell
 from .pairing import round_robin
@@ -32,7 +33,7 @@ def _require_director(actor, league: League) -> None:
         raise NotAllowed("Only the league's director can do that.")
 
 
-def _lock(league: League) -> League:
+def lock_league(league: League) -> League:
     return (
         League.objects.select_for_update(of=("self",))
         .select_related("season__institution")
@@ -70,7 +71,7 @@ def _raise(refusal: JoinRefusal):
     raise (NotEligible if refusal.not_eligible else LeagueError)(refusal.reason)
 
 
-def _enter(
+def enter(
     league: League,
     player: PlayerProfile,
     *,
@@ -101,10 +102,10 @@ def _enter(
         entry = Entry.objects.create(league=league, player=player)
     # A place in the league ends a wait for one (joined, enrolled or given from the waitlist).
     WaitlistEntry.objects.filter(league=league, player=player).delete()
-    if league.format == LeagueFormat.EVENT and entry.category_id is None:
-        entry.category = league.categories.order_by("position", "id").first()
-        entry.save(update_fields=["category"])
-    if league.format in (LeagueFormat.CLUB, LeagueFormat.EVENT) and entry.player_number is None:
+    spec = formats.of(league.format)
+    if spec.on_enter is not None:  # an event's entrant starts in its first category
+        spec.on_enter(entry)
+    if spec.numbers_entrants and entry.player_number is None:
         number_entries(league)
         entry.refresh_from_db(fields=["player_number"])
     for bye in byes:
@@ -173,7 +174,7 @@ def league_join(*, actor, league: League, today: date | None = None) -> Entry:
     """A student joins a league open for registration."""
     player = _student(actor, league)
     with transaction.atomic():
-        return _enter(_lock(league), player, today=today)
+        return enter(lock_league(league), player, today=today)
 
 
 def waitlist_join(*, actor, league: League, today: date | None = None) -> Entry | WaitlistEntry:
@@ -181,10 +182,10 @@ def waitlist_join(*, actor, league: League, today: date | None = None) -> Entry 
     they may). Should a place have freed meanwhile, they take it: that is the entry returned."""
     player = _student(actor, league)
     with transaction.atomic():
-        league = _lock(league)
+        league = lock_league(league)
         refusal = _refusal(league, player, today=today)
         if refusal is None:
-            return _enter(league, player, today=today)
+            return enter(league, player, today=today)
         if not refusal.waitlist:
             _raise(refusal)
         return WaitlistEntry.objects.create(league=league, player=player)
@@ -195,7 +196,7 @@ def waitlist_leave(*, actor, league: League) -> None:
     league from their list)."""
     player = _student(actor, league)
     with transaction.atomic():
-        league = _lock(league)
+        league = lock_league(league)
         deleted, _ = WaitlistEntry.objects.filter(league=league, player=player).delete()
         if not deleted:
             raise LeagueError(f"You are not on the waitlist for {league}.")
@@ -222,7 +223,7 @@ def _give_places(league: League, *, actor) -> list[Entry]:
         try:
             with transaction.atomic():
                 # The registration deadline does not hold back someone who was waiting in time.
-                entry = _enter(league, row.player, by_director=True, refresh=False, actor=actor)
+                entry = enter(league, row.player, by_director=True, refresh=False, actor=actor)
         except DomainError:
             continue
         given.append(entry)
@@ -261,11 +262,11 @@ def entry_enrol(*, actor, league: League, player: PlayerProfile) -> Entry:
     """The director enrols a player (after the registration deadline too). After the draw it is
     a late entry: the player takes the bye of each round still to play (`_late_entry_byes`)."""
     with transaction.atomic():
-        league = _lock(league)
+        league = lock_league(league)
         _require_director(actor, league)
         if player.institution_id != league.season.institution_id:
             raise LeagueError(f"{player.name} is not a student of {league.season.institution}.")
-        return _enter(league, player, by_director=True, actor=actor)
+        return enter(league, player, by_director=True, actor=actor)
 
 
 def entry_withdraw(*, actor, entry: Entry, reason: str) -> int:
@@ -275,7 +276,7 @@ def entry_withdraw(*, actor, entry: Entry, reason: str) -> int:
     if not reason:
         raise LeagueError("A reason is required.")
     with transaction.atomic():
-        league = _lock(entry.league)
+        league = lock_league(entry.league)
         _require_director(actor, league)
         entry = (
             Entry.objects.select_for_update(of=("self",))
@@ -318,7 +319,7 @@ def entry_leave(*, actor, entry: Entry, accept_forfeits: bool = False) -> int:
     an event the front desk or the director marks who leaves (E3, E4), so it is refused there.
     Returns how many matches were forfeited."""
     with transaction.atomic():
-        league = _lock(entry.league)
+        league = lock_league(entry.league)
         entry = (
             Entry.objects.select_for_update(of=("self",))
             .select_related("player__user")
@@ -361,7 +362,7 @@ def ineligibility_forfeits(*, actor, player: PlayerProfile, season) -> int:
     forfeits = 0
     with transaction.atomic():
         for league in League.objects.filter(pk__in=still_open).order_by("pk"):
-            league = _lock(league)
+            league = lock_league(league)
             _require_director(actor, league)
             forfeits += withdrawal_forfeits(
                 actor=actor,
@@ -380,7 +381,7 @@ def rounds_generate(
     first play-by date already past is refused (only the demo, building a season under way,
     passes `allow_past`)."""
     with transaction.atomic():
-        league = _lock(league)
+        league = lock_league(league)
         _require_director(actor, league)
         if league.format != LeagueFormat.LEAGUE:
             raise LeagueError("Round robins are for leagues; a tournament gets a bracket.")

@@ -13,8 +13,8 @@ from core.compiled import CompiledQuery
 from core.errors import DomainError
 from core.fragments import rendered
 
-from .club_views import NightForm
-from .models import Entry, League, LeagueFormat, WaitlistEntry
+from . import formats
+from .models import Entry, League, WaitlistEntry
 from .pages import layout, render_pages
 from .policies import join_refusal
 from .selectors import can_see_league, league_page_row, leagues_for, schedule, waitlist_place
@@ -166,25 +166,25 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
     league = get_object_or_404(League.objects.select_related("season__institution"), slug=slug)
     if not can_see_league(request.user, league):
         raise Http404
-    if league.format == LeagueFormat.EVENT:
-        from .event_views import event_home
+    home = formats.of(league.format).home
+    if home is not None:
+        return home(request, league)
+    return render(request, "league/league_detail.html", league_page_context(request, league))
 
-        return event_home(request, league)
+
+def league_page_context(request: HttpRequest, league: League) -> dict:
+    """What a league's page shows: its players, its schedule by round, the signed-in student's
+    place in it. A format's own page (a club's) adds to it."""
     entries = list(league.entries.filter(withdrawn_at__isnull=True).select_related("player__user"))
     rounds = schedule(league)
-    return render(
-        request,
-        "league/league_detail.html",
-        {
-            "league": league,
-            "rounds": rounds,
-            "entries": entries,
-            "me": _my_place(request, league, entries, rounds, started=league.started(bool(rounds))),
-            "is_staff": roles.is_front_desk_of(request.user, league.season.institution),
-            "is_director": roles.is_director_of(request.user, league.season.institution),
-            "night_form": NightForm(),
-        },
-    )
+    return {
+        "league": league,
+        "rounds": rounds,
+        "entries": entries,
+        "me": _my_place(request, league, entries, rounds, started=league.started(bool(rounds))),
+        "is_staff": roles.is_front_desk_of(request.user, league.season.institution),
+        "is_director": roles.is_director_of(request.user, league.season.institution),
+    }
 
 
 def _my_place(
@@ -226,22 +226,9 @@ def _my_place(
 @require_POST
 def league_join_view(request: HttpRequest, slug: str) -> HttpResponse:
     league = _students_league(request, slug)
-    if league.format == LeagueFormat.EVENT:
-        from .events import event_join
-
-        try:
-            entry = event_join(
-                actor=request.user, league=league, category=request.POST.get("category", "")
-            )
-        except DomainError as error:
-            messages.error(request, error.message)
-        else:
-            messages.success(
-                request,
-                f"You are number {entry.player_number} in {league} ({entry.category.name}). "
-                "Check in at the door on the day.",
-            )
-        return redirect(league)
+    join = formats.of(league.format).join
+    if join is not None:
+        return join(request, league)
     try:
         league_join(actor=request.user, league=league)
     except DomainError as error:

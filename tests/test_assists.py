@@ -8,7 +8,9 @@ from datetime import datetime, time, timedelta
 import pytest
 from django.urls import reverse
 
-from league import assists
+from events import selectors as assists_read
+from events.money import money
+from events.services import assists
 from league.models import AssistItem, AssistSale, Entry, League, Round
 from tests.factories import LeagueFactory, eligible_student
 from tests.test_events import run, write
@@ -84,7 +86,7 @@ def test_e5_a_sale_takes_the_first_price_then_the_later_one_from_the_second_peri
     )
     assert (early.unit_cents, early.cents) == (500, 1000)
     assert late.unit_cents == 1000 and later.unit_cents == 1000  # second period; round 2
-    assert assists.ledger(league).total_cents == 3000
+    assert assists_read.ledger(league).total_cents == 3000
 
 
 def test_e5_a_price_change_after_sales_leaves_the_old_sales_at_their_price(
@@ -162,7 +164,7 @@ def test_e5_a_void_needs_a_reason_keeps_the_sale_and_leaves_the_ledger(challenge
     with pytest.raises(assists.AssistError, match="already void"):
         assists.sale_void(actor=staff.user, sale=sales[0], reason="again")
     kept = [sale for sale in sales[1:]]
-    ledger = assists.ledger(league)
+    ledger = assists_read.ledger(league)
     assert ledger.total_cents == sum(sale.quantity * sale.unit_cents for sale in kept)
     by_team = {}
     for sale in kept:
@@ -199,7 +201,7 @@ def test_e5_the_sales_page_sells_in_two_taps_and_the_money_raised_is_public(
 
 
 def test_e5_money_is_formatted_from_whole_cents():
-    assert [assists.money(c) for c in (0, 5, 1250, 123456)] == [
+    assert [money(c) for c in (0, 5, 1250, 123456)] == [
         "$0.00",
         "$0.05",
         "$12.50",

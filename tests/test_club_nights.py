@@ -4,10 +4,11 @@ re-seating, closing the night, and score cards entered by the director."""
 import pytest
 from django.utils import timezone
 
+from clubs.seating import count_repeats
+from clubs.services import check_in, check_out, close_night, seat_night
 from core.errors import DomainError, NotAllowed
-from league.club import check_in, check_out, close_night, night_tables, seat_night
 from league.models import CheckIn, Entry, LeagueFormat, Round
-from league.seating import count_repeats
+from league.selectors import round_tables as night_tables
 from matches.models import AuditEvent, MatchStatus, Outcome
 from matches.services import CardConflict, card_enter, report_submit
 from tests.factories import LeagueFactory, entrant, staff_member

@@ -94,7 +94,7 @@ def test_e4_the_director_seats_enters_a_card_and_closes_the_night(client, night,
 def test_e4_the_night_page_runs_a_constant_number_of_queries(
     client, night, director, size, django_assert_max_num_queries
 ):
-    from league import club
+    from clubs import services as club
 
     players = members(night.league, size)
     for player in players:

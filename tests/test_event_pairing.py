@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from league.event_pairing import Entrant, Group, PairingError, pair_round
+from events.pairing import Entrant, Group, PairingError, pair_round
 
 
 def _splits(players: list, allow_three: bool):

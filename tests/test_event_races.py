@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 from django.core.management import call_command
 
-from league import events
+from events import services as events
 from league.models import League, Round
 from matches.models import Match, MatchStatus
 from matches.services import card_enter

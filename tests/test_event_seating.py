@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from league.event_pairing import Entrant, PairingError
-from league.event_seating import seat_round, sizes_for
+from events.pairing import Entrant, PairingError
+from events.seating import seat_round, sizes_for
 
 
 def _sizes(count: int) -> list[int]:

@@ -14,7 +14,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from accounts.models import PlayerProfile
-from league import events
+from events import selectors as event_selectors
+from events import services as events
 from league.models import CheckIn, Entry, League, Round, Team
 from matches.models import AuditEvent, Match, MatchStatus
 from matches.policy import CARDS_ONLY_REFUSAL
@@ -116,7 +117,7 @@ def test_e3_create_event_makes_the_event_with_its_categories_and_timed_rounds(fe
     )
     league = League.objects.get(slug="fest")
     assert out.strip() == f"saved fest: event on {data['date']}, 3 rounds, 3 categories"
-    assert league.is_event and not league.campus_only and league.seats_per_table == 2
+    assert league.format == "event" and not league.campus_only and league.seats_per_table == 2
     assert league.champion_category.name == "Competitive"
     assert [(c.name, c.pairing_group, c.turn_seconds) for c in league.categories.all()] == [
         ("Competitive", "Competitive", 150),
@@ -334,7 +335,7 @@ def test_e3_rounds_go_in_order_cards_enter_from_csv_and_round_two_pairs_by_score
     assert "conflicts" in str(error)
     lines = tables_of(pair("--seed", "3"))
     assert lines  # round 2 paired among the same (checked in for the evening)
-    state = events.event_state(entered)
+    state = event_selectors.event_state(entered)
     assert state.board.rows[0].total > 0 and len(state.board.categories["Competitive"]) >= 3
 
 
@@ -533,7 +534,7 @@ def test_e3_an_entrant_who_leaves_keeps_their_scores_and_is_not_paired_again(
     assert not Match.objects.filter(
         round__number=2, round__league=entered, seats__player=leaver.player
     ).exists()
-    board = events.event_state(entered).board
+    board = event_selectors.event_state(entered).board
     row = next(r for r in board.rows if r.entrant.id == leaver.player_id)
     assert row.total > 0 and row.entrant.withdrawn
 
@@ -725,7 +726,7 @@ def test_e5_a_four_seat_event_seats_teammates_apart_and_totals_the_teams(
             stderr=err,
         )
     assert f"table {four[0]} needs a row for each of its 4 seats" in err.getvalue()
-    board = events.event_state(league).board
+    board = event_selectors.event_state(league).board
     short = next(team for team in board.teams if team.team == "Team 0")
     assert short.filled == 1 and len(short.members) == 3  # the team of three, averaged up
     fifth = "name,team\nOne Too Many,Team 1\n"
@@ -747,7 +748,9 @@ def test_e5_g3_the_round_clock_says_the_period_the_break_and_when_time_is_up():
 
     def clock(hour, minute):
         return str(
-            events.round_clock(day, periods, tz, datetime(2026, 11, 24, hour, minute, tzinfo=tz))
+            event_selectors.round_clock(
+                day, periods, tz, datetime(2026, 11, 24, hour, minute, tzinfo=tz)
+            )
         )
 
     assert clock(18, 0) == "Starts in 30 min"

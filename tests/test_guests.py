@@ -16,9 +16,9 @@ from accounts import roles
 from accounts.errors import NotEligible
 from accounts.models import PlayerProfile
 from accounts.services import require_eligible
+from clubs import services as club
+from clubs.files import export_club_file, read_club_file
 from core.errors import NotAllowed
-from league import club
-from league.club_files import export_club_file, read_club_file
 from league.models import CheckIn, Entry, LeagueFormat, Round
 from league.refresh import refresh_leagues
 from league.selectors import my_matches, standings_rows_of

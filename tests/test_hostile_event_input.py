@@ -24,11 +24,10 @@ from django.urls import reverse
 from post_office.models import Email
 
 from accounts.models import PlayerProfile, SignInLink, User
-from league import assists
-from league.club import check_in, seat_night
-from league.entrant_files import entrants_import
-from league.event_files import event_league_save, read_event_file
-from league.events import pair_event_round, scorer_invite
+from clubs.services import check_in, seat_night
+from events.entrants_file import entrants_import
+from events.files import event_league_save, read_event_file
+from events.services import assists, pair_event_round, scorer_invite
 from league.models import (
     AssistItem,
     AssistSale,

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from league.leaderboard import Entrant, Table, leaderboard
+from events.leaderboard import Entrant, Table, leaderboard
 
 CATEGORIES = ["Competitive", "Just for Fun"]
 

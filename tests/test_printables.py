@@ -7,7 +7,7 @@ import subprocess
 import pytest
 from django.urls import reverse
 
-from league.printables import PrintRound, PrintSeat, PrintTable, pairings_pdf, score_cards_pdf
+from events.printables import PrintRound, PrintSeat, PrintTable, pairings_pdf, score_cards_pdf
 
 NAMES = ["Zoë Ñúñez", "Ada Quill", "Bo Vance", "Cy Marsh", "Di Okoro", "Ed Lark", "Fay Noor"]
 
@@ -125,8 +125,7 @@ def test_e3_the_round_page_serves_both_pdfs_to_staff_only(client, staff, player,
 def test_e5_g8_g10_the_official_score_sheet_has_a_column_per_player_and_the_words_on_the_back(
     tmp_path,
 ):
-    from league.event_views import END_OF_GAME_WORDS
-    from league.printables import score_sheets_pdf
+    from events.printables import END_OF_GAME_WORDS, score_sheets_pdf
 
     round_ = sample_round(tables=3)
     four = PrintTable(

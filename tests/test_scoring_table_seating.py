@@ -12,7 +12,7 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 
-from league import events
+from events import services as events
 from league.models import Entry, League, LeagueFormat, Round
 from matches.models import Match, MatchStatus, Seat
 from matches.services import SeatingChanged, card_enter
@@ -241,7 +241,7 @@ def test_e3_a_round_re_paired_before_its_cards_were_printed_needs_no_numbers(
 
 
 def test_e4_a_club_card_typed_against_other_players_is_refused(client, director, season):
-    from league import club
+    from clubs import services as club
     from tests.test_club_pages import members, url
 
     league = LeagueFactory(season=season, format=LeagueFormat.CLUB, name="Thursday Club")

@@ -8,14 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from league.seating import (
-    RECENCY_DECAY,
-    Seating,
-    SeatingError,
-    count_repeats,
-    seat_tables,
-    table_sizes,
-)
+from clubs.seating import RECENCY_DECAY, ClubSeating, count_repeats, seat_tables
+from league.tables import SeatingError, table_sizes
 
 
 def _expected_sizes(count: int) -> list[int]:
@@ -99,7 +93,7 @@ def test_e4_one_player_cannot_make_a_table_and_nobody_makes_none():
     with pytest.raises(SeatingError, match="One player cannot make a table"):
         seat_tables(["ann"], history=[], seed=1)
     assert issubclass(SeatingError, ValueError)
-    assert seat_tables([], history=[["ann", "bob"]], seed=1) == Seating(tables=[])
+    assert seat_tables([], history=[["ann", "bob"]], seed=1) == ClubSeating(tables=[])
 
 
 def test_e4_a_player_checked_in_twice_is_refused_by_name():

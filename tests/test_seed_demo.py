@@ -147,7 +147,7 @@ def test_e4_the_demo_club_has_three_past_nights_in_every_state_and_one_tonight(
 def test_e3_the_demo_event_has_forty_entrants_round_one_entered_and_round_two_paired(
     db, capsys, django_capture_on_commit_callbacks
 ):
-    from league import events
+    from events import selectors as event_selectors
     from league.models import League, Team
     from matches.models import Match
 
@@ -168,7 +168,7 @@ def test_e3_the_demo_event_has_forty_entrants_round_one_entered_and_round_two_pa
     }
     assert Match.objects.filter(round=second, status="scheduled").exists()
     assert not third.matches.exists()
-    board = events.event_state(fest).board
+    board = event_selectors.event_state(fest).board
     assert all(len(board.categories[name]) >= 3 for name in board.categories)
     assert len(board.teams) == 4
     assert "event_scorer volunteer@example.edu scrabble-demo" in out
@@ -177,8 +177,8 @@ def test_e3_the_demo_event_has_forty_entrants_round_one_entered_and_round_two_pa
 def test_e5_the_demo_challenge_has_twelve_teams_apart_round_one_scored_and_assists_sold(
     db, capsys, django_capture_on_commit_callbacks
 ):
-    from league import events
-    from league.assists import ledger
+    from events import selectors as event_selectors
+    from events.selectors import ledger
     from league.models import AssistSale, League
     from matches.models import Match
 
@@ -204,7 +204,7 @@ def test_e5_the_demo_challenge_has_twelve_teams_apart_round_one_scored_and_assis
     }
     assert tiers == {True, False}  # sold at the first price and at the later one
     assert ledger(challenge).total_cents > 0
-    board = events.event_state(challenge).board
+    board = event_selectors.event_state(challenge).board
     assert len(board.teams) == 12 and next(t for t in board.teams if t.filled == 1)
 
 

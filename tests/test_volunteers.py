@@ -15,7 +15,8 @@ from post_office.models import Email
 
 from accounts import roles
 from accounts.models import PlayerProfile, SignInLink, User
-from league import events
+from events import services as events
+from events.rights import may_score
 from league.models import EventScorer, League
 from tests.factories import staff_member
 from tests.test_events import FEST, run, write
@@ -75,7 +76,7 @@ def test_e3_the_link_logs_in_once_verifies_the_address_and_opens_the_event(fest,
     assert followed.status_code == 302 and followed["Location"] == fest.get_absolute_url()
     assert int(client.session["_auth_user_id"]) == volunteer.pk
     assert EmailAddress.objects.get(user=volunteer).verified
-    assert roles.is_event_scorer_of(volunteer, fest)
+    assert may_score(volunteer, fest)
     client.logout()
     again = client.post(path)
     assert again.status_code == 410 and "used already or has expired" in again.content.decode()
@@ -106,7 +107,7 @@ def test_e3_an_address_of_another_institutions_account_is_never_attached_and_the
     assert "Somebody Else is invited" in page and outsiders_address in page
     invitation = EventScorer.objects.get(league=fest, email=outsiders_address)
     assert invitation.user is None
-    assert not roles.is_event_scorer_of(outsider.user, fest)
+    assert not may_score(outsider.user, fest)
     assert outsider.user.profile.institution != fest.season.institution
     assert not SignInLink.objects.exists()
     (notice,) = mail_to(outsiders_address)
@@ -148,7 +149,7 @@ def test_e3_an_account_of_the_same_institution_is_attached_and_gets_a_link(fest,
         actor=director.user, league=fest, name="Pat Player", email=player.user.email
     )
     assert invitation.user == player.user
-    assert roles.is_event_scorer_of(player.user, fest)
+    assert may_score(player.user, fest)
     assert link_in(mail_to(player.user.email)[0])
     assert PlayerProfile.objects.filter(user=player.user).count() == 1
 
@@ -193,7 +194,7 @@ def test_e3_a_removed_volunteer_loses_the_role_and_a_garbled_id_changes_nothing(
     client.post(reverse("event_scorers", args=["fest"]), {"remove": invitation.pk})
 
     assert not EventScorer.objects.filter(league=fest).exists()
-    assert not roles.is_event_scorer_of(invitation.user, fest)
+    assert not may_score(invitation.user, fest)
     assert not SignInLink.objects.filter(used_at__isnull=True).exists()
 
 

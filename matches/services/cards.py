@@ -6,7 +6,7 @@ already has (a final result, a scorekeeper's live report, or an open dispute) is
 is refused until the director overrides it with a reason, which supersedes the live report,
 resolves the dispute and goes into the match's history."""
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from django.db import transaction
 from django.utils import timezone
@@ -59,14 +59,17 @@ def card_enter(
     override_reason: str = "",
     unusual_confirmed: bool = False,
     players: Sequence[int] | None = None,
+    may_enter: Callable | None = None,
     now=None,
     as_system: bool = False,
 ) -> Match:
     """The table's score card, every seat's final score in seat order, final at once (status
-    confirmed, audit "card_entered"). The director of the institution enters it, and at an
-    event the front desk and the event's scorers too (E3); only the director overrides a
-    different result. A management command acts as the site with ``as_system=True`` (and only
-    then may ``actor`` be None).
+    confirmed, audit "card_entered"). The director of the institution enters it; only the
+    director overrides a different result. A management command acts as the site with
+    ``as_system=True`` (and only then may ``actor`` be None).
+
+    Who else may enter it is the format's to say: ``may_enter(user)`` (an event's front desk and
+    volunteer scorers), asked under the table's lock; without it, the director alone.
 
     ``players`` are the player profile ids, in seat order, that the person entering the card
     saw or typed: checked against the seats under the table's lock, so a card cannot land on
@@ -83,9 +86,9 @@ def card_enter(
         if actor is None and not as_system:
             raise NotAllowed("Only the league's director can enter a score card.")
         if actor is not None:
-            if not match.league.cards_only:
+            if may_enter is None:
                 require_director(actor, match)
-            elif not roles.is_event_scorer_of(actor, match.league):
+            elif not may_enter(actor):
                 raise NotAllowed("Only the event's staff and scorers can enter its score cards.")
             elif override_reason and not roles.is_director_of(
                 actor, match.league.season.institution

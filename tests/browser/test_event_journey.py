@@ -9,9 +9,9 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from league import events
-from league.entrant_files import entrants_import
-from league.event_files import event_league_save, read_event_file
+from events import selectors as event_selectors
+from events.entrants_file import entrants_import
+from events.files import event_league_save, read_event_file
 from league.models import Entry
 from matches.models import Match, MatchStatus
 from tests.browser import DESKTOP, PHONE, log_in, shoot
@@ -122,7 +122,7 @@ def test_e3_the_fest_evening_from_the_door_to_the_champion(browser, live_server,
     expect(desk.get_by_test_id("champion")).to_contain_text("Comp Entrant")
     expect(desk.get_by_role("heading", name="Teams")).to_be_visible()
     shoot(desk, "event-3-leaderboard")
-    board = events.event_state(fest).board
+    board = event_selectors.event_state(fest).board
     assert all(row.rounds for row in board.rows) and len(board.teams) == 4
 
     # A guest (no login) finds their table of round 3 by name on a phone.

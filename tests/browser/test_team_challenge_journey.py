@@ -8,10 +8,10 @@ import subprocess
 import pytest
 from playwright.sync_api import expect
 
-from league.assists import ledger
-from league.demo_event import COMPANIES, challenge_settings
-from league.entrant_files import entrants_import
-from league.event_files import event_league_save, read_event_file
+from events.demo import COMPANIES, challenge_settings
+from events.entrants_file import entrants_import
+from events.files import event_league_save, read_event_file
+from events.selectors import ledger
 from league.models import AssistSale, Entry
 from matches.models import Match
 from tests.browser import DESKTOP, PHONE, SHOTS, log_in, shoot

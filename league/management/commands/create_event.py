@@ -6,10 +6,10 @@ from django.core.management.base import BaseCommand, CommandError
 from accounts.models import Season
 from core.errors import DomainError
 from core.values import read_bounded, slug_argument
-from league.club_files import export_club_file
-from league.event_files import export_event_file, league_file_save
+from league import formats
 from league.file_schema import MAX_BYTES, parse_league_file
-from league.models import League, LeagueFormat
+from league.models import League
+from league.settings_files import league_file_export, league_file_save
 
 
 class Command(BaseCommand):
@@ -57,15 +57,7 @@ class Command(BaseCommand):
         except DomainError as error:
             raise CommandError(error.message) from None
         saved = "saved" if changed else "unchanged"
-        rounds = league.rounds.count()
-        if league.format == LeagueFormat.EVENT:
-            categories = league.categories.count()
-            self.stdout.write(
-                f"{saved} {league.slug}: event on {league.event_date}, {rounds} rounds, "
-                f"{categories} categories"
-            )
-        else:
-            self.stdout.write(f"{saved} {league.slug}: club, {rounds} nights")
+        self.stdout.write(f"{saved} {league.slug}: {formats.of(league.format).describe(league)}")
 
     def _export(self, slug, new_slug, first):
         league = League.objects.filter(slug=slug).first()
@@ -76,9 +68,7 @@ class Command(BaseCommand):
         except ValueError:
             raise CommandError(f"--date {first!r}: use YYYY-MM-DD.", returncode=2) from None
         try:
-            if league.format == LeagueFormat.EVENT:
-                return export_event_file(league, slug=new_slug, day=first_night)
-            return export_club_file(league, slug=new_slug, first_night=first_night)
+            return league_file_export(league, slug=new_slug, day=first_night)
         except OverflowError:
             raise CommandError(
                 f"--date {first}: the nights after the first would fall past the year 9999."

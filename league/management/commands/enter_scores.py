@@ -11,8 +11,8 @@ from core.values import (
     whole_number,
     whole_number_argument,
 )
-from league.club import night_tables
 from league.models import Entry, League, Round
+from league.selectors import round_tables
 from matches.models import GameEnd, Match, MatchStatus
 from matches.results import MAX_SCORE, MIN_SCORE
 from matches.services import CardConflict, card_enter
@@ -66,7 +66,7 @@ class Command(BaseCommand):
         tables = {
             match.table or position: match
             for position, match in enumerate(
-                [m for m in night_tables(night) if m.status != MatchStatus.BYE], start=1
+                [m for m in round_tables(night) if m.status != MatchStatus.BYE], start=1
             )
         }
         numbers = dict(

@@ -1,9 +1,9 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from core.errors import DomainError
+from core.errors import DomainError, RowsRejected
 from core.values import read_bounded, slug_argument
-from league.entrant_files import MAX_BYTES, EntrantsRejected, entrants_import
-from league.models import League, LeagueFormat
+from league import formats
+from league.models import League
 
 
 class Command(BaseCommand):
@@ -21,17 +21,16 @@ class Command(BaseCommand):
         event = League.objects.filter(slug=league).select_related("season__institution").first()
         if event is None:
             raise CommandError(f"No league {league!r}.")
-        if event.format != LeagueFormat.EVENT:
+        spec = formats.of(event.format)
+        if spec.import_entrants is None:
             raise CommandError(f"{league} is not an event: entrants are imported into events.")
         try:
-            data = read_bounded(file, max_bytes=MAX_BYTES)
+            data = read_bounded(file, max_bytes=spec.entrants_max_bytes)
         except DomainError as error:
             raise CommandError(error.message) from None
         try:
-            result = entrants_import(
-                actor=None, league=event, data=data, strict=strict, as_system=True
-            )
-        except EntrantsRejected as error:
+            result = spec.import_entrants(league=event, data=data, strict=strict)
+        except RowsRejected as error:
             for line, reason in error.rejected:
                 self.stderr.write(f"{file}:{line}: {reason}")
             raise CommandError(f"{file}: {error.message}") from None

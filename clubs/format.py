@@ -1,0 +1,51 @@
+"""Club nights (E4) as ``league.formats`` knows them: their traits, their page, their settings
+file, how a night is seated from the command line, their part of the demo."""
+
+from django.db import transaction
+
+from league import formats
+from league.models import Entry, LeagueFormat
+
+from . import demo, files, services, views
+
+
+def seat_for_command(*, league, round, seed: int, repair: bool, all_entrants: bool):
+    """`pair_round` for a club night: with `all_entrants` every active member is checked in
+    first, in the seating's transaction, so a refused seating checks nobody in. Returns the
+    tables (player ids in seat order) and no byes: a club night has none."""
+    with transaction.atomic():
+        if all_entrants:
+            for entry in Entry.objects.filter(
+                league=league, withdrawn_at__isnull=True
+            ).select_related("player"):
+                services.check_in(actor=None, as_system=True, round=round, player=entry.player)
+        tables = services.seat_night(
+            actor=None, as_system=True, round=round, seed=seed, repair=repair
+        )
+    return (
+        [
+            (number, [seat.player_id for seat in match.seats.order_by("order")])
+            for number, match in enumerate(tables, start=1)
+        ],
+        [],
+    )
+
+
+CLUB = formats.Format(
+    value=LeagueFormat.CLUB,
+    round_name="night",
+    paired="seated",
+    scorekeeper_reports=True,
+    director_closes=True,
+    open_entry=True,
+    ranks_per_game=True,
+    numbers_entrants=True,
+    home=views.club_home,
+    settings_file_save=files.save_file,
+    settings_file_export=files.export_file,
+    describe=lambda league: f"club, {league.rounds.count()} nights",
+    pair_round=seat_for_command,
+    demo=lambda institution, season, director, desk, rng, password: demo.make_club(
+        institution, season, director, desk, rng
+    ),
+)

@@ -1,0 +1,301 @@
+"""The club night's page (E4): the check-in list, seating the tables, the tables with their
+score cards, closing the night. For the club's director and the front desk; others get 404.
+Thin views: each POST calls one service in ``clubs.services`` or ``matches.services``."""
+
+import secrets
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from accounts import roles
+from accounts.models import PlayerProfile
+from core.actions import act_and_say
+from core.errors import DomainError
+from core.forms import TextField, WholeNumberField
+from core.values import clean_text
+from league.door import back_with_search, scanned_key, search_filter, searched
+from league.models import CheckIn, Entry, League, LeagueFormat, Round
+from league.selectors import round_tables
+from league.views import league_page_context
+from matches import services as match_services
+from matches.forms import SCORE
+from matches.models import GameEnd, Match
+
+from . import services as club
+
+
+def _night(request: HttpRequest, slug: str, number: int) -> Round:
+    night = get_object_or_404(
+        Round.objects.select_related("league__season__institution"),
+        league__slug=slug,
+        number=number,
+    )
+    institution = night.league.season.institution
+    if night.league.format != LeagueFormat.CLUB or not roles.is_front_desk_of(
+        request.user, institution
+    ):
+        raise Http404
+    return night
+
+
+class CardForm(forms.Form):
+    """A table's score card: every seat's final score, as written on the card (final at once)."""
+
+    ended_by = forms.ChoiceField(
+        label="How the game ended", choices=GameEnd.choices, initial=GameEnd.WENT_OUT
+    )
+    override_reason = TextField(
+        label="Reason to replace a different result (only then)", required=False, max_length=300
+    )
+
+    def __init__(self, *args, table: Match, **kwargs):
+        super().__init__(*args, prefix=f"table-{table.pk}", **kwargs)
+        self.orders = []
+        for seat in table.seats.all():
+            self.orders.append(seat.order)
+            self.fields[f"score_{seat.order}"] = WholeNumberField(label=seat.player.name, **SCORE)
+        # The players this form named when the page was drawn, so a card typed against them
+        # never lands on others (a re-seat in between).
+        self.fields["seen"] = forms.CharField(
+            widget=forms.HiddenInput,
+            initial=",".join(str(seat.player_id) for seat in table.seats.all()),
+            max_length=100,
+            required=False,
+        )
+        self.order_fields([f"score_{order}" for order in self.orders])
+
+    def scores(self) -> list[int]:
+        return [self.cleaned_data[f"score_{order}"] for order in self.orders]
+
+    def seen_players(self) -> list[int]:
+        parts = self.cleaned_data["seen"].split(",")
+        if not all(part.isascii() and part.isdecimal() and len(part) < 19 for part in parts):
+            return []
+        return [int(part) for part in parts]
+
+
+class GuestForm(forms.Form):
+    """A visitor without a campus ID (E4): added to the club and checked in at once. The name's
+    length is the service's to refuse, with a message, never cut short here."""
+
+    name = TextField(label="Guest's name")
+    email = forms.EmailField(
+        label="E-mail (optional: only for their results)", required=False, max_length=254
+    )
+
+
+def _render(
+    request,
+    night: Round,
+    status: int = 200,
+    bound_card: CardForm | None = None,
+    guest_form: GuestForm | None = None,
+):
+    league = night.league
+    query = searched(request)
+    entries = (
+        Entry.objects.filter(league=league, withdrawn_at__isnull=True)
+        .select_related("player__user")
+        .order_by("player_number", "player__user__last_name")
+    )
+    if query is None:
+        entries = entries.none()
+    elif query:
+        entries = entries.filter(search_filter(query))
+    present = set(CheckIn.objects.filter(round=night).values_list("entry_id", flat=True))
+    tables = round_tables(night)
+    seated = {seat.player_id for table in tables for seat in table.seats.all()}
+    is_director = roles.is_director_of(request.user, league.season.institution)
+    cards = [
+        bound_card
+        if bound_card is not None and bound_card.prefix == f"table-{table.pk}"
+        # A prefix per table keeps each table's inputs apart on one page.
+        else CardForm(table=table)
+        for table in tables
+    ]
+    return render(
+        request,
+        "clubs/night.html",
+        {
+            "league": league,
+            "night": night,
+            "query": query,
+            "entries": [
+                {"entry": entry, "here": entry.pk in present, "seated": entry.player_id in seated}
+                for entry in entries
+            ],
+            "present_count": len(present),
+            "tables": list(zip(tables, cards, strict=True)),
+            "is_director": is_director,
+            "guest_form": guest_form or GuestForm(),
+        },
+        status=status,
+    )
+
+
+@login_required
+def club_night(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    return _render(request, _night(request, slug, number))
+
+
+def _back(night: Round, query="") -> str:
+    return back_with_search(reverse("club_night", args=[night.league.slug, night.number]), query)
+
+
+def _player_from(night: Round, key) -> PlayerProfile:
+    """A scanned campus ID or a player number (the buttons send the number)."""
+    key, number = scanned_key(key)
+    entries = Entry.objects.filter(league=night.league, withdrawn_at__isnull=True)
+    entry = entries.filter(player__campus_id=key).select_related("player__user").first()
+    if entry is None and number is not None:
+        entry = entries.filter(player_number=number).select_related("player__user").first()
+    if entry is None:
+        profile = PlayerProfile.objects.filter(
+            institution=night.league.season.institution, campus_id=key
+        ).first()
+        if profile is not None:
+            raise DomainError(f"{profile.name} is not in this league.")
+        raise DomainError(f"No player of this club has the campus ID or number {key!r}.")
+    return entry.player
+
+
+@login_required
+@require_POST
+def club_check_in(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    night = _night(request, slug, number)
+
+    def check_in_or_out():
+        player = _player_from(night, request.POST.get("player", ""))
+        if request.POST.get("undo"):
+            club.check_out(actor=request.user, round=night, player=player)
+            return f"{player.name} is no longer checked in."
+        club.check_in(actor=request.user, round=night, player=player)
+        return f"{player.name} is checked in."
+
+    act_and_say(request, check_in_or_out, lambda said: said)
+    return redirect(_back(night, request.POST.get("q", "")))
+
+
+@login_required
+@require_POST
+def club_seat(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    night = _night(request, slug, number)
+    seed = secrets.randbelow(1_000_000)
+    act_and_say(
+        request,
+        lambda: club.seat_night(
+            actor=request.user, round=night, seed=seed, repair=bool(request.POST.get("repair"))
+        ),
+        lambda tables: (
+            f"{len(tables)} table{'' if len(tables) == 1 else 's'} seated (draw {seed})."
+        ),
+    )
+    return redirect(_back(night))
+
+
+@login_required
+@require_POST
+def club_night_add(request: HttpRequest, slug: str) -> HttpResponse:
+    league = get_object_or_404(League.objects.select_related("season__institution"), slug=slug)
+    if not roles.is_director_of(request.user, league.season.institution):
+        raise Http404
+    form = NightForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Give the night's date.")
+    else:
+        act_and_say(
+            request,
+            lambda: club.night_add(actor=request.user, league=league, on=form.cleaned_data["on"]),
+            lambda night: f"Night {night.number} scheduled.",
+        )
+    return redirect(league)
+
+
+class NightForm(forms.Form):
+    on = forms.DateField(
+        label="Date of the next night", widget=forms.DateInput(attrs={"type": "date"})
+    )
+
+
+@login_required
+@require_POST
+def club_close(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    night = _night(request, slug, number)
+    act_and_say(
+        request,
+        lambda: club.close_night(
+            actor=request.user,
+            round=night,
+            reason=clean_text(request.POST.get("reason"), what="The reason", max_length=300),
+        ),
+        lambda forfeited: (
+            f"Night {night.number} closed: {forfeited} tables without scores forfeited."
+        ),
+    )
+    return redirect(_back(night))
+
+
+@login_required
+@require_POST
+def club_card(request: HttpRequest, slug: str, number: int, match_id: int) -> HttpResponse:
+    night = _night(request, slug, number)
+    table = next((t for t in round_tables(night) if t.pk == match_id), None)
+    if table is None:
+        raise Http404
+    form = CardForm(request.POST, table=table)
+    if form.is_valid():
+        try:
+            match_services.card_enter(
+                actor=request.user,
+                match=table,
+                scores=form.scores(),
+                players=form.seen_players(),
+                ended_by=form.cleaned_data["ended_by"],
+                override_reason=form.cleaned_data["override_reason"],
+                unusual_confirmed=True,  # the card is what the table signed
+            )
+        except DomainError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, "Card entered: the result is final.")
+            return redirect(_back(night))
+    messages.error(request, "Nothing was changed: see the table's card below.")
+    return _render(request, night, status=200, bound_card=form)
+
+
+@login_required
+@require_POST
+def club_guest(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    night = _night(request, slug, number)
+    form = GuestForm(request.POST)
+    if form.is_valid():
+        try:
+            entry = club.guest_add(
+                actor=request.user,
+                league=night.league,
+                name=form.cleaned_data["name"],
+                email=form.cleaned_data["email"],
+                round=night,
+            )
+        except DomainError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(
+                request,
+                f"{entry.player.name} (guest, number {entry.player_number}) is checked in.",
+            )
+            return redirect(_back(night))
+    messages.error(request, "No guest was added: see the form below.")
+    return _render(request, night, guest_form=form)
+
+
+def club_home(request: HttpRequest, league: League) -> HttpResponse:
+    """A club league's page: its nights, each with the staff's way in, and the director's form
+    to schedule the next."""
+    context = league_page_context(request, league)
+    return render(request, "clubs/home.html", {**context, "night_form": NightForm()})

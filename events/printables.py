@@ -1,0 +1,142 @@
+"""An event round's printables (E3, G3, G8, G10): the pairings for the wall and one score card
+per table, as PDF. The HTML comes from templates (``templates/events/print/``) and WeasyPrint
+turns it into pages; the QR code on each card (segno, inline SVG) leads to the table's page.
+
+Plain data in (``PrintRound``), bytes out: the view builds the round from the database."""
+
+import datetime
+from dataclasses import dataclass
+
+import segno
+from django.template.loader import render_to_string
+
+# CSS page sizes WeasyPrint knows, by the name the pages offer.
+PAPER = {"a4": "A4", "letter": "letter"}
+
+END_OF_GAME_WORDS = {
+    "standard": "each player loses the value of their own unplayed tiles; the player who went "
+    "out gains the others' total.",
+    "north_american": "the player who went out gains twice the others' unplayed tiles; nobody "
+    "loses their own.",
+    "out_bonus": "the player who goes out gains the value of all the others' unplayed tiles; "
+    "nobody loses their own; when time is up, nothing is added or taken away.",
+    "none": "no adjustment for unplayed tiles.",
+}
+
+TWO_LETTER_CAPTION = (
+    "Two-letter words (G10) of the ENABLE list (public domain). The tournament lists add a few "
+    "(QI, ZA, OK and others): when in doubt, ask a word judge."
+)
+
+
+@dataclass(frozen=True)
+class PrintSeat:
+    seat: int
+    name: str
+    number: int | None
+    category: str = ""
+    team: str = ""
+
+
+@dataclass(frozen=True)
+class PrintTable:
+    number: int
+    seats: tuple[PrintSeat, ...]
+    url: str
+    turn_seconds: int | None = None
+
+    @property
+    def turn_label(self) -> str:
+        seconds = self.turn_seconds or 0
+        return f"{seconds // 60}:{seconds % 60:02d}"
+
+    @property
+    def qr_image(self) -> str:
+        """The table page's QR code as a data: URI for an <img> (the template writes the tag)."""
+        return segno.make(self.url, error="m").svg_data_uri(scale=3, border=1)
+
+
+@dataclass(frozen=True)
+class PrintRound:
+    event: str
+    venue: str
+    date: datetime.date
+    round: int
+    starts: str
+    minutes: int
+    tables: tuple[PrintTable, ...]
+    byes: tuple[PrintSeat, ...] = ()
+    two_letter_words: tuple[str, ...] = ()
+    two_letter_caption: str = ""
+    periods: tuple[tuple[str, int], ...] = ()  # (starts "HH:MM", minutes), when in periods
+    end_of_game: str = ""  # the league's end-of-game rule in words (G1)
+
+
+def _paper(paper: str) -> str:
+    if paper not in PAPER:
+        raise ValueError(f"paper: {paper!r} is not one of {', '.join(PAPER)}.")
+    return PAPER[paper]
+
+
+def _pdf(template: str, context: dict) -> bytes:
+    from weasyprint import HTML  # imported here: loading Pango costs a moment
+
+    html = render_to_string(template, context)
+    return HTML(string=html).write_pdf()
+
+
+def pairings_pdf(round: PrintRound, paper: str = "letter") -> bytes:
+    """By table, then everyone by name with their table (byes too), then the two-letter words."""
+    by_name = sorted(
+        [(seat, table.number) for table in round.tables for seat in table.seats]
+        + [(seat, None) for seat in round.byes],
+        key=lambda row: (row[0].name.casefold(), row[0].number or 0),
+    )
+    return _pdf(
+        "events/print/pairings.html",
+        {"round": round, "by_name": by_name, "page_size": _paper(paper)},
+    )
+
+
+def score_cards_pdf(round: PrintRound, paper: str = "letter") -> bytes:
+    """One table score card per table (002's card: table, round, names, numbers, scores)."""
+    return _pdf("events/print/score_cards.html", {"round": round, "page_size": _paper(paper)})
+
+
+SHEET_TURNS = 24
+
+
+def score_sheets_pdf(round: PrintRound, paper: str = "letter") -> bytes:
+    """The official score sheet (E5): one per table, a column per player (name and number),
+    a row per turn for the turn's score and the running total, the turn limit, the end-of-game
+    rule and the time-up rule printed; the two-letter words on the back (G10)."""
+    return _pdf(
+        "events/print/score_sheets.html",
+        {"round": round, "page_size": _paper(paper), "turns": range(1, SHEET_TURNS + 1)},
+    )
+
+
+@dataclass(frozen=True)
+class PrintSlip:
+    """A volunteer's one-time log-in link, printed for the director to hand over."""
+
+    event: str
+    date: datetime.date | None
+    name: str
+    email: str
+    url: str
+    valid_until: datetime.datetime  # in the institution's time zone
+
+    @property
+    def last_day(self) -> datetime.date:
+        """The last day the link works (it ends at that day's midnight)."""
+        return (self.valid_until - datetime.timedelta(seconds=1)).date()
+
+    @property
+    def qr_image(self) -> str:
+        return segno.make(self.url, error="m").svg_data_uri(scale=4, border=1)
+
+
+def sign_in_slip_pdf(slip: PrintSlip) -> bytes:
+    """A half-page slip: the volunteer's name, the QR code of their log-in link and the link."""
+    return _pdf("events/print/sign_in_slip.html", {"slip": slip, "page_size": "A6 landscape"})

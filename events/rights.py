@@ -1,0 +1,63 @@
+"""Who may do what at an event (E3): the locks and rights every event service starts with."""
+
+from accounts import roles
+from accounts.models import PlayerProfile
+from core.errors import DomainError, NotAllowed
+from league.models import League, LeagueFormat, Team
+
+
+class EventError(DomainError):
+    pass
+
+
+# The columns' lengths: longer would fail the insert (PlayerProfile.email, Team.name).
+EMAIL_MAX = PlayerProfile._meta.get_field("email").max_length
+TEAM_NAME_MAX = Team._meta.get_field("name").max_length
+PLAYER_NUMBER_MAX = 99999
+
+
+# --- Locks and rights ---------------------------------------------------------------------------
+
+
+def lock_event(league: League) -> League:
+    league = (
+        League.objects.select_for_update(of=("self",))
+        .select_related("season__institution")
+        .get(pk=league.pk)
+    )
+    if league.format != LeagueFormat.EVENT:
+        raise EventError(f"{league} is not an event.")
+    return league
+
+
+def require(actor, league: League, *, staff: bool = False, as_system: bool = False) -> None:
+    """The director; with `staff`, the front desk too (check-in, walk-ins)."""
+    if actor is None:
+        if as_system:
+            return
+        raise NotAllowed("Sign in first.")
+    institution = league.season.institution
+    if staff:
+        if not roles.is_front_desk_of(actor, institution):
+            raise NotAllowed("Only the event's staff can do that.")
+    elif not roles.is_director_of(actor, institution):
+        raise NotAllowed("Only the event's director can do that.")
+
+
+def may_score(user, league: League) -> bool:
+    """May enter an event's score cards (E3): its institution's front desk and directors, and
+    the volunteers the director invited to this event, until the day after it."""
+    if roles.is_front_desk_of(user, league.season.institution):
+        return True
+    if not user.is_authenticated or league.event_date is None:
+        return False
+    if (league.season.institution.today() - league.event_date).days > 1:
+        return False
+    return league.scorers.filter(user=user).exists()
+
+
+def require_scorer(actor, league: League, what: str) -> None:
+    """The event's front desk, its director and its volunteer scorers: they enter cards and
+    sell assists."""
+    if actor is None or not may_score(actor, league):
+        raise NotAllowed(f"Only the event's staff and volunteers can {what}.")

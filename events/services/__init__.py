@@ -1,0 +1,60 @@
+"""Every change to a one-day event (E3) or the team challenge (E5), one module per concern;
+`from events.services import X` reaches them all.
+
+- `entrants`: who an entrant is (a student, else a guest where the event is open), saving them
+  with their category, team and player number; a student's own entry
+- `door`: checking in for the evening, leaving mid-event, coming back
+- `rounds`: pairing or seating a round, the director's swaps, printed cards, closing a round
+- `volunteers`: inviting the volunteer scorers, their log-in slips
+- `assists`: selling the charity's assists, voiding a sale
+- `cards`: a table's score card, entered by the event's staff and volunteer scorers
+
+An event is a league of format ``event``; its rounds (``Round``) all fall on the event's day,
+each with its periods. A table is a match with its number (``Match.table``); a bye is a match of
+one seat. Check-in is for the evening: an entrant checked in for a round stays checked in for
+the rounds after it (``CheckIn`` is kept on the round that was next when they arrived), so a
+walk-in during round 1 is paired from round 2. An entrant who leaves keeps their scores and is
+not paired again.
+
+Pairing itself (``events.pairing``) and the ranking (``events.leaderboard``) are pure functions;
+these services read what they need, call them, and write the result in one transaction with the
+event's row locked (``events.rights.lock_event``), so a check-in, a pairing and a swap of the
+same event happen one after another. Commands act as the site with ``as_system=True``.
+"""
+
+from events.rights import EventError
+
+from .assists import AssistError, sale_record, sale_void
+from .cards import card_enter
+from .door import check_in_entry, entrant_leave, entrant_return, event_check_in, event_check_out
+from .entrants import EntrantDetails, Saved, clean_details, entrant_save, entries_named, event_join
+from .rounds import SwapNeedsConfirming, cards_printed, close_round, pair_event_round, swap_players
+from .volunteers import scorer_access_ends, scorer_invite, scorer_remove, scorer_slip
+
+__all__ = [
+    "AssistError",
+    "EntrantDetails",
+    "EventError",
+    "Saved",
+    "SwapNeedsConfirming",
+    "card_enter",
+    "cards_printed",
+    "check_in_entry",
+    "clean_details",
+    "close_round",
+    "entrant_leave",
+    "entrant_return",
+    "entrant_save",
+    "entries_named",
+    "event_check_in",
+    "event_check_out",
+    "event_join",
+    "pair_event_round",
+    "sale_record",
+    "sale_void",
+    "scorer_access_ends",
+    "scorer_invite",
+    "scorer_remove",
+    "scorer_slip",
+    "swap_players",
+]

@@ -1,0 +1,305 @@
+"""An event's entrants (E3): who a row of a file, a walk-in or a student's entry is (a student by
+campus ID or e-mail, else a guest where the event is open to guests), and saving them with their
+category, team and player number."""
+
+from dataclasses import dataclass
+
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import transaction
+from django.db.models import Case, CharField, F, Q, Value, When
+from django.db.models.functions import Concat, Trim
+from django.utils import timezone
+
+from accounts.campus_ids import normalize_campus_id
+from accounts.models import GUEST_NAME_MAX, PlayerProfile
+from core.errors import NotAllowed
+from core.values import shown
+from events.rights import (
+    EMAIL_MAX,
+    PLAYER_NUMBER_MAX,
+    TEAM_NAME_MAX,
+    EventError,
+    lock_event,
+    require,
+)
+from events.selectors import has_played
+from events.services.door import check_in_entry
+from league.models import Entry, EventCategory, League, Team
+from league.refresh import refresh_leagues
+from league.services import enter, number_entries
+
+# --- Entrants -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EntrantDetails:
+    """One entrant as staff type them or a CSV row gives them (import_entrants)."""
+
+    name: str = ""
+    category: str = ""
+    team: str = ""
+    player_number: int | None = None
+    email: str = ""
+    campus_id: str = ""
+
+
+def _category(league: League, name: str) -> EventCategory:
+    categories = list(league.categories.order_by("position", "id"))
+    if not categories:
+        raise EventError(f"{league} has no categories.")
+    if not name.strip():
+        return categories[0]
+    found = next((c for c in categories if c.name.casefold() == name.strip().casefold()), None)
+    if found is None:
+        raise EventError(
+            f"No category {shown(name.strip())}: the categories are "
+            f"{', '.join(c.name for c in categories)}."
+        )
+    return found
+
+
+def _team(league: League, name: str, entry: Entry | None) -> Team | None:
+    name = " ".join(name.split())
+    if not name:
+        return None
+    team = Team.objects.filter(league=league, name__iexact=name).first()
+    if team is None:
+        return Team.objects.create(league=league, name=name)
+    members = team.entries.filter(withdrawn_at__isnull=True)
+    if entry is not None:
+        members = members.exclude(pk=entry.pk)
+    if league.team_size and members.count() >= league.team_size:
+        raise EventError(
+            f"{team.name} already has {league.team_size} members, the event's team size."
+        )
+    return team
+
+
+def _existing_entry(league: League, details: EntrantDetails) -> Entry | None:
+    """A person already entered: the same player number, else e-mail, else campus ID; a row
+    with none of the three is the league's only entrant with that name (ignoring case), so the
+    same file imported twice changes nothing. Namesakes need a number or an e-mail."""
+    entries = Entry.objects.filter(league=league).select_related("player__user")
+    if details.player_number is not None:
+        found = entries.filter(player_number=details.player_number).first()
+        if found is not None:
+            return found
+    if details.email:
+        found = entries.filter(
+            Q(player__email__iexact=details.email) | Q(player__user__email__iexact=details.email)
+        ).first()
+        if found is not None:
+            return found
+    if details.campus_id:
+        return entries.filter(player__campus_id=details.campus_id).first()
+    if details.player_number is not None or details.email or not details.name:
+        return None
+    namesakes = list(entries_named(league, details.name)[:2])
+    if len(namesakes) > 1:
+        raise EventError(
+            f"{entries_named(league, details.name).count()} entrants are named {details.name}: "
+            "give the player number or the e-mail of the one you mean."
+        )
+    return namesakes[0] if namesakes else None
+
+
+def entries_named(league: League, name: str):
+    """The league's entries whose player has this name, ignoring case: a guest's display name,
+    a student's full name (as ``PlayerProfile.name`` shows it)."""
+    full_name = Case(
+        When(player__user__isnull=True, then=F("player__display_name")),
+        default=Trim(Concat("player__user__first_name", Value(" "), "player__user__last_name")),
+        output_field=CharField(),
+    )
+    return (
+        Entry.objects.filter(league=league)
+        .select_related("player__user")
+        .annotate(full_name=full_name)
+        .filter(full_name__iexact=name)
+        .order_by("pk")
+    )
+
+
+def _person(league: League, details: EntrantDetails) -> PlayerProfile:
+    """The student the details name (campus ID, else a student's e-mail), or a guest."""
+    institution = league.season.institution
+    if details.campus_id:
+        student = (
+            PlayerProfile.objects.filter(
+                institution=institution, campus_id=details.campus_id, user__isnull=False
+            )
+            .select_related("user")
+            .first()
+        )
+        if student is None:
+            raise EventError(f"No student has the campus ID {details.campus_id}.")
+        return student
+    if details.email:
+        student = (
+            PlayerProfile.objects.filter(institution=institution, user__email__iexact=details.email)
+            .select_related("user")
+            .first()
+        )
+        if student is not None:
+            return student
+    if league.campus_only:
+        raise EventError(
+            f"{league} is for students only: give {details.name or 'the entrant'}'s campus ID."
+        )
+    if not details.name:
+        raise EventError("Give the entrant's name.")
+    guest = None
+    if details.email:
+        guest = PlayerProfile.objects.filter(
+            institution=institution, user__isnull=True, email__iexact=details.email
+        ).first()
+    if guest is None:
+        guest = PlayerProfile.objects.create(
+            institution=institution, display_name=details.name, email=details.email
+        )
+    return guest
+
+
+def clean_details(details: EntrantDetails) -> EntrantDetails:
+    """Whitespace tidied, e-mail lower-cased and checked, the campus ID in its stored form."""
+    name = " ".join((details.name or "").split())
+    email = (details.email or "").strip().lower()
+    if len(name) > GUEST_NAME_MAX:
+        raise EventError(
+            f"A name is at most {GUEST_NAME_MAX} characters ({len(name)} given): shorten it."
+        )
+    if len(email) > EMAIL_MAX:
+        raise EventError(
+            f"An e-mail address is at most {EMAIL_MAX} characters ({len(email)} given)."
+        )
+    if email:
+        try:
+            validate_email(email)
+        except ValidationError:
+            raise EventError(f"{email!r} is not an e-mail address.") from None
+    team = " ".join((details.team or "").split())
+    if len(team) > TEAM_NAME_MAX:
+        raise EventError(
+            f"A team's name is at most {TEAM_NAME_MAX} characters ({len(team)} given)."
+        )
+    number = details.player_number
+    if number is not None and not 1 <= number <= PLAYER_NUMBER_MAX:
+        raise EventError(f"Player number {number}: a whole number from 1 to {PLAYER_NUMBER_MAX}.")
+    campus_id = normalize_campus_id(details.campus_id) if details.campus_id else ""
+    return EntrantDetails(
+        name=name,
+        category=(details.category or "").strip(),
+        team=team,
+        player_number=number,
+        email=email,
+        campus_id=campus_id,
+    )
+
+
+class Saved:
+    """What ``entrant_save`` did with the details it was given."""
+
+    CREATED = "created"
+    UPDATED = "updated"
+    UNCHANGED = "unchanged"
+
+
+def entrant_save(
+    *,
+    actor,
+    league: League,
+    details: EntrantDetails,
+    check_in: bool = False,
+    now=None,
+    as_system: bool = False,
+    refresh: bool = True,
+) -> tuple[Entry, str]:
+    """Add an entrant (a student by campus ID or e-mail, else a guest where the event is open to
+    guests), or update the one already entered (same player number, else e-mail, else campus
+    ID, else the only entrant with that name): category, team, number and a guest's name. The
+    front desk or the director; with `check_in`, they are checked in at once (a walk-in).
+    Returns the entry and what was done (``Saved``): the same details twice change nothing."""
+    details = clean_details(details)
+    now = now or timezone.now()
+    with transaction.atomic():
+        league = lock_event(league)
+        require(actor, league, staff=True, as_system=as_system)
+        entry = _existing_entry(league, details)
+        created = entry is None
+        changed = False
+        category = _category(league, details.category)
+        if entry is None:
+            player = _person(league, details)
+            entry = Entry.objects.filter(league=league, player=player).first()
+            if entry is None or entry.withdrawn_at is not None:
+                changed = entry is not None
+                created = entry is None
+                entry = enter(league, player, by_director=True, refresh=refresh)
+            else:
+                created = False
+        elif entry.withdrawn_at is not None:
+            entry = enter(league, entry.player, by_director=True, refresh=refresh)
+            changed = True
+        wanted_team = " ".join(details.team.split())
+        if entry.team_id and wanted_team and wanted_team.casefold() != entry.team.name.casefold():
+            raise EventError(
+                f"{entry.player.name} is in team {entry.team.name}: a player belongs to one team."
+            )
+        team = _team(league, details.team, entry) if details.team else entry.team
+        if details.player_number is not None and entry.player_number != details.player_number:
+            taken = (
+                Entry.objects.filter(league=league, player_number=details.player_number)
+                .exclude(pk=entry.pk)
+                .select_related("player__user")
+                .first()
+            )
+            if taken is not None:
+                raise EventError(f"Player number {details.player_number} is {taken.player.name}'s.")
+            if entry.player_number is not None and has_played(entry):
+                raise EventError(
+                    f"{entry.player.name} has played as number {entry.player_number}: "
+                    "it stays theirs for the evening."
+                )
+            entry.player_number = details.player_number
+            changed = True
+        if entry.category_id != category.pk or entry.team_id != (team.pk if team else None):
+            changed = True
+        entry.category = category
+        entry.team = team
+        entry.save(update_fields=["player_number", "category", "team"])
+        player = entry.player
+        if player.is_guest and details.name and player.display_name != details.name:
+            player.display_name = details.name
+            player.save(update_fields=["display_name"])
+            changed = True
+        if entry.player_number is None:
+            number_entries(league)
+            entry.refresh_from_db(fields=["player_number"])
+        if check_in:
+            check_in_entry(league, entry, actor, now)
+        if refresh:  # the leaderboard lists every entrant; an import refreshes once at its end
+            refresh_leagues([league.pk])
+    if created:
+        return entry, Saved.CREATED
+    return entry, Saved.UPDATED if changed else Saved.UNCHANGED
+
+
+def event_join(*, actor, league: League, category: str = "") -> Entry:
+    """A student enters the event online, like a league (L10 holds), in the category they
+    choose (the first when none). Joining again changes their category before they play."""
+    player = PlayerProfile.objects.filter(user=actor).select_related("institution", "user").first()
+    if player is None or player.institution_id != league.season.institution_id:
+        raise NotAllowed("Only students of the event's institution can enter it online.")
+    with transaction.atomic():
+        league = lock_event(league)
+        chosen = _category(league, category)
+        entry = Entry.objects.filter(league=league, player=player).first()
+        if entry is None or entry.withdrawn_at is not None:
+            entry = enter(league, player)
+        elif has_played(entry):
+            raise EventError(f"You are already in {league} and have played: ask the desk.")
+        entry.category = chosen
+        entry.save(update_fields=["category"])
+        refresh_leagues([league.pk])
+        return entry

@@ -1,0 +1,310 @@
+"""An event's rounds (E3, E5): pairing or seating a round among those checked in (round 1 at
+random, later rounds by cumulative score, within each pairing group, teammates apart), the
+director's swaps, the printed cards, and closing a round."""
+
+import secrets
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import PlayerProfile
+from events import pairing as event_pairing
+from events.rights import (
+    EventError,
+    lock_event,
+    require,
+)
+from events.seating import seat_round
+from events.selectors import (
+    board_of,
+    checked_in_entries,
+    event_entries,
+    round_starts,
+    rounds_with_tables,
+)
+from events.services.door import check_in_entry
+from league.models import (
+    Entry,
+    League,
+    Round,
+)
+from league.refresh import refresh_leagues
+from matches.models import FINAL_STATUSES, OPEN_STATUSES, AuditEvent, Match, MatchStatus, Seat
+from matches.services import NewMatch, double_forfeit_tables, matches_create
+
+# --- Pairing ------------------------------------------------------------------------------------
+
+
+def _groups(league: League) -> list[event_pairing.Group]:
+    groups: dict[str, bool] = {}
+    for category in league.categories.order_by("position", "id"):
+        groups[category.pairing_group] = groups.get(category.pairing_group, False) or bool(
+            category.turn_seconds
+        )
+    return [event_pairing.Group(name, timed) for name, timed in groups.items()]
+
+
+def _pair_or_seat(league: League, entrants, *, by_score: bool, seed: int):
+    """Pairs (E3: by score, an odd group's bye or table of three), or tables of three or four
+    (E5: teammates at different tables, repeat meetings kept down) where the event seats more."""
+    groups = _groups(league)
+    if league.seats_per_table == 2:
+        return event_pairing.pair_round(entrants, groups, by_score=by_score, seed=seed)
+    tables, repeats = [], 0
+    for group in groups:
+        members = [entrant for entrant in entrants if entrant.group == group.name]
+        seating = seat_round(members, seats=league.seats_per_table, seed=seed, group=group.name)
+        tables += seating.tables
+        repeats += seating.repeats
+    return event_pairing.Pairing(tables=tables, byes=[], repeats=repeats)
+
+
+def pair_event_round(
+    *,
+    actor,
+    round: Round,
+    seed: int | None = None,
+    repair: bool = False,
+    all_entrants: bool = False,
+    now=None,
+    as_system: bool = False,
+) -> tuple[list[Match], list[Match]]:
+    """The director pairs round `round` among those checked in (every active entrant with
+    `all_entrants`, checking them in): round 1 at random, later rounds by cumulative score,
+    within each pairing group, teammates apart, no repeat while avoidable, an odd group's bye
+    or table of three (E3). The seed is recorded on the round. Returns (tables, byes).
+
+    Refused while an earlier round has a table without its result, and for a round with any
+    score entered; a paired round only with `repair` (its tables are drawn again)."""
+    now = now or timezone.now()
+    if seed is None:
+        seed = secrets.randbelow(1_000_000)
+    with transaction.atomic():
+        league = lock_event(round.league)
+        require(actor, league, as_system=as_system)
+        round_ = Round.objects.select_for_update().get(pk=round.pk, league=league)
+        earlier = Match.objects.filter(league=league, round__number__lt=round_.number)
+        unfinished = earlier.exclude(status__in=FINAL_STATUSES).select_related("round")
+        first_open = unfinished.order_by("round__number", "table").first()
+        if first_open is not None:
+            count = unfinished.count()
+            raise EventError(
+                f"Round {first_open.round.number} is not complete: {count} "
+                f"table{'s' if count != 1 else ''} still without a result "
+                f"(table {first_open.table} first). Enter the cards or close the round."
+            )
+        if Round.objects.filter(
+            league=league, number__lt=round_.number, matches__isnull=True
+        ).exists():
+            raise EventError(
+                f"Pair the rounds in order: an earlier round than {round_.number} is not paired."
+            )
+        tables = Match.objects.filter(round=round_)
+        # Lock the round's tables before looking at them: a card entered meanwhile (which
+        # locks its table first) is then either seen here, or waits and finds its table gone.
+        list(tables.select_for_update().values_list("id", flat=True))
+        if tables.exclude(status__in=OPEN_STATUSES + [MatchStatus.BYE]).exists():
+            raise EventError(
+                f"Round {round_.number} has scores entered: it cannot be paired again."
+            )
+        if tables.exists():
+            if not repair:
+                raise EventError(
+                    f"Round {round_.number} is already paired: pair it again with repair."
+                )
+            tables.delete()
+        if all_entrants:
+            for entry in Entry.objects.filter(league=league, withdrawn_at__isnull=True):
+                check_in_entry(league, entry, actor, now)
+        present = checked_in_entries(league, round_)
+        if len(present) < 2:
+            raise EventError(f"Only {len(present)} entrant(s) checked in: nobody to pair.")
+        missing = [e.player.name for e in present if e.category_id is None]
+        if missing:
+            raise EventError(f"Give {missing[0]} a category before pairing.")
+        rounds = rounds_with_tables(league)
+        board = board_of(league, event_entries(league), rounds, up_to=round_.number)
+        by_id = {row.entrant.id: row for row in board.rows}
+        met: dict[int, set[int]] = {}
+        had_bye: set[int] = set()
+        for earlier_round, matches in rounds:
+            if earlier_round.number >= round_.number:
+                continue
+            for match in matches:
+                players = [seat.player_id for seat in match.seats.all()]
+                if match.status == MatchStatus.BYE:
+                    had_bye.update(players)
+                for player in players:
+                    met.setdefault(player, set()).update(p for p in players if p != player)
+        group_of = {c.pk: c.pairing_group for c in league.categories.all()}
+        entrants = [
+            event_pairing.Entrant(
+                id=entry.player_id,
+                group=group_of[entry.category_id],
+                team=entry.team.name if entry.team_id else None,
+                total=by_id[entry.player_id].total if entry.player_id in by_id else 0,
+                wins=by_id[entry.player_id].wins if entry.player_id in by_id else 0,
+                spread=by_id[entry.player_id].spread if entry.player_id in by_id else 0,
+                opponents=frozenset(met.get(entry.player_id, ())),
+                had_bye=entry.player_id in had_bye,
+            )
+            for entry in present
+        ]
+        try:
+            pairing = _pair_or_seat(league, entrants, by_score=round_.number > 1, seed=seed)
+        except event_pairing.PairingError as error:
+            raise EventError(str(error)) from None
+        starts = round_starts(league, round_) or now
+        reason = f"Round {round_.number} paired (seed {seed})" + (", re-paired" if repair else "")
+        created = matches_create(
+            actor=actor,
+            new=[
+                NewMatch(
+                    round=round_,
+                    players=players,
+                    status=MatchStatus.SCHEDULED,
+                    scheduled_at=starts,
+                    table=number,
+                )
+                for number, players in enumerate(pairing.tables, start=1)
+            ]
+            + [NewMatch(round=round_, players=[player]) for player in pairing.byes],
+            reason=reason,
+            now=now,
+        )
+        round_.seed = seed
+        round_.seating_changed_after_print |= round_.cards_printed_at is not None
+        round_.save(update_fields=["seed", "seating_changed_after_print"])
+        refresh_leagues([league.pk])  # event.json lists the round's tables
+        return created[: len(pairing.tables)], created[len(pairing.tables) :]
+
+
+class SwapNeedsConfirming(EventError):
+    """The swap breaks a constraint: the director may go ahead knowingly."""
+
+
+def _swap_warnings(league: League, round_: Round, tables: dict[int, list[Seat]]) -> list[str]:
+    entries = {
+        e.player_id: e
+        for e in Entry.objects.filter(league=league).select_related("team", "category")
+    }
+    met: dict[int, set[int]] = {}
+    for match_players in (
+        Seat.objects.filter(match__league=league, match__round__number__lt=round_.number)
+        .values_list("match_id", "player_id")
+        .order_by("match_id")
+    ):
+        met.setdefault(match_players[0], set()).add(match_players[1])
+    earlier_pairs = {
+        frozenset((a, b)) for players in met.values() for a in players for b in players if a != b
+    }
+    warnings = []
+    for seats in tables.values():
+        players = [seat.player_id for seat in seats]
+        for i, a in enumerate(players):
+            for b in players[i + 1 :]:
+                ea, eb = entries[a], entries[b]
+                if ea.team_id and ea.team_id == eb.team_id:
+                    warnings.append(
+                        f"{ea.player.name} and {eb.player.name} are teammates ({ea.team.name})."
+                    )
+                if frozenset((a, b)) in earlier_pairs:
+                    warnings.append(f"{ea.player.name} and {eb.player.name} have played already.")
+                group_a = ea.category.pairing_group if ea.category_id else ""
+                group_b = eb.category.pairing_group if eb.category_id else ""
+                if group_a != group_b:
+                    warnings.append(
+                        f"{ea.player.name} ({group_a}) and {eb.player.name} ({group_b}) are in "
+                        "different pairing groups."
+                    )
+    return warnings
+
+
+def swap_players(
+    *, actor, round: Round, first: PlayerProfile, second: PlayerProfile, confirmed: bool = False
+) -> list[str]:
+    """The director swaps two players' seats before the round starts (no score entered in it):
+    checked against E3's constraints; a swap that breaks one raises SwapNeedsConfirming with
+    the reasons unless `confirmed`. Audited on both tables. Returns the warnings accepted."""
+    with transaction.atomic():
+        league = lock_event(round.league)
+        require(actor, league)
+        round_ = Round.objects.select_for_update().get(pk=round.pk, league=league)
+        matches = Match.objects.filter(round=round_)
+        list(matches.select_for_update().values_list("id", flat=True))  # as pairing does
+        if matches.exclude(status__in=OPEN_STATUSES + [MatchStatus.BYE]).exists():
+            raise EventError(f"Round {round_.number} has scores entered: swaps are closed.")
+        seats = {
+            seat.player_id: seat
+            for seat in Seat.objects.filter(match__round=round_).select_related("match", "player")
+        }
+        if first.pk == second.pk:
+            raise EventError("Choose two different players.")
+        for person in (first, second):
+            if person.pk not in seats:
+                raise EventError(f"{person.name} has no seat in round {round_.number}.")
+        a, b = seats[first.pk], seats[second.pk]
+        if a.match_id == b.match_id:
+            raise EventError(f"{first.name} and {second.name} already share a table.")
+        if MatchStatus.BYE in (a.match.status, b.match.status):
+            raise EventError(
+                "A bye is not swapped: pair the round again with repair to move a bye."
+            )
+        after: dict[int, list[Seat]] = {}
+        for seat in seats.values():
+            after.setdefault(seat.match_id, []).append(seat)
+        a.player_id, b.player_id = b.player_id, a.player_id
+        warnings = _swap_warnings(
+            league, round_, {a.match_id: after[a.match_id], b.match_id: after[b.match_id]}
+        )
+        if warnings and not confirmed:
+            raise SwapNeedsConfirming(" ".join(warnings))
+        # Different tables: neither player is already at the other's, so no uniqueness clash.
+        Seat.objects.filter(pk=a.pk).update(player_id=a.player_id)
+        Seat.objects.filter(pk=b.pk).update(player_id=b.player_id)
+        if round_.cards_printed_at is not None and not round_.seating_changed_after_print:
+            round_.seating_changed_after_print = True
+            round_.save(update_fields=["seating_changed_after_print"])
+        who = actor if actor is not None and actor.is_authenticated else None
+        note = "; ".join(warnings)
+        AuditEvent.objects.bulk_create(
+            [
+                AuditEvent(
+                    match_id=seat.match_id,
+                    actor=who,
+                    action="swapped",
+                    before={"player": other.player_id},
+                    after={"player": seat.player_id, "seat": seat.order},
+                    reason=f"{first.name} and {second.name} swapped"
+                    + (f" ({note})" if note else ""),
+                )
+                for seat, other in ((a, b), (b, a))
+            ]
+        )
+        refresh_leagues([league.pk])
+        return warnings
+
+
+def cards_printed(*, actor, round: Round, now=None) -> None:
+    """The round's score cards (or score sheets) were printed: from now on a re-pairing or a swap
+    makes the scoring table ask for the players' numbers on every card of the round."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        league = lock_event(round.league)
+        require(actor, league, staff=True)
+        Round.objects.filter(pk=round.pk, league=league).update(cards_printed_at=now)
+
+
+def close_round(*, actor, round: Round, reason: str = "", now=None) -> int:
+    """The director closes the round: each table still without a card becomes a double forfeit
+    (a loss for every seat, adding nothing to their totals). Returns how many."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        league = lock_event(round.league)
+        require(actor, league)
+        ids = list(Match.objects.filter(round=round).values_list("id", flat=True))
+        return len(
+            double_forfeit_tables(
+                ids, actor=actor, reason=reason or f"Round {round.number} closed", now=now
+            )
+        )

@@ -1,0 +1,38 @@
+"""An event's pages (E3, E5) under /leagues/<slug>/: public when the event is (the leaderboard,
+the projector, a round's pairings, a table, event.json); the door, the rounds' actions, the
+scoring table, the printables, the volunteers and the assists for its staff."""
+
+from django.urls import path
+
+from .views import assists, door, printables, public, rounds, scoring, volunteers
+
+urlpatterns = [
+    path("<slug:slug>/event.json", public.event_json, name="event_json"),
+    path("<slug:slug>/leaderboard/", public.event_leaderboard, name="event_leaderboard"),
+    path("<slug:slug>/projector/", public.event_projector, name="event_projector"),
+    path(
+        "<slug:slug>/projector/panel/",
+        public.event_projector_panel,
+        name="event_projector_panel",
+    ),
+    path("<slug:slug>/desk/", door.event_desk, name="event_desk"),
+    path("<slug:slug>/desk/check-in/", door.event_check_in, name="event_check_in"),
+    path("<slug:slug>/desk/walk-in/", door.event_walk_in, name="event_walk_in"),
+    path("<slug:slug>/volunteers/", volunteers.event_scorers, name="event_scorers"),
+    path("<slug:slug>/assists/", assists.event_assists, name="event_assists"),
+    path("<slug:slug>/rounds/<int:number>/", public.event_round, name="event_round"),
+    path("<slug:slug>/rounds/<int:number>/pair/", rounds.event_pair, name="event_pair"),
+    path("<slug:slug>/rounds/<int:number>/swap/", rounds.event_swap, name="event_swap"),
+    path("<slug:slug>/rounds/<int:number>/close/", rounds.event_close, name="event_close"),
+    path("<slug:slug>/rounds/<int:number>/scores/", scoring.event_scores, name="event_scores"),
+    path(
+        "<slug:slug>/rounds/<int:number>/print/<str:kind>.pdf",
+        printables.event_print,
+        name="event_print",
+    ),
+    path(
+        "<slug:slug>/rounds/<int:number>/tables/<int:table>/",
+        public.event_table,
+        name="event_table",
+    ),
+]

@@ -1,0 +1,69 @@
+"""How an event's pages find their event and who may open them: 404 for anyone else."""
+
+from django.http import Http404, HttpRequest
+from django.shortcuts import get_object_or_404
+
+from accounts import roles
+from accounts.models import PlayerProfile
+from core.errors import DomainError
+from events import rights
+from league.door import scanned_key
+from league.models import Entry, League, LeagueFormat, Round
+from league.selectors import can_see_league
+
+NUMBER = {"min_value": 1, "max_value": 99999}  # a player number (entrants.clean_details)
+
+
+def event_of(request: HttpRequest, slug: str) -> League:
+    league = get_object_or_404(
+        League.objects.select_related("season__institution"), slug=slug, format=LeagueFormat.EVENT
+    )
+    if not can_see_league(request.user, league):
+        raise Http404
+    return league
+
+
+def staff_event_of(request: HttpRequest, slug: str, *, director: bool = False) -> League:
+    league = get_object_or_404(
+        League.objects.select_related("season__institution"), slug=slug, format=LeagueFormat.EVENT
+    )
+    institution = league.season.institution
+    allowed = (
+        roles.is_director_of(request.user, institution)
+        if director
+        else roles.is_front_desk_of(request.user, institution)
+    )
+    if not allowed:
+        raise Http404
+    return league
+
+
+def scorer_event_of(request: HttpRequest, slug: str) -> League:
+    league = get_object_or_404(
+        League.objects.select_related("season__institution"), slug=slug, format=LeagueFormat.EVENT
+    )
+    if not rights.may_score(request.user, league):
+        raise Http404
+    return league
+
+
+def round_of(league: League, number: int) -> Round:
+    return get_object_or_404(
+        Round.objects.prefetch_related("periods"), league=league, number=number
+    )
+
+
+def entry_from(league: League, key) -> Entry:
+    key, number = scanned_key(key)
+    entries = Entry.objects.filter(league=league).select_related("player__user")
+    entry = entries.filter(player__campus_id=key).first()
+    if entry is None and number is not None:
+        entry = entries.filter(player_number=number).first()
+    if entry is None:
+        profile = PlayerProfile.objects.filter(
+            institution=league.season.institution, campus_id=key
+        ).first()
+        if profile is not None:
+            raise DomainError(f"{profile.name} is not entered in {league}: add them below.")
+        raise DomainError(f"No entrant has the number or campus ID {key!r}.")
+    return entry

@@ -1,0 +1,109 @@
+"""Assists for the charity (E5): sell them at the tables, void a sale with a reason, the ledger."""
+
+import re
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+
+from core.actions import act_and_say
+from core.errors import DomainError
+from core.values import clean_text, row_id, whole_number
+from events import selectors
+from events.money import money
+from events.services import assists
+from events.views.access import scorer_event_of
+from league.models import AssistItem, AssistSale, Entry, League
+from matches.models import Match
+
+# --- Assists for the charity (E5) -----------------------------------------------------------
+
+TABLE_ANCHOR = re.compile(r"table-[0-9]{1,20}")
+
+
+def _posted_row(post, key: str, model, league: League, what: str):
+    """The row of this event that a button's hidden id names, or a message saying it is not."""
+    row = model.objects.filter(pk=row_id(post.get(key), what=what), league=league).first()
+    if row is None:
+        raise DomainError(f"{what} is not one of {league}'s: reload the page and try again.")
+    return row
+
+
+@login_required
+def event_assists(request: HttpRequest, slug: str) -> HttpResponse:
+    """Sell assists at the tables (item, quantity, in two taps), void a sale with a reason, and
+    the ledger: the money raised by item, team and round."""
+    league = scorer_event_of(request, slug)
+    if request.method == "POST":
+        post = request.POST
+        if "void" in post:
+
+            def void():
+                sale = _posted_row(post, "void", AssistSale, league, "That sale")
+                reason = clean_text(post.get("reason"), what="The reason", max_length=300)
+                return assists.sale_void(actor=request.user, sale=sale, reason=reason)
+
+            act_and_say(
+                request,
+                void,
+                lambda voided: f"Sale voided: {voided.quantity} × {voided.item.name}.",
+            )
+        else:
+
+            def sell():
+                entry = _posted_row(post, "entry", Entry, league, "The entrant")
+                item = _posted_row(post, "item", AssistItem, league, "The item")
+                quantity = whole_number(post.get("quantity", "1"), what="Quantity", low=1, high=100)
+                sale = assists.sale_record(
+                    actor=request.user, league=league, entry=entry, item=item, quantity=quantity
+                )
+                return f"{sale.quantity} × {item.name} to {entry.player.name}: {money(sale.cents)}."
+
+            act_and_say(request, sell, lambda said: said)
+        at = post.get("at", "")
+        # Back to the same table, still open, for the next sale there.
+        anchor = f"?open={at}#{at}" if TABLE_ANCHOR.fullmatch(at) else ""
+        return redirect(reverse("event_assists", args=[slug]) + anchor)
+    round_ = selectors.current_round(league)
+    tables = []
+    if round_ is not None:
+        entries = {
+            entry.player_id: entry
+            for entry in Entry.objects.filter(league=league).select_related("player__user", "team")
+        }
+        for match in (
+            Match.objects.filter(round=round_)
+            .order_by("table", "id")
+            .prefetch_related("seats__player__user")
+        ):
+            anchor = f"table-{match.table or match.pk}"
+            tables.append(
+                (match, [entries.get(seat.player_id) for seat in match.seats.all()], anchor)
+            )
+    items = list(league.assist_items.all())
+    later_from = selectors.later_price_from(league)
+    now = timezone.now()
+    prices = [
+        (
+            item,
+            selectors.price_in_force(item, round_, now, later_from) if round_ else item.first_cents,
+        )
+        for item in items
+    ]
+    return render(
+        request,
+        "events/assists.html",
+        {
+            "league": league,
+            "round": round_,
+            "tables": tables,
+            "prices": prices,
+            "ledger": selectors.ledger(league),
+            "open_table": request.GET.get("open", ""),
+            "sales": AssistSale.objects.filter(league=league)
+            .select_related("item", "entry__player__user", "round")
+            .order_by("-sold_at", "-id")[:30],
+        },
+    )

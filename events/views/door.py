@@ -1,0 +1,129 @@
+"""The door (E3): check-in by scan, number or name, walk-ins, entrants leaving and coming back."""
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from core.actions import act_and_say
+from core.errors import DomainError
+from core.forms import TextField
+from events import selectors, services
+from events.views.access import entry_from, staff_event_of
+from league.door import back_with_search, search_filter, searched
+from league.models import CheckIn, Entry, League
+
+# --- The door -----------------------------------------------------------------------------------
+
+
+class WalkInForm(forms.Form):
+    """A walk-in (or a correction): added to the event and checked in at once."""
+
+    name = TextField(label="Name", max_length=300)
+    category = forms.ChoiceField(label="Category")
+    team = TextField(label="Team (optional)", required=False, max_length=120)
+    email = forms.EmailField(
+        label="E-mail (optional: only for results)", required=False, max_length=254
+    )
+    campus_id = TextField(label="Campus ID (students)", required=False, max_length=40)
+
+    def __init__(self, *args, league: League, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["category"].choices = [(c.name, c.name) for c in league.categories.all()]
+
+
+def _desk_context(request, league: League, walk_in: WalkInForm | None = None) -> dict:
+    query = searched(request)
+    entries = Entry.objects.filter(league=league).select_related("player__user", "category", "team")
+    if query is None:
+        entries = entries.none()
+    elif query:
+        entries = entries.filter(search_filter(query))
+    here = set(CheckIn.objects.filter(round__league=league).values_list("entry_id", flat=True))
+    seated = set(
+        Entry.objects.filter(league=league, player__seats__match__league=league).values_list(
+            "pk", flat=True
+        )
+    )
+    rows = [
+        {"entry": entry, "here": entry.pk in here, "seated": entry.pk in seated}
+        for entry in entries.order_by("player_number", "id")
+    ]
+    return {
+        "league": league,
+        "query": query,
+        "rows": rows,
+        "here_count": len(here),
+        "entrant_count": Entry.objects.filter(league=league, withdrawn_at__isnull=True).count(),
+        "walk_in": walk_in or WalkInForm(league=league),
+        "next_round": selectors.next_round(league),
+    }
+
+
+@login_required
+def event_desk(request: HttpRequest, slug: str) -> HttpResponse:
+    """Check-in at the door: scan or type, search, walk-ins."""
+    league = staff_event_of(request, slug)
+    return render(request, "events/desk.html", _desk_context(request, league))
+
+
+def _desk_back(league: League, query="") -> str:
+    return back_with_search(reverse("event_desk", args=[league.slug]), query)
+
+
+@login_required
+@require_POST
+def event_check_in(request: HttpRequest, slug: str) -> HttpResponse:
+    league = staff_event_of(request, slug)
+
+    def act():
+        entry = entry_from(league, request.POST.get("player", ""))
+        if request.POST.get("undo"):
+            services.event_check_out(actor=request.user, league=league, entry=entry)
+            return f"{entry.player.name} is no longer checked in."
+        if request.POST.get("back"):
+            services.entrant_return(actor=request.user, league=league, entry=entry)
+            return f"{entry.player.name} is back: paired again from the next round."
+        if request.POST.get("leave"):
+            services.entrant_leave(actor=request.user, league=league, entry=entry)
+            return f"{entry.player.name} has left: their scores stay, they are not paired again."
+        if services.event_check_in(actor=request.user, league=league, entry=entry):
+            return f"{entry.player.name} (number {entry.player_number}) is checked in."
+        return f"{entry.player.name} was already checked in."
+
+    act_and_say(request, act, lambda said: said)
+    return redirect(_desk_back(league, request.POST.get("q", "")))
+
+
+@login_required
+@require_POST
+def event_walk_in(request: HttpRequest, slug: str) -> HttpResponse:
+    league = staff_event_of(request, slug)
+    form = WalkInForm(request.POST, league=league)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            entry, _ = services.entrant_save(
+                actor=request.user,
+                league=league,
+                details=services.EntrantDetails(
+                    name=data["name"],
+                    category=data["category"],
+                    team=data["team"],
+                    email=data["email"],
+                    campus_id=data["campus_id"],
+                ),
+                check_in=True,
+            )
+        except DomainError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(
+                request, f"{entry.player.name} is number {entry.player_number}, checked in."
+            )
+            return redirect(_desk_back(league))
+    messages.error(request, "Nobody was added: see the form below.")
+    return render(request, "events/desk.html", _desk_context(request, league, form))

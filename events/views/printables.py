@@ -1,0 +1,90 @@
+"""A round's printables (E3, E5, G10): the wall pairings, the table score cards, the official
+score sheets, as PDF."""
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.urls import reverse
+
+from events import printables, selectors, services
+from events.pages import rounds_view
+from events.views.access import staff_event_of
+from league.models import Round
+from league.wordlists import two_letter_words
+from matches.models import Match
+
+# --- Printables ---------------------------------------------------------------------------------
+
+
+@login_required
+def event_print(request: HttpRequest, slug: str, number: int, kind: str) -> HttpResponse:
+    """The round's pairings (wall sheets) or its table score cards as a PDF (E3, G10)."""
+    league = staff_event_of(request, slug)
+    if kind not in ("pairings", "cards", "sheets"):
+        raise Http404
+    paper = request.GET.get("paper", "letter")
+    if paper not in printables.PAPER:
+        paper = "letter"
+    if kind in ("cards", "sheets"):
+        # Recorded before the seating is read: a re-pairing after this moment is one the cards
+        # in the hall may not show, and the scoring table then asks for players' numbers.
+        round_ = Round.objects.filter(league=league, number=number).first()
+        if round_ is not None and Match.objects.filter(round=round_).exists():
+            services.cards_printed(actor=request.user, round=round_)
+    state = selectors.event_state(league)
+    view = next((r for r in rounds_view(state) if r["round"].number == number), None)
+    if view is None or not view["tables"]:
+        raise Http404
+
+    def seat_of(seat, entry):
+        return printables.PrintSeat(
+            seat=seat.order,
+            name=seat.player.name,
+            number=entry.player_number if entry else None,
+            category=entry.category.name if entry and entry.category_id else "",
+            team=entry.team.name if entry and entry.team_id else "",
+        )
+
+    def seconds(seats):
+        return (
+            max((e.category.turn_seconds or 0 for _, e in seats if e and e.category_id), default=0)
+            or None
+        )
+
+    first = view["periods"][0] if view["periods"] else None
+    sheet = printables.PrintRound(
+        event=league.name,
+        venue=league.venue,
+        date=league.event_date,
+        round=number,
+        starts=first.starts.strftime("%H:%M") if first else "",
+        minutes=sum(period.minutes for period in view["periods"]),
+        tables=tuple(
+            printables.PrintTable(
+                number=match.table,
+                seats=tuple(seat_of(seat, entry) for seat, entry in seats),
+                url=request.build_absolute_uri(
+                    reverse("event_table", args=[league.slug, number, match.table])
+                ),
+                turn_seconds=seconds(seats),
+            )
+            for match, seats in view["tables"]
+        ),
+        byes=tuple(seat_of(*seats[0]) for _, seats in view["byes"]),
+        two_letter_words=tuple(two_letter_words()),
+        two_letter_caption=printables.TWO_LETTER_CAPTION,
+        periods=tuple((p.starts.strftime("%H:%M"), p.minutes) for p in view["periods"]),
+        end_of_game=printables.END_OF_GAME_WORDS.get(league.end_of_game_rule, ""),
+    )
+    render_pdf = {
+        "pairings": printables.pairings_pdf,
+        "cards": printables.score_cards_pdf,
+        "sheets": printables.score_sheets_pdf,
+    }[kind]
+    response = HttpResponse(render_pdf(sheet, paper), content_type="application/pdf")
+    response["Content-Disposition"] = (
+        f'inline; filename="{league.slug}-round-{number}-{kind}-{paper}.pdf"'
+    )
+    return response
+
+
+# What each end-of-game rule (G1) means, printed on the score sheet for the table to apply.

@@ -1,0 +1,199 @@
+"""An event's public pages (E3): the event, the leaderboard, the projector, a round's pairings,
+a table, event.json; public when the event is."""
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+
+from accounts import roles
+from core.errors import DomainError
+from events import rights, selectors, services
+from events.pages import rounds_view
+from events.views.access import event_of, round_of
+from league.models import Entry, League, LeagueFormat
+from league.pages import layout, render_pages
+from league.selectors import league_page_row
+from league.wordlists import two_letter_words
+from matches.models import Match
+
+
+def event_home(request: HttpRequest, league: League) -> HttpResponse:
+    """The event's page (``/leagues/<slug>/`` for an event)."""
+    state = selectors.event_state(league)
+    institution = league.season.institution
+    rounds = rounds_view(state)
+    return render(
+        request,
+        "events/home.html",
+        {
+            "league": league,
+            "state": state,
+            "rounds": rounds,
+            "next_round": next((r for r in rounds if r["status"] != "complete"), None),
+            "categories": list(league.categories.all()),
+            "entrants": [e for e in state.entries if e.withdrawn_at is None],
+            "is_staff": roles.is_front_desk_of(request.user, institution),
+            "is_director": roles.is_director_of(request.user, institution),
+            "is_scorer": rights.may_score(request.user, league),
+            "my_entry": _my_entry(request, state),
+            "can_join": request.user.is_authenticated
+            and roles.institution_of(request.user) == institution
+            and league.registration_open()
+            and not any(
+                e.player.user_id == request.user.pk and e.withdrawn_at is None
+                for e in state.entries
+            ),
+        },
+    )
+
+
+def _my_entry(request, state: selectors.EventState):
+    if not request.user.is_authenticated:
+        return None
+    return next((e for e in state.entries if e.player.user_id == request.user.pk), None)
+
+
+def _event_page(request: HttpRequest, slug: str, part: str) -> tuple[str, str]:
+    """The event's name and its stored leaderboard or event.json (one query for a public
+    event). A private event's are for its institution's front desk and directors only (the
+    contract's event.json); one rendered by older templates is rendered again first."""
+    row = league_page_row(slug, part)
+    if row is None or row.layout != layout():
+        league = get_object_or_404(League, slug=slug, format=LeagueFormat.EVENT)
+        render_pages([league.pk])
+        row = league_page_row(slug, part)
+    if not row.content:
+        raise Http404  # a league that is not an event
+    if not row.public:
+        league = League.objects.select_related("season__institution").get(pk=row.league_id)
+        if not roles.is_front_desk_of(request.user, league.season.institution):
+            raise Http404
+    return row.name, row.content
+
+
+def event_leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
+    name, content = _event_page(request, slug, "event_html")
+    return render(
+        request, "league/page.html", {"title": f"{name}: leaderboard", "content": content}
+    )
+
+
+def event_projector(request: HttpRequest, slug: str) -> HttpResponse:
+    """Large type for the hall's screen; ``table_timer``-style plain JS reloads the panel."""
+    league = event_of(request, slug)
+    return render(request, "events/projector.html", _projector_context(league))
+
+
+def event_projector_panel(request: HttpRequest, slug: str) -> HttpResponse:
+    league = event_of(request, slug)
+    return render(request, "events/_projector_panel.html", _projector_context(league))
+
+
+def _projector_context(league: League) -> dict:
+    state = selectors.event_state(league)
+    rounds = rounds_view(state)
+    current = next((r for r in reversed(rounds) if r["status"] != "unpaired"), None)
+    return {
+        "league": league,
+        "board": state.board,
+        "ledger": selectors.ledger(league),
+        "top": state.board.rows[:10],
+        "current": current,
+        "now": timezone.now(),
+    }
+
+
+def event_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """A round's pairings: by table, and by name (what goes on the wall)."""
+    league = event_of(request, slug)
+    state = selectors.event_state(league)
+    view = next((r for r in rounds_view(state) if r["round"].number == number), None)
+    if view is None:
+        raise Http404
+    by_name = sorted(
+        (
+            (entry.player.name.casefold(), entry, match)
+            for match, seats in view["tables"] + view["byes"]
+            for _, entry in seats
+            if entry is not None
+        ),
+        key=lambda row: row[0],
+    )
+    institution = league.season.institution
+    return render(
+        request,
+        "events/round.html",
+        {
+            "league": league,
+            "view": view,
+            "by_name": [(entry, match) for _, entry, match in by_name],
+            "is_staff": roles.is_front_desk_of(request.user, institution),
+            "is_director": roles.is_director_of(request.user, institution),
+            "is_scorer": rights.may_score(request.user, league),
+        },
+    )
+
+
+def event_table(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+    """A table's page (the score card's QR code): who sits where, the turn timing and the
+    timer, the two-letter words (G10), the scores once entered."""
+    league = event_of(request, slug)
+    round_ = round_of(league, number)
+    match = get_object_or_404(
+        Match.objects.prefetch_related("seats__player__user"), round=round_, table=table
+    )
+    entries = {
+        entry.player_id: entry
+        for entry in Entry.objects.filter(
+            league=league, player__in=[seat.player_id for seat in match.seats.all()]
+        ).select_related("category", "team")
+    }
+    seats = [(seat, entries.get(seat.player_id)) for seat in match.seats.all()]
+    seconds = max(
+        (e.category.turn_seconds or 0 for _, e in seats if e and e.category_id), default=0
+    )
+    names = ",".join(seat.player.name.replace(",", " ") for seat, _ in seats)
+    return render(
+        request,
+        "events/table.html",
+        {
+            "league": league,
+            "round": round_,
+            "match": match,
+            "seats": seats,
+            "turn_seconds": seconds,
+            "turn_label": f"{seconds // 60}:{seconds % 60:02d}",
+            "timer_query": {
+                "seconds": seconds,
+                "players": len(seats),
+                "table": table,
+                "names": names,
+            },
+            "words": two_letter_words(),
+        },
+    )
+
+
+def event_json(request: HttpRequest, slug: str) -> HttpResponse:
+    """The contract's event.json for campus websites, as stored (``event_pages``)."""
+    return HttpResponse(
+        _event_page(request, slug, "event_json")[1], content_type="application/json"
+    )
+
+
+def event_join_view(request: HttpRequest, league: League) -> HttpResponse:
+    """A student enters the event from its page, in the category they choose (E3)."""
+    try:
+        entry = services.event_join(
+            actor=request.user, league=league, category=request.POST.get("category", "")
+        )
+    except DomainError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(
+            request,
+            f"You are number {entry.player_number} in {league} ({entry.category.name}). "
+            "Check in at the door on the day.",
+        )
+    return redirect(league)

@@ -1,0 +1,208 @@
+"""The scoring table (E3): type a table's card, Enter, the next card. A card lands only on the
+players it names."""
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+
+from core.errors import DomainError
+from core.forms import TextField, WholeNumberField
+from events import services
+from events.views.access import NUMBER, round_of, scorer_event_of
+from league.models import Entry, League, Round
+from matches.forms import SCORE
+from matches.models import GameEnd, Match, MatchStatus
+
+# --- The scoring table ------------------------------------------------------------------------
+
+
+class ScoreCardForm(forms.Form):
+    """A table's card in a few keystrokes: the table number, then each seat's score; after a
+    re-pairing of a printed round, each seat's player number before its score."""
+
+    table = WholeNumberField(label="Table", min_value=1, max_value=999)
+    # The players the page showed for the table (their profile ids in seat order, set by
+    # scores.js as the table number is typed): a card checked against one seating never lands
+    # on another (a re-pairing or a swap in between).
+    seen = forms.CharField(required=False, max_length=100, widget=forms.HiddenInput)
+    number_1 = WholeNumberField(label="Seat 1 player number", required=False, **NUMBER)
+    score_1 = WholeNumberField(label="Seat 1 score", **SCORE)
+    number_2 = WholeNumberField(label="Seat 2 player number", required=False, **NUMBER)
+    score_2 = WholeNumberField(label="Seat 2 score", **SCORE)
+    number_3 = WholeNumberField(label="Seat 3 player number", required=False, **NUMBER)
+    score_3 = WholeNumberField(label="Seat 3 score", required=False, **SCORE)
+    number_4 = WholeNumberField(label="Seat 4 player number", required=False, **NUMBER)
+    score_4 = WholeNumberField(label="Seat 4 score", required=False, **SCORE)
+    ended_by = forms.ChoiceField(
+        label="How the game ended", choices=GameEnd.choices, initial=GameEnd.WENT_OUT
+    )
+    override_reason = TextField(
+        label="Reason to replace a different card (director only)",
+        required=False,
+        max_length=300,
+    )
+
+    def scores(self) -> list[int]:
+        values = [self.cleaned_data.get(f"score_{order}") for order in range(1, 5)]
+        return [value for value in values if value is not None]
+
+    def seat_rows(self) -> list[tuple[int, forms.BoundField, forms.BoundField]]:
+        """Each seat's order, player number field and score field, for the template."""
+        return [(order, self[f"number_{order}"], self[f"score_{order}"]) for order in range(1, 5)]
+
+    def numbers(self) -> list[int | None]:
+        return [self.cleaned_data.get(f"number_{order}") for order in range(1, 5)]
+
+    def seen_players(self) -> list[int] | None:
+        """The seating the page showed, or None when it sent none (no script) or garbled it."""
+        parts = self.cleaned_data.get("seen", "").split(",")
+        if not all(part.isascii() and part.isdecimal() and len(part) < 19 for part in parts):
+            return None
+        return [int(part) for part in parts]
+
+
+def _seated_words(seats, numbers) -> str:
+    return " and ".join(f"{seat.player.name} ({numbers.get(seat.player_id)})" for seat in seats)
+
+
+def _card_for_seats(
+    form: ScoreCardForm, table: Match, round_: Round, numbers: dict[int, int]
+) -> tuple[list[int], list[int]] | None:
+    """The card's players (profile ids) and scores, both in the table's seat order, after
+    checking the card against who sits there now; None with the form's error when it does not
+    fit. After a re-pairing or a swap of a round whose cards were printed, the players'
+    numbers typed from the card decide; otherwise the seating the page showed does."""
+    seats = list(table.seats.all())
+    scores = form.scores()
+    current = [seat.player_id for seat in seats]
+    if len(scores) != len(seats):
+        return current, scores  # the service names the seat count
+    if round_.seating_changed_after_print:
+        typed = form.numbers()[: len(seats)]
+        if any(number is None for number in typed):
+            form.add_error(
+                None,
+                f"Round {round_.number} was paired again after its cards were printed: type "
+                "each seat's player number from the card, beside its score.",
+            )
+            return None
+        player_of = {number: player for player, number in numbers.items()}
+        if sorted(typed) != sorted(numbers.get(player) for player in current):
+            form.add_error(
+                None,
+                f"This card names players {', '.join(map(str, typed))}, but table "
+                f"{table.table} seats {_seated_words(seats, numbers)}: it was printed before "
+                f"round {round_.number} was paired again. Nothing was entered: give the card "
+                "to the director.",
+            )
+            return None
+        by_player = {player_of[number]: score for number, score in zip(typed, scores, strict=True)}
+        return current, [by_player[player] for player in current]
+    seen = form.seen_players()
+    if seen is None:
+        form.add_error(
+            None,
+            f"Check the card's names first: table {table.table} seats "
+            f"{_seated_words(seats, numbers)}. If the card names them, enter it again.",
+        )
+        return None
+    if seen != current:
+        form.add_error(
+            None,
+            f"Table {table.table}'s players changed since this page was loaded (the round was "
+            f"paired again, or players swapped): it now seats {_seated_words(seats, numbers)}. "
+            "Nothing was entered. If the card names them, enter it again.",
+        )
+        return None
+    return seen, scores
+
+
+def _scoring_context(league: League, round_: Round, form: ScoreCardForm | None = None) -> dict:
+    tables = list(
+        Match.objects.filter(round=round_)
+        .exclude(status=MatchStatus.BYE)
+        .order_by("table")
+        .prefetch_related("seats__player__user")
+    )
+    numbers = dict(Entry.objects.filter(league=league).values_list("player_id", "player_number"))
+    seating = {
+        str(match.table): {
+            "seats": [
+                {
+                    "id": seat.player_id,
+                    "name": seat.player.name,
+                    "number": numbers.get(seat.player_id),
+                }
+                for seat in match.seats.all()
+            ],
+            "scores": [seat.score for seat in match.seats.all()] if match.is_final else None,
+        }
+        for match in tables
+    }
+    entered = sum(1 for match in tables if match.is_final)
+    return {
+        "league": league,
+        "round": round_,
+        "form": form or ScoreCardForm(),
+        "tables": tables,
+        "seating": seating,
+        "numbers_required": round_.seating_changed_after_print,
+        "entered": entered,
+        "waiting": [match for match in tables if not match.is_final],
+        "numbers": numbers,
+    }
+
+
+@login_required
+def event_scores(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The scoring table's page: type a card, Enter, next card."""
+    league = scorer_event_of(request, slug)
+    round_ = round_of(league, number)
+    if request.method != "POST":
+        return render(request, "events/scores.html", _scoring_context(league, round_))
+    form = ScoreCardForm(request.POST)
+    if form.is_valid():
+        table = (
+            Match.objects.filter(round=round_, table=form.cleaned_data["table"])
+            .exclude(status=MatchStatus.BYE)
+            .prefetch_related("seats__player__user")
+            .first()
+        )
+        numbers = dict(
+            Entry.objects.filter(league=league).values_list("player_id", "player_number")
+        )
+        card = None
+        if table is None:
+            form.add_error("table", f"Round {number} has no table {form.cleaned_data['table']}.")
+        else:
+            card = _card_for_seats(form, table, round_, numbers)
+        if card is not None:
+            players, scores = card
+            try:
+                services.card_enter(
+                    actor=request.user,
+                    match=table,
+                    scores=scores,
+                    players=players,
+                    ended_by=form.cleaned_data["ended_by"],
+                    override_reason=form.cleaned_data["override_reason"],
+                    unusual_confirmed=True,  # the card is what the table signed
+                )
+            except DomainError as error:
+                form.add_error(None, error.message)
+            except Match.DoesNotExist:
+                form.add_error(
+                    None,
+                    f"Round {number} was just paired again: check table "
+                    f"{form.cleaned_data['table']}'s players and enter the card again.",
+                )
+            else:
+                messages.success(
+                    request,
+                    f"Table {table.table}: {'–'.join(map(str, scores))} entered.",
+                )
+                return redirect(reverse("event_scores", args=[league.slug, number]))
+    return render(request, "events/scores.html", _scoring_context(league, round_, form), status=200)

@@ -1,0 +1,104 @@
+"""The director's volunteers page (E3): invite by name and e-mail, print a log-in slip, take a
+volunteer off."""
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+
+from core.errors import DomainError
+from core.forms import TextField
+from events import printables, services
+from events.views.access import staff_event_of
+from league.models import League
+
+# --- Volunteers ---------------------------------------------------------------------------------
+
+
+class ScorerForm(forms.Form):
+    name = TextField(label="Volunteer's name", max_length=150)
+    email = forms.EmailField(
+        label="Their e-mail address (the log-in link goes there)", max_length=254
+    )
+
+
+def _scorer_of(league: League, value: str):
+    """The invitation a button names, or None for anything else (a made-up or garbled id)."""
+    if not (value.isascii() and value.isdecimal() and len(value) < 19):
+        return None
+    return league.scorers.filter(pk=int(value)).first()
+
+
+@login_required
+def event_scorers(request: HttpRequest, slug: str) -> HttpResponse:
+    """The director invites the volunteers who may enter this event's cards (by name and
+    address: each gets a one-time log-in link by e-mail), prints a link as a slip to hand over,
+    or takes a volunteer off."""
+    league = staff_event_of(request, slug, director=True)
+    form = ScorerForm(request.POST or None)
+    if request.method == "POST":
+        if "remove" in request.POST or "slip" in request.POST:
+            scorer = _scorer_of(
+                league, request.POST.get("remove") or request.POST.get("slip") or ""
+            )
+            if scorer is None:
+                messages.error(request, "That volunteer is not on this event's list.")
+            elif "remove" in request.POST:
+                services.scorer_remove(actor=request.user, league=league, scorer=scorer)
+                messages.success(request, f"{scorer.name} can no longer enter cards.")
+            else:
+                return _scorer_slip(request, league, scorer)
+            return redirect(reverse("event_scorers", args=[slug]))
+        if form.is_valid():
+            try:
+                scorer = services.scorer_invite(
+                    actor=request.user,
+                    league=league,
+                    name=form.cleaned_data["name"],
+                    email=form.cleaned_data["email"],
+                )
+            except DomainError as error:
+                form.add_error(None, error.message)
+            else:
+                messages.success(
+                    request,
+                    f"{scorer.name} is invited: a one-time log-in link is on its way to "
+                    f"{scorer.email}. You can also print it on a slip below.",
+                )
+                return redirect(reverse("event_scorers", args=[slug]))
+    return render(
+        request,
+        "events/scorers.html",
+        {
+            "league": league,
+            "form": form,
+            "scorers": league.scorers.order_by("created_at", "pk"),
+            "access_ends": services.scorer_access_ends(league),
+        },
+    )
+
+
+def _scorer_slip(request: HttpRequest, league: League, scorer) -> HttpResponse:
+    """A fresh log-in link for one volunteer, printed as a slip with its QR code (PDF)."""
+    try:
+        url = services.scorer_slip(actor=request.user, league=league, scorer=scorer)
+    except DomainError as error:
+        messages.error(request, error.message)
+        return redirect(reverse("event_scorers", args=[league.slug]))
+    institution = league.season.institution
+    slip = printables.PrintSlip(
+        event=league.name,
+        date=league.event_date,
+        name=scorer.name,
+        email=scorer.email,
+        url=url,
+        valid_until=timezone.localtime(services.scorer_access_ends(league), institution.tz),
+    )
+    with timezone.override(institution.tz):  # the slip's times in the campus's clock
+        pdf = printables.sign_in_slip_pdf(slip)
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{league.slug}-volunteer-slip.pdf"'
+    return response

@@ -1,0 +1,87 @@
+"""The one way in for every format: what league asks a format about, and what each format's app
+tells it from its ``AppConfig.ready``.
+
+`league` holds what every format shares (leagues, entries, rounds, matches' standings, the
+stored pages, the nightly). The round-robin league and the tournament are league's own; club
+nights live in `clubs` and one-day events in `events`, above it. League never imports them and
+never tests their `League.format` values: it looks the format up here and calls what the format
+registered (its home page, its stored pages, its settings file, how it pairs or seats a round,
+how it enters a table's cards), and reads its traits (who reports, who closes a round).
+
+Nothing here imports a model: `league.models` reads the traits."""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Format:
+    """One format and what it does differently from a plain league."""
+
+    value: str  # League.format
+    # What a round is called (a club's is a night) and what is done to it (paired, seated).
+    round_name: str = "round"
+    paired: str = "paired"
+    # Traits (G9, E3, E4): a table's scorekeeper reports every seat (else the winner, L7);
+    # results come only from score cards entered by staff; the director closes a round or night
+    # (the nightly never forfeits its tables, L8); entry stays open while rounds exist (people
+    # come and go: no waitlist, no student withdrawal); the standings rank per game (win %).
+    scorekeeper_reports: bool = False
+    cards_only: bool = False
+    director_closes: bool = False
+    open_entry: bool = False
+    ranks_per_game: bool = False
+    # Each entrant has a player number (a club's, an event's: on the cards and lists).
+    numbers_entrants: bool = False
+    # What a new entry needs in this format (an event's: its first category): (entry) -> None.
+    on_enter: Callable | None = None
+    # The league's page for this format: (request, league) -> response. None: league's own.
+    home: Callable | None = None
+    # A student's entry from the league's page: (request, league) -> response. None: league's.
+    join: Callable | None = None
+    # More stored pages (the read model): (league, now) -> {column of LeaguePage: text}; and
+    # the source files whose change makes the stored pages stale.
+    stored_pages: Callable | None = None
+    page_sources: tuple[Path, ...] = ()
+    # The settings file (create_event, the director's upload): reader and saver
+    # ((actor, season, data, update, as_system) -> (league, created)), and the exporter
+    # ((league, slug, day) -> dict).
+    settings_file_save: Callable | None = None
+    settings_file_export: Callable | None = None
+    # What create_event says of a league it saved: (league) -> "club, 12 nights".
+    describe: Callable = lambda league: league.get_format_display()
+    # pair_round: (league, round, seed, repair, all_entrants) -> ([(table, [player ids in seat
+    # order])], [player id of each bye]), in one transaction.
+    pair_round: Callable | None = None
+    # import_entrants: (league, data, strict) -> a result with .summary() and .rejected (lines
+    # refused), as the site; a --strict refusal raises core.errors.RowsRejected. The file is
+    # read no further than `entrants_max_bytes`.
+    import_entrants: Callable | None = None
+    entrants_max_bytes: int = 0
+    # seed_demo: its part of the demo ((institution, season, director, desk, rng, password)),
+    # and the demo logins it adds (() -> [(role, email)]).
+    demo: Callable | None = None
+    demo_logins: Callable | None = None
+
+
+_FORMATS: dict[str, Format] = {}
+
+
+def register(spec: Format) -> None:
+    """A format's app, from its AppConfig.ready: once per format value."""
+    _FORMATS[spec.value] = spec
+
+
+def of(value: str) -> Format:
+    """The format registered for `value`; a plain league's when nobody registered it."""
+    return _FORMATS.get(value) or Format(value=value)
+
+
+def with_trait(trait: str) -> tuple[str, ...]:
+    """The format values that have `trait` (a boolean field of Format), for queries."""
+    return tuple(sorted(value for value, spec in _FORMATS.items() if getattr(spec, trait)))
+
+
+def registered() -> list[Format]:
+    return [_FORMATS[value] for value in sorted(_FORMATS)]

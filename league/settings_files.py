@@ -1,0 +1,74 @@
+"""The settings file of a format's league (the Public contract's `create_event`, and the
+director's upload at /director/events/new/): what every format's file shares. Each format reads
+and writes its own keys (``clubs.files``, ``events.files``) and registers them with
+``league.formats``; this module checks the file's shape (``file_schema``), finds the format, and
+holds the steps every format's saver takes (the director's right, the league locked, only what
+differs saved)."""
+
+from accounts import roles
+from core.errors import NotAllowed
+
+from . import formats
+from .file_schema import LeagueFileError, check_league_file
+from .models import League
+
+__all__ = ["LeagueFileError"]  # raised by every reader of a settings file
+
+
+def league_file_save(
+    *, actor, season, data: dict, update: bool = False, as_system: bool = False
+) -> tuple[League, bool]:
+    """Save a settings file's league, whatever its format (the upload's and create_event's one
+    way in): checked first, then read and saved by its format. Returns the league and whether
+    anything changed."""
+    check_league_file(data)
+    save = formats.of(data["format"]).settings_file_save
+    if save is None:
+        raise LeagueFileError(f'format: "{data["format"]}" has no settings file.')
+    return save(actor=actor, season=season, data=data, update=update, as_system=as_system)
+
+
+def league_file_export(league: League, *, slug: str | None = None, day=None) -> dict:
+    """The league's file for next year: renamed to `slug`, its dates moved to start on `day`."""
+    export = formats.of(league.format).settings_file_export
+    if export is None:
+        raise LeagueFileError(f"{league.slug} is not a club or an event.")
+    return export(league, slug=slug, day=day)
+
+
+def choice(data: dict, key: str, default):
+    """A key's value (checked by the schema), or its default when the file leaves it out."""
+    value = data.get(key)
+    return default if value is None else value
+
+
+def require_file_director(actor, season, what: str, *, as_system: bool = False) -> None:
+    """Only the institution's director (or a command acting as the site) saves a league file."""
+    if actor is None and not as_system:
+        raise NotAllowed("Sign in first.")
+    if actor is not None and not roles.is_director_of(actor, season.institution):
+        raise NotAllowed(f"Only the institution's director can create {what}.")
+
+
+def locked_league_of_file(
+    slug: str, season, kind: str, what: str, *, update: bool
+) -> League | None:
+    """The league the file names, locked, if it exists and the file may change it: refused
+    without `update`, or when it is another season's or another format's (`what` names the
+    format: "a club", "an event")."""
+    league = League.objects.select_for_update().filter(slug=slug).first()
+    if league is not None and not update:
+        raise LeagueFileError(f"A league {slug!r} already exists: use --update.")
+    if league is not None and (league.season_id != season.pk or league.format != kind):
+        raise LeagueFileError(f"{slug!r} is another season's league or not {what}.")
+    return league
+
+
+def save_settings(league: League, settings: dict) -> bool:
+    """Set the league's fields that differ from `settings`; whether any did."""
+    differs = {key: value for key, value in settings.items() if getattr(league, key) != value}
+    for key, value in differs.items():
+        setattr(league, key, value)
+    if differs:
+        league.save(update_fields=list(differs))
+    return bool(differs)
