@@ -14,7 +14,7 @@ from datetime import date, timedelta
 
 from django.db import transaction
 
-from league.file_schema import check_league_file
+from league.file_schema import Day, ListOf, Obj, Whole, check_league_file
 from league.models import ChallengeRule, EndOfGameRule, League, LeagueFormat, Lexicon, Round
 from league.refresh import refresh_leagues
 from league.settings_files import (
@@ -24,6 +24,19 @@ from league.settings_files import (
     require_file_director,
     save_settings,
 )
+
+MAX_NIGHTS = 100  # twice a week for a year: far beyond a club's season
+CLUB_NIGHTS = ListOf(
+    Obj(
+        {"number": Whole(1, 999), "date": Day("the night's date")},
+        frozenset({"number", "date"}),
+    ),
+    "nights",
+    MAX_NIGHTS,
+    min_items=1,
+)
+CLUB_KEYS = {"rounds": CLUB_NIGHTS}
+CLUB_REQUIRED = frozenset({"rounds"})
 
 
 @dataclass

@@ -16,19 +16,9 @@ from datetime import date, time
 
 from django.db import transaction
 
+from events.models import AssistItem, Event, EventCategory, RoundPeriod, ShortTeam, event_of_league
 from league.file_schema import check_league_file
-from league.models import (
-    AssistItem,
-    ChallengeRule,
-    EndOfGameRule,
-    EventCategory,
-    League,
-    LeagueFormat,
-    Lexicon,
-    Round,
-    RoundPeriod,
-    ShortTeam,
-)
+from league.models import ChallengeRule, EndOfGameRule, League, LeagueFormat, Lexicon, Round
 from league.refresh import refresh_leagues
 from league.settings_files import (
     LeagueFileError,
@@ -207,26 +197,31 @@ def event_league_save(
             "venue": event.venue or season.institution.default_venue,
             "public": event.public,
             "campus_only": event.campus_only,
-            "event_date": event.day,
-            "seats_per_table": event.seats_per_table,
             "lexicon": event.lexicon,
             "end_of_game_rule": event.end_of_game_rule,
             "challenge_rule": event.challenge_rule,
             "challenge_points": event.challenge_points,
-            "team_size": event.team_size,
-            "short_team": event.short_team,
             # An event has no cap of its own: the door decides (the field's largest).
             "capacity": 512,
+        }
+        own = {
+            "date": event.day,
+            "seats_per_table": event.seats_per_table,
+            "team_size": event.team_size,
+            "short_team": event.short_team,
         }
         changed = league is None
         if league is None:
             league = League.objects.create(
                 season=season, slug=event.slug, format=LeagueFormat.EVENT, **settings
             )
+            Event.objects.create(league=league, **own)
         else:
-            if league.event_date != event.day and league.matches.exists():
+            if event_of_league(league).date != event.day and league.matches.exists():
                 raise LeagueFileError("The event has paired rounds: its date stays.")
             changed = save_settings(league, settings)
+            row, made = Event.objects.get_or_create(league=league, defaults=own)
+            changed |= made or save_settings(row, own)
         changed |= _save_categories(league, event)
         changed |= _save_rounds(league, event)
         changed |= _save_assists(league, event)
@@ -241,13 +236,13 @@ def _save_categories(league: League, event: EventFile) -> bool:
     wanted = {spec.name.casefold() for spec in event.categories}
     for key, category in existing.items():
         if key not in wanted:
-            if category.entries.exists():
+            if category.entrants.exists():
                 raise LeagueFileError(
                     f"Category {category.name!r} has entrants: it stays in the file."
                 )
-            if league.champion_category_id == category.pk:
-                league.champion_category = None
-                league.save(update_fields=["champion_category"])
+            Event.objects.filter(league=league, champion_category=category).update(
+                champion_category=None
+            )
             category.delete()
             changed = True
     for position, spec in enumerate(event.categories):
@@ -277,9 +272,10 @@ def _save_categories(league: League, event: EventFile) -> bool:
     champion = None
     if event.champion_category:
         champion = EventCategory.objects.get(league=league, name=event.champion_category)
-    if league.champion_category_id != (champion.pk if champion else None):
-        league.champion_category = champion
-        league.save(update_fields=["champion_category"])
+    row = Event.objects.get(league=league)
+    if row.champion_category_id != (champion.pk if champion else None):
+        row.champion_category = champion
+        row.save(update_fields=["champion_category"])
         changed = True
     return changed
 
@@ -355,7 +351,9 @@ def _create_periods(round_: Round, periods) -> None:
 def export_event_file(league: League, *, slug: str | None = None, day: date | None = None) -> dict:
     """The event's file, renamed to `slug` and re-dated to `day` (next year's Fest)."""
     categories = list(league.categories.order_by("position", "id"))
-    champion = next((c.name for c in categories if c.pk == league.champion_category_id), None)
+    champion = next(
+        (c.name for c in categories if c.pk == event_of_league(league).champion_category_id), None
+    )
     rounds = []
     for round_ in league.rounds.order_by("number").prefetch_related("periods"):
         rounds.append(
@@ -371,17 +369,17 @@ def export_event_file(league: League, *, slug: str | None = None, day: date | No
         "name": league.name,
         "slug": slug or league.slug,
         "format": LeagueFormat.EVENT.value,
-        "date": (day or league.event_date).isoformat(),
+        "date": (day or event_of_league(league).date).isoformat(),
         "venue": league.venue,
         "public": league.public,
         "campus_only": league.campus_only,
-        "seats_per_table": league.seats_per_table,
+        "seats_per_table": event_of_league(league).seats_per_table,
         "lexicon": league.lexicon,
         "end_of_game_rule": league.end_of_game_rule,
         "challenge_rule": league.challenge_rule,
         "challenge_points": league.challenge_points,
-        "team_size": league.team_size,
-        "short_team": league.short_team,
+        "team_size": event_of_league(league).team_size,
+        "short_team": event_of_league(league).short_team,
         "champion_category": champion,
         "rounds": rounds,
         "categories": [

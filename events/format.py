@@ -4,12 +4,16 @@ command line, their entrants file, their part of the demo."""
 
 from pathlib import Path
 
+from django.db.models import Q
+
 from accounts.models import User
+from events.models import event_of_league
 from league import formats
 from league.models import LeagueFormat
 from matches.models import Seat
 
-from . import demo, entrants_file, files, pages, selectors, services
+from . import demo, entrants_file, file_shape, files, pages, selectors, services
+from .models import Entrant
 from .views import public
 
 
@@ -30,9 +34,28 @@ def pair_for_command(*, league, round, seed: int, repair: bool, all_entrants: bo
 
 def first_category(entry) -> None:
     """A new entrant starts in the event's first category (the desk or the file may move them)."""
-    if entry.category_id is None:
-        entry.category = entry.league.categories.order_by("position", "id").first()
-        entry.save(update_fields=["category"])
+    entrant, _ = Entrant.objects.get_or_create(entry=entry)
+    if entrant.category_id is None:
+        entrant.category = entry.league.categories.order_by("position", "id").first()
+        entrant.save(update_fields=["category"])
+
+
+def open_until_its_day(league, today) -> bool:
+    """A student enters an event until its day (walk-ins are added at the door); an event
+    without a day yet, until the season's registration deadline."""
+    day = event_of_league(league).date
+    if day is None:
+        return today <= league.season.registration_deadline and today <= league.season.ends_on
+    return today <= day
+
+
+def open_for_entry(today) -> Q:
+    """`open_until_its_day` as a filter on leagues."""
+    return Q(event__date__gte=today) | Q(
+        Q(event__isnull=True) | Q(event__date__isnull=True),
+        season__registration_deadline__gte=today,
+        season__ends_on__gte=today,
+    )
 
 
 def import_for_command(*, league, data: bytes, strict: bool):
@@ -59,6 +82,8 @@ EVENT = formats.Format(
     open_entry=True,
     numbers_entrants=True,
     on_enter=first_category,
+    registration_open=open_until_its_day,
+    open_for_entry=open_for_entry,
     home=public.event_home,
     join=public.event_join_view,
     stored_pages=pages.render_event,
@@ -75,10 +100,12 @@ EVENT = formats.Format(
             )
         ),
     ),
+    file_keys=file_shape.EVENT_KEYS,
+    file_required=file_shape.EVENT_REQUIRED,
     settings_file_save=files.save_file,
     settings_file_export=files.export_file,
     describe=lambda league: (
-        f"event on {league.event_date}, {league.rounds.count()} rounds, "
+        f"event on {event_of_league(league).date}, {league.rounds.count()} rounds, "
         f"{league.categories.count()} categories"
     ),
     pair_round=pair_for_command,

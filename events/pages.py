@@ -64,10 +64,12 @@ def event_document(state: selectors.EventState, now=None) -> dict:
                                 "seat": seat.order,
                                 "player_number": entry.player_number if entry else None,
                                 "name": seat.player.name if entry is None else entry.player.name,
-                                "category": entry.category.name
-                                if entry and entry.category_id
+                                "category": entry.entrant.category.name
+                                if entry and entry.entrant.category_id
                                 else None,
-                                "team": entry.team.name if entry and entry.team_id else None,
+                                "team": entry.entrant.team.name
+                                if entry and entry.entrant.team_id
+                                else None,
                                 "score": seat.score
                                 if match.status in (MatchStatus.CONFIRMED, MatchStatus.RESOLVED)
                                 else None,

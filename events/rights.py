@@ -3,7 +3,8 @@
 from accounts import roles
 from accounts.models import PlayerProfile
 from core.errors import DomainError, NotAllowed
-from league.models import League, LeagueFormat, Team
+from events.models import Team, event_of_league
+from league.models import League, LeagueFormat
 
 
 class EventError(DomainError):
@@ -49,9 +50,9 @@ def may_score(user, league: League) -> bool:
     the volunteers the director invited to this event, until the day after it."""
     if roles.is_front_desk_of(user, league.season.institution):
         return True
-    if not user.is_authenticated or league.event_date is None:
+    if not user.is_authenticated or event_of_league(league).date is None:
         return False
-    if (league.season.institution.today() - league.event_date).days > 1:
+    if (league.season.institution.today() - event_of_league(league).date).days > 1:
         return False
     return league.scorers.filter(user=user).exists()
 

@@ -11,7 +11,8 @@ from django.db.models import F, Q, Sum
 from events.leaderboard import Entrant as BoardEntrant
 from events.leaderboard import Leaderboard, leaderboard
 from events.leaderboard import Table as BoardTable
-from league.models import AssistItem, AssistSale, Entry, League, Round
+from events.models import AssistItem, AssistSale, RoundCards, event_of_league
+from league.models import Entry, League, Round
 from matches.models import FINAL_STATUSES, Match, MatchStatus, Seat
 
 
@@ -45,8 +46,8 @@ def board_of(league: League, entries: Sequence[Entry], rounds, up_to: int | None
             id=entry.player_id,
             number=entry.player_number,
             name=entry.player.name,
-            category=names.get(entry.category_id, ""),
-            team=entry.team.name if entry.team_id else None,
+            category=names.get(entry.entrant.category_id, ""),
+            team=entry.entrant.team.name if entry.entrant.team_id else None,
             withdrawn=entry.withdrawn_at is not None,
         )
         for entry in entries
@@ -70,21 +71,22 @@ def board_of(league: League, entries: Sequence[Entry], rounds, up_to: int | None
                     double_forfeit=match.status == MatchStatus.DOUBLE_FORFEIT,
                 )
             )
-    champion = next((c.name for c in categories if c.pk == league.champion_category_id), None)
+    event = event_of_league(league)
+    champion = next((c.name for c in categories if c.pk == event.champion_category_id), None)
     return leaderboard(
         entrants,
         tables,
         categories=[c.name for c in categories],
         champion_category=champion,
-        team_size=league.team_size,
-        short_team=league.short_team,
+        team_size=event.team_size,
+        short_team=event.short_team,
     )
 
 
 def event_entries(league: League) -> list[Entry]:
     return list(
         Entry.objects.filter(league=league)
-        .select_related("player__user", "category", "team")
+        .select_related("player__user", "entrant__category", "entrant__team")
         .order_by("player_number", "id")
     )
 
@@ -119,7 +121,7 @@ def checked_in_entries(league: League, round_: Round) -> list[Entry]:
             check_ins__round__number__lte=round_.number,
         )
         .distinct()
-        .select_related("player__user", "category", "team")
+        .select_related("player__user", "entrant__category", "entrant__team")
         .order_by("player_number", "id")
     )
 
@@ -170,9 +172,11 @@ def round_clock(day, periods, tz, now: datetime) -> RoundClock:
 def round_starts(league: League, round_: Round) -> datetime | None:
     """When the round's first period starts, in the institution's time zone."""
     first = round_.periods.order_by("number").first()
-    if first is None or league.event_date is None:
+    if first is None or event_of_league(league).date is None:
         return None
-    return datetime.combine(league.event_date, first.starts, tzinfo=league.season.institution.tz)
+    return datetime.combine(
+        event_of_league(league).date, first.starts, tzinfo=league.season.institution.tz
+    )
 
 
 # --- Assists: the price in force and the ledger (E5) -----------------------------------------
@@ -187,14 +191,16 @@ def current_round(league: League) -> Round | None:
 def later_price_from(league: League) -> datetime | None:
     """When the later prices start: the second period of round 1, else round 2's start."""
     rounds = list(league.rounds.order_by("number").prefetch_related("periods")[:2])
-    if not rounds or league.event_date is None:
+    if not rounds or event_of_league(league).date is None:
         return None
     tz = league.season.institution.tz
     first_periods = list(rounds[0].periods.all())
     if len(first_periods) > 1:
-        return datetime.combine(league.event_date, first_periods[1].starts, tzinfo=tz)
+        return datetime.combine(event_of_league(league).date, first_periods[1].starts, tzinfo=tz)
     if len(rounds) > 1 and rounds[1].periods.all():
-        return datetime.combine(league.event_date, rounds[1].periods.all()[0].starts, tzinfo=tz)
+        return datetime.combine(
+            event_of_league(league).date, rounds[1].periods.all()[0].starts, tzinfo=tz
+        )
     return None
 
 
@@ -226,8 +232,10 @@ def ledger(league: League) -> Ledger:
         .order_by("item__position", "item__name")
     ]
     by_team = [
-        (row["entry__team__name"] or "No team", row["cents"])
-        for row in sales.values("entry__team__name").annotate(cents=CENTS).order_by("-cents")
+        (row["entry__entrant__team__name"] or "No team", row["cents"])
+        for row in sales.values("entry__entrant__team__name")
+        .annotate(cents=CENTS)
+        .order_by("-cents")
     ]
     by_round = [
         (row["round__number"], row["cents"])
@@ -239,3 +247,9 @@ def ledger(league: League) -> Ledger:
         by_team=by_team,
         by_round=by_round,
     )
+
+
+def numbers_required(round_: Round) -> bool:
+    """The round was paired again or swapped after its cards were printed: each card needs its
+    players' numbers typed from it (``RoundCards``)."""
+    return RoundCards.objects.filter(round=round_, seating_changed_after_print=True).exists()

@@ -24,34 +24,19 @@ from datetime import date, time
 from core.errors import BadValue, DomainError
 from core.values import clean_text, slug_problem
 
-from .models import (
-    AssistItem,
-    ChallengeRule,
-    EndOfGameRule,
-    EventCategory,
-    League,
-    LeagueFormat,
-    Lexicon,
-    ShortTeam,
-)
+from . import formats
+from .models import ChallengeRule, EndOfGameRule, League, Lexicon
 
 MAX_BYTES = 256 * 1024
 MAX_DEPTH = 10
 MAX_DIGITS = 100  # int() of more is slow, of 4,300 refused; every range here is far shorter
-MAX_CATEGORIES = 50
-MAX_ROUNDS = 30
-MAX_PERIODS = 10
-MAX_ASSISTS = 50
-MAX_NIGHTS = 100
-MAX_CENTS = 10_000_000  # $100,000 for one chit: beyond it is a slip of the keyboard
-MAX_TURN_SECONDS = 600
 
 
 class LeagueFileError(DomainError):
     pass
 
 
-def _length(model, name: str) -> int:
+def column_length(model, name: str) -> int:
     return model._meta.get_field(name).max_length
 
 
@@ -287,111 +272,45 @@ def _join(path: str, key: str) -> str:
     return f"{path}.{key}" if path else key
 
 
-def _choices(model_choices) -> OneOf:
+def choices_of(model_choices) -> OneOf:
     return OneOf(tuple(model_choices.values))
 
 
-NAME = Text(_length(League, "name"), required=True)
-CATEGORY_NAME = Text(_length(EventCategory, "name"), required=True)
+NAME = Text(column_length(League, "name"), required=True)
 COMMON = {
     "name": NAME,
     "slug": Slug(),
-    "venue": Nullable(Text(_length(League, "venue"))),
+    "venue": Nullable(Text(column_length(League, "venue"))),
     "public": Flag(),
     "campus_only": Flag(),
-    "lexicon": _choices(Lexicon),
-    "end_of_game_rule": _choices(EndOfGameRule),
-    "challenge_rule": _choices(ChallengeRule),
+    "lexicon": choices_of(Lexicon),
+    "end_of_game_rule": choices_of(EndOfGameRule),
+    "challenge_rule": choices_of(ChallengeRule),
     "challenge_points": OneOf((5, 10)),
 }
-EVENT_ONLY = {
-    "date": Day("the event's day"),
-    "seats_per_table": Whole(2, 4),
-    "team_size": Nullable(Whole(2, 8)),
-    "short_team": _choices(ShortTeam),
-    "champion_category": Nullable(Text(_length(EventCategory, "name"))),
-    "categories": Nullable(
-        ListOf(
-            Obj(
-                {
-                    "name": CATEGORY_NAME,
-                    "pairing_group": Nullable(Text(_length(EventCategory, "pairing_group"))),
-                    "turn_seconds": Nullable(Whole(10, MAX_TURN_SECONDS)),
-                },
-                frozenset({"name"}),
-            ),
-            "categories",
-            MAX_CATEGORIES,
-        )
-    ),
-    "assists": Nullable(
-        ListOf(
-            Obj(
-                {
-                    "name": Text(_length(AssistItem, "name"), required=True),
-                    "first_cents": Whole(0, MAX_CENTS),
-                    "later_cents": Whole(0, MAX_CENTS),
-                },
-                frozenset({"name", "first_cents"}),
-            ),
-            "assists",
-            MAX_ASSISTS,
-        )
-    ),
-}
-EVENT_ROUNDS = ListOf(
-    Obj(
-        {
-            "number": Whole(1, 99),
-            "periods": ListOf(
-                Obj(
-                    {"starts": Clock(), "minutes": Whole(1, 600)}, frozenset({"starts", "minutes"})
-                ),
-                "periods",
-                MAX_PERIODS,
-                min_items=1,
-            ),
-        },
-        frozenset({"number", "periods"}),
-    ),
-    "rounds",
-    MAX_ROUNDS,
-    min_items=1,
-)
-CLUB_NIGHTS = ListOf(
-    Obj(
-        {"number": Whole(1, 999), "date": Day("the night's date")},
-        frozenset({"number", "date"}),
-    ),
-    "nights",
-    MAX_NIGHTS,
-    min_items=1,
-)
-EVENT_FILE = Obj(
-    {
-        **COMMON,
-        **EVENT_ONLY,
-        "format": OneOf((LeagueFormat.EVENT.value,)),
-        "rounds": Nullable(EVENT_ROUNDS),
-    },
-    frozenset({"name", "slug", "date"}),
-)
-# A club's file may carry an event's keys (an exported event edited into a club): they are
-# checked like an event's and ignored.
-CLUB_FILE = Obj(
-    {**COMMON, **EVENT_ONLY, "format": OneOf((LeagueFormat.CLUB.value,)), "rounds": CLUB_NIGHTS},
-    frozenset({"name", "slug", "rounds"}),
-)
 
 
 def check_league_file(data) -> None:
-    """Refuse, naming the key and its limit, a file whose shape is not an event's or a club's."""
+    """Refuse, naming the key and its limit, a file whose shape is not its format's: the keys
+    every format shares (``COMMON``), the format's own (``league.formats``: its `file_keys`),
+    and another format's keys checked like theirs and ignored (an exported event edited into a
+    club may carry them)."""
     if not isinstance(data, dict):
         raise LeagueFileError("The file must hold one JSON object, {…}.")
     kind = data.get("format")
-    if kind == LeagueFormat.EVENT:
-        EVENT_FILE.check(data, "")
-    elif kind == LeagueFormat.CLUB:
-        CLUB_FILE.check(data, "")
-    else:
-        raise LeagueFileError(f'format: {_json(kind)} is not "club" or "event".')
+    spec = formats.of(kind) if isinstance(kind, str) else None
+    if spec is None or spec.file_keys is None:
+        known = " or ".join(f'"{each.value}"' for each in formats.registered() if each.file_keys)
+        raise LeagueFileError(f"format: {_json(kind)} is not {known}.")
+    others = {
+        key: node
+        for each in formats.registered()
+        if each.value != kind and each.file_keys
+        for key, node in each.file_keys.items()
+        if key not in spec.file_keys
+    }
+    shape = Obj(
+        {**COMMON, **others, **spec.file_keys, "format": OneOf((kind,))},
+        frozenset({"name", "slug"}) | spec.file_required,
+    )
+    shape.check(data, "")

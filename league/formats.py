@@ -36,6 +36,10 @@ class Format:
     numbers_entrants: bool = False
     # What a new entry needs in this format (an event's: its first category): (entry) -> None.
     on_enter: Callable | None = None
+    # When entry is open, where the season's registration deadline is not the rule (an event:
+    # until its day): (league, today) -> bool, and the same as a filter, (today) -> Q.
+    registration_open: Callable | None = None
+    open_for_entry: Callable | None = None
     # The league's page for this format: (request, league) -> response. None: league's own.
     home: Callable | None = None
     # A student's entry from the league's page: (request, league) -> response. None: league's.
@@ -49,6 +53,10 @@ class Format:
     # ((league, slug, day) -> dict).
     settings_file_save: Callable | None = None
     settings_file_export: Callable | None = None
+    # The format's own keys of the settings file (league.file_schema's nodes by key) and those
+    # of them it requires; None: the format has no settings file.
+    file_keys: dict | None = None
+    file_required: frozenset = frozenset()
     # What create_event says of a league it saved: (league) -> "club, 12 nights".
     describe: Callable = lambda league: league.get_format_display()
     # pair_round: (league, round, seed, repair, all_entrants) -> ([(table, [player ids in seat

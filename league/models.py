@@ -28,13 +28,6 @@ class LeagueFormat(models.TextChoices):
     EVENT = "event", "One-day event (numbered tables, score cards)"
 
 
-class ShortTeam(models.TextChoices):
-    """How a team short of members is totalled (E5, ours)."""
-
-    SUM = "sum", "The plain sum of its members' scores"
-    AVERAGE_FILL = "average_fill", "Each empty place counts its members' average"
-
-
 class Lexicon(models.TextChoices):
     NWL2023 = "NWL2023", "NASPA Word List 2023"
     CSW24 = "CSW24", "Collins Scrabble Words 2024"
@@ -122,25 +115,6 @@ class League(models.Model):
     playoff_size = models.PositiveSmallIntegerField(
         default=4, help_text="Players in the playoff bracket (0 for none)."
     )
-    # An event's own settings (E3, E5); other formats leave them at their defaults.
-    event_date = models.DateField(null=True, blank=True, help_text="An event's day.")
-    seats_per_table = models.PositiveSmallIntegerField(
-        default=2,
-        validators=[MinValueValidator(2), MaxValueValidator(4)],
-        help_text="An event's seats per table (2 to 4).",
-    )
-    team_size = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="An event's team size (E5), empty for no fixed size."
-    )
-    short_team = models.CharField(max_length=12, choices=ShortTeam.choices, default=ShortTeam.SUM)
-    champion_category = models.ForeignKey(
-        "EventCategory",
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-        help_text="Whose first place is the event's champion (E3: Competitive).",
-    )
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -199,9 +173,9 @@ class League(models.Model):
 
     def registration_open(self, today=None) -> bool:
         today = today or self.season.institution.today()
-        if self.format == LeagueFormat.EVENT and self.event_date is not None:
-            # Entrants sign up until the day itself; walk-ins are added at the door.
-            return today <= self.event_date
+        own_rule = formats.of(self.format).registration_open
+        if own_rule is not None:  # an event: until its day
+            return own_rule(self, today)
         return today <= self.season.registration_deadline and today <= self.season.ends_on
 
     @staticmethod
@@ -209,116 +183,17 @@ class League(models.Model):
         """`registration_open(today)` and not `started`, as a filter: the leagues list lets the
         database drop the rest (annotated with `has_rounds`, league.selectors.leagues_for).
         Change the two together."""
-        registration_open = Q(format=LeagueFormat.EVENT, event_date__gte=today) | Q(
-            ~Q(format=LeagueFormat.EVENT) | Q(event_date__isnull=True),
+        own = [spec for spec in formats.registered() if spec.open_for_entry is not None]
+        registration_open = Q(
+            ~Q(format__in=[spec.value for spec in own]),
             season__registration_deadline__gte=today,
             season__ends_on__gte=today,
         )
+        for spec in own:
+            registration_open |= Q(format=spec.value) & spec.open_for_entry(today)
         return registration_open & (
             Q(has_rounds=False) | Q(format__in=formats.with_trait("open_entry"))
         )
-
-
-class EventCategory(models.Model):
-    """An event's category (E3): its pairing group (categories sharing a group pair together)
-    and its turn timing (G8). Prizes go to each category's top three."""
-
-    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="categories")
-    name = models.CharField(max_length=60)
-    pairing_group = models.CharField(
-        max_length=60, help_text="Categories with the same group are paired together."
-    )
-    turn_seconds = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="Per-turn limit (G8), e.g. 150 for 2:30; empty: untimed."
-    )
-    position = models.PositiveSmallIntegerField(default=0)
-
-    class Meta:
-        verbose_name_plural = "event categories"
-        ordering = ["league", "position", "id"]
-        constraints = [
-            models.UniqueConstraint(fields=["league", "name"], name="category_name_unique"),
-        ]
-
-    def __str__(self):
-        return self.name
-
-    @property
-    def timed(self) -> bool:
-        return bool(self.turn_seconds)
-
-
-class Team(models.Model):
-    """A team at an event (E3's corporate teams, E5): teammates never share a table."""
-
-    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="teams")
-    name = models.CharField(max_length=120)
-
-    class Meta:
-        ordering = ["league", "name"]
-        constraints = [
-            models.UniqueConstraint(fields=["league", "name"], name="team_name_unique"),
-        ]
-
-    def __str__(self):
-        return self.name
-
-
-class EventScorer(models.Model):
-    """A volunteer the director invited to enter an event's score cards (the event scorer role,
-    E3), valid for that event only and until the day after it. Volunteers belong to the
-    director's institution: the invitation is to a name and an address, and only an account of
-    that institution (made for them when the address has none) is ever attached; an address
-    whose account is another institution's keeps `user` empty and gives nobody any right."""
-
-    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="scorers")
-    name = models.CharField(max_length=150)
-    email = models.EmailField(help_text="The address invited, lower-cased.")
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.CASCADE,
-        related_name="scorer_for",
-    )
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    created_at = models.DateTimeField(default=timezone.now)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["league", "email"], name="one_invitation_per_address"),
-            models.UniqueConstraint(
-                fields=["league", "user"],
-                condition=Q(user__isnull=False),
-                name="one_scorer_row_per_event",
-            ),
-        ]
-
-    def __str__(self):
-        return f"{self.name} <{self.email}> scores {self.league}"
-
-
-class AssistItem(models.Model):
-    """Something sold for the charity at a team challenge (E5): a Q/Z/X word list, a "Ringer",
-    "Power Play" or "Instant Replay" chit. Prices are whole cents: the first price in round 1's
-    first period, the later price from the second period or round on (004)."""
-
-    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="assist_items")
-    name = models.CharField(max_length=60)
-    first_cents = models.PositiveIntegerField()
-    later_cents = models.PositiveIntegerField()
-    position = models.PositiveSmallIntegerField(default=0)
-
-    class Meta:
-        ordering = ["league", "position", "id"]
-        constraints = [
-            models.UniqueConstraint(fields=["league", "name"], name="assist_item_name_unique"),
-        ]
-
-    def __str__(self):
-        return self.name
 
 
 class Entry(models.Model):
@@ -335,12 +210,6 @@ class Entry(models.Model):
         blank=True,
         help_text="The entrant's number at a club or event (unique in the league, never reused "
         "for someone else); empty until one is given.",
-    )
-    category = models.ForeignKey(
-        EventCategory, null=True, blank=True, on_delete=models.PROTECT, related_name="entries"
-    )
-    team = models.ForeignKey(
-        Team, null=True, blank=True, on_delete=models.PROTECT, related_name="entries"
     )
 
     class Meta:
@@ -397,18 +266,6 @@ class Round(models.Model):
     seed = models.PositiveIntegerField(
         null=True, blank=True, help_text="The pairing's draw seed, kept so it can be reproduced."
     )
-    # An event's printed score cards name each table's players. Once the round is paired again
-    # or two players swap after the cards were printed, a card in the hall may name players who
-    # no longer sit at its table: the scoring table then asks for the players' numbers on every
-    # card of the round (tsh asks for them on every card), for the rest of the round.
-    cards_printed_at = models.DateTimeField(
-        null=True, blank=True, help_text="When the round's score cards were last printed."
-    )
-    seating_changed_after_print = models.BooleanField(
-        default=False,
-        help_text="Paired again or swapped after its cards were printed: the scoring table "
-        "asks for the players' numbers on each card.",
-    )
 
     class Meta:
         ordering = ["league", "number"]
@@ -420,63 +277,6 @@ class Round(models.Model):
 
     def __str__(self):
         return f"{self.league} round {self.number}"
-
-
-class RoundPeriod(models.Model):
-    """When an event's round is played (E3: one of 45 minutes; E5: two of 30 with a break)."""
-
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="periods")
-    number = models.PositiveSmallIntegerField()
-    starts = models.TimeField(help_text="Local time at the institution.")
-    minutes = models.PositiveSmallIntegerField(validators=[MinValueValidator(1)])
-
-    class Meta:
-        ordering = ["round", "number"]
-        constraints = [
-            models.UniqueConstraint(fields=["round", "number"], name="period_number_unique"),
-        ]
-
-    def __str__(self):
-        return f"{self.round} period {self.number} at {self.starts:%H:%M}"
-
-
-class AssistSale(models.Model):
-    """One sale of an assist to one entrant in one round (E5). The price in force is copied in,
-    so a later price change leaves it as it was; a sale is never edited, only voided with a
-    reason (who and when kept). Totals are queries over these rows, never a running counter."""
-
-    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="assist_sales")
-    item = models.ForeignKey(AssistItem, on_delete=models.PROTECT, related_name="sales")
-    entry = models.ForeignKey("Entry", on_delete=models.PROTECT, related_name="assist_sales")
-    round = models.ForeignKey("Round", on_delete=models.PROTECT, related_name="assist_sales")
-    quantity = models.PositiveSmallIntegerField(validators=[MinValueValidator(1)])
-    unit_cents = models.PositiveIntegerField()
-    sold_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    sold_at = models.DateTimeField(default=timezone.now)
-    voided_at = models.DateTimeField(null=True, blank=True)
-    voided_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    void_reason = models.CharField(max_length=300, blank=True)
-
-    class Meta:
-        ordering = ["league", "sold_at", "id"]
-        constraints = [
-            models.CheckConstraint(condition=Q(quantity__gte=1), name="assist_sale_quantity_1_up"),
-            models.CheckConstraint(
-                condition=Q(voided_at__isnull=True) | ~Q(void_reason=""),
-                name="assist_sale_void_has_reason",
-            ),
-        ]
-
-    def __str__(self):
-        return f"{self.quantity} × {self.item} to {self.entry}"
-
-    @property
-    def cents(self) -> int:
-        return self.quantity * self.unit_cents
 
 
 class CheckIn(models.Model):

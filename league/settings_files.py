@@ -64,11 +64,12 @@ def locked_league_of_file(
     return league
 
 
-def save_settings(league: League, settings: dict) -> bool:
-    """Set the league's fields that differ from `settings`; whether any did."""
-    differs = {key: value for key, value in settings.items() if getattr(league, key) != value}
+def save_settings(row, settings: dict) -> bool:
+    """Set the row's fields (a league's, or its format's own row's) that differ from
+    `settings`; whether any did."""
+    differs = {key: value for key, value in settings.items() if getattr(row, key) != value}
     for key, value in differs.items():
-        setattr(league, key, value)
+        setattr(row, key, value)
     if differs:
-        league.save(update_fields=list(differs))
+        row.save(update_fields=list(differs))
     return bool(differs)

@@ -9,9 +9,10 @@ import pytest
 from django.urls import reverse
 
 from events import selectors as assists_read
+from events.models import AssistItem, AssistSale
 from events.money import money
 from events.services import assists
-from league.models import AssistItem, AssistSale, Entry, League, Round
+from league.models import Entry, League, Round
 from tests.factories import LeagueFactory, eligible_student
 from tests.test_events import run, write
 
@@ -54,7 +55,7 @@ def challenge(season, tmp_path):
 
 def at(league, hour, minute):
     return datetime.combine(
-        league.event_date, time(hour, minute), tzinfo=league.season.institution.tz
+        league.event.date, time(hour, minute), tzinfo=league.season.institution.tz
     )
 
 
@@ -145,7 +146,7 @@ def test_e5_bad_sales_are_refused_by_name_and_change_nothing(challenge, staff, s
 
 def test_e5_a_void_needs_a_reason_keeps_the_sale_and_leaves_the_ledger(challenge, staff, director):
     league, _ = challenge
-    entries = list(Entry.objects.filter(league=league).select_related("team"))
+    entries = list(Entry.objects.filter(league=league).select_related("entrant__team"))
     item = AssistItem.objects.get(league=league, name="Q/Z/X word list")
     sales = [
         assists.sale_record(
@@ -168,7 +169,8 @@ def test_e5_a_void_needs_a_reason_keeps_the_sale_and_leaves_the_ledger(challenge
     assert ledger.total_cents == sum(sale.quantity * sale.unit_cents for sale in kept)
     by_team = {}
     for sale in kept:
-        by_team[sale.entry.team.name] = by_team.get(sale.entry.team.name, 0) + sale.cents
+        team = sale.entry.entrant.team.name
+        by_team[team] = by_team.get(team, 0) + sale.cents
     assert dict(ledger.by_team) == by_team and ledger.by_round == [(1, ledger.total_cents)]
     voided = AssistSale.objects.get(pk=sales[0].pk)
     assert voided.void_reason == "Rang up twice" and voided.voided_by == director.user

@@ -16,7 +16,8 @@ from django.urls import reverse
 from accounts.models import PlayerProfile
 from events import selectors as event_selectors
 from events import services as events
-from league.models import CheckIn, Entry, League, Round, Team
+from events.models import Team
+from league.models import CheckIn, Entry, League, Round
 from matches.models import AuditEvent, Match, MatchStatus
 from matches.policy import CARDS_ONLY_REFUSAL
 from matches.services import CardConflict, card_enter, report_submit
@@ -117,8 +118,8 @@ def test_e3_create_event_makes_the_event_with_its_categories_and_timed_rounds(fe
     )
     league = League.objects.get(slug="fest")
     assert out.strip() == f"saved fest: event on {data['date']}, 3 rounds, 3 categories"
-    assert league.format == "event" and not league.campus_only and league.seats_per_table == 2
-    assert league.champion_category.name == "Competitive"
+    assert league.format == "event" and not league.campus_only and league.event.seats_per_table == 2
+    assert league.event.champion_category.name == "Competitive"
     assert [(c.name, c.pairing_group, c.turn_seconds) for c in league.categories.all()] == [
         ("Competitive", "Competitive", 150),
         ("Just for Fun", "Fun", None),
@@ -187,13 +188,13 @@ def test_e3_import_entrants_numbers_them_in_file_order_and_a_second_run_updates(
     out, _ = run("import_entrants", write(tmp_path, "in.csv", ENTRANTS), "--league", "fest")
     assert out.strip() == "entrants=12 created=12 updated=0 refused=0"
     assert [number_of(n) for n in ("Ada Quill", "Kit Moss")] == [1, 12]
-    assert Team.objects.get(league=fest).entries.count() == 3
-    assert Entry.objects.get(player__display_name="Bo Vance").category.name == "Competitive"
+    assert Team.objects.get(league=fest).entrants.count() == 3
+    assert Entry.objects.get(player__display_name="Bo Vance").entrant.category.name == "Competitive"
     moved = "name,category,player_number\nAda Quill,Just for Fun,1\n"
     out, _ = run("import_entrants", write(tmp_path, "moved.csv", moved), "--league", "fest")
     assert out.strip() == "entrants=1 created=0 updated=1 refused=0"
     assert Entry.objects.filter(league=fest).count() == 12
-    assert Entry.objects.get(player_number=1).category.name == "Just for Fun"
+    assert Entry.objects.get(player_number=1).entrant.category.name == "Just for Fun"
 
 
 def test_e3_the_same_entrants_file_imported_twice_changes_nothing(fest, tmp_path):
@@ -217,7 +218,7 @@ def test_e3_a_name_only_row_updates_the_one_entrant_of_that_name_ignoring_case(f
     out, _ = run("import_entrants", write(tmp_path, "moved.csv", moved), "--league", "fest")
 
     assert out.strip() == "entrants=1 created=0 updated=1 refused=0"
-    assert Entry.objects.get(player_number=1).category.name == "Just for Fun"
+    assert Entry.objects.get(player_number=1).entrant.category.name == "Just for Fun"
     assert Entry.objects.filter(league=fest).count() == 12
 
 
@@ -564,10 +565,11 @@ def test_e3_a_student_enters_online_in_the_category_they_choose(fest, client, se
     assert b"Enter Scrabble Fest" in page.content
     client.post(reverse("league_join", args=["fest"]), {"category": "just for fun"})
     entry = Entry.objects.get(league=fest, player=student)
-    assert entry.category.name == "Just for Fun" and entry.player_number == 1
+    assert entry.entrant.category.name == "Just for Fun" and entry.player_number == 1
     client.post(reverse("league_join", args=["fest"]), {"category": "Competitive"})
     entry.refresh_from_db()
-    assert entry.category.name == "Competitive" and Entry.objects.filter(league=fest).count() == 1
+    assert entry.entrant.category.name == "Competitive"
+    assert Entry.objects.filter(league=fest).count() == 1
     refused_page = client.post(
         reverse("league_join", args=["fest"]), {"category": "Chess"}, follow=True
     )
@@ -690,7 +692,9 @@ def test_e5_a_four_seat_event_seats_teammates_apart_and_totals_the_teams(
     lines = tables_of(run("pair_round", "--league", "challenge", "--all-entrants")[0])
     sizes = sorted(len(line[1].split(",")) for line in lines)
     assert sizes == [3] + [4] * 11  # 47 = eleven fours and a three (only where forced)
-    team_of = {e.player_number: e.team.name for e in Entry.objects.filter(league__slug="challenge")}
+    team_of = {
+        e.player_number: e.entrant.team.name for e in Entry.objects.filter(league__slug="challenge")
+    }
     for line in lines:
         numbers = [int(n) for n in line[1].split(",")]
         assert len({team_of[n] for n in numbers}) == len(numbers)  # E5: a teammate per table

@@ -27,20 +27,9 @@ from accounts.models import PlayerProfile, SignInLink, User
 from clubs.services import check_in, seat_night
 from events.entrants_file import entrants_import
 from events.files import event_league_save, read_event_file
+from events.models import AssistItem, AssistSale, EventCategory, EventScorer, RoundPeriod, Team
 from events.services import assists, pair_event_round, scorer_invite
-from league.models import (
-    AssistItem,
-    AssistSale,
-    CheckIn,
-    Entry,
-    EventCategory,
-    EventScorer,
-    League,
-    LeagueFormat,
-    Round,
-    RoundPeriod,
-    Team,
-)
+from league.models import CheckIn, Entry, League, LeagueFormat, Round
 from matches.models import AuditEvent, Dispute, GameEnd, Match, ResultReport, Seat
 from tests.factories import LeagueFactory, eligible_student
 

@@ -12,7 +12,8 @@ from django.db import DataError, transaction
 from django.db.models import BigIntegerField, Value
 
 from accounts.models import Institution
-from league.models import AssistSale, Round
+from events.models import AssistSale
+from league.models import Round
 from matches.models import Seat
 
 

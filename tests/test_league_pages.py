@@ -326,6 +326,7 @@ def test_e3_e4_the_leagues_list_offers_join_for_a_club_or_event_whose_rounds_are
     client, season, player
 ):
     """A club's nights and an event's rounds exist from the start; they never close entry."""
+    from events.models import Event
     from tests.factories import LeagueFactory, eligible
 
     eligible(player, season)
@@ -333,8 +334,7 @@ def test_e3_e4_the_leagues_list_offers_join_for_a_club_or_event_whose_rounds_are
         league = LeagueFactory(season=season, format=kind, name=f"A {kind}", slug=f"a-{kind}")
         league.rounds.create(number=1, play_by=season.ends_on)
         if kind == "event":
-            league.event_date = season.ends_on
-            league.save()
+            Event.objects.create(league=league, date=season.ends_on)
     client.force_login(player.user)
     page = client.get("/leagues/").content.decode()
     assert "has started" not in page

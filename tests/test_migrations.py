@@ -19,7 +19,8 @@ def migrate(targets):
     executor = MigrationExecutor(connection)
     executor.loader.build_graph()
     executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
+    # An app migrated to nothing ((app, None)) has no state to build.
+    return executor.loader.project_state([t for t in targets if t[1] is not None]).apps
 
 
 def latest():
@@ -122,3 +123,95 @@ def test_g9_two_seat_reports_disputes_and_results_survive_the_move_to_lines_per_
     assert dispute.league_id == disputed.league_id
     seats = apps.get_model("matches", "Seat").objects.filter(match_id=confirmed.pk)
     assert sorted(seats.values_list("order", "place")) == [(1, 1), (2, 2)]
+
+
+BEFORE_EVENTS_MOVED = [
+    ("accounts", "0007_sign_in_link"),
+    ("matches", "0011_dispute_league_required"),
+    ("league", "0016_volunteer_invitations"),
+    ("events", None),
+]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_e3_e5_an_events_day_categories_teams_scorers_and_sales_survive_the_move_to_events():
+    """An event's parts move to the events app (league 0017, events 0001): its day and table
+    settings become an Event, each entry's category and team an Entrant, and the categories,
+    teams, periods, volunteer scorers and assists keep their rows in their tables."""
+    apps = migrate(BEFORE_EVENTS_MOVED)
+    today = timezone.now().date()
+    Institution = apps.get_model("accounts", "Institution")
+    Season = apps.get_model("accounts", "Season")
+    PlayerProfile = apps.get_model("accounts", "PlayerProfile")
+    User = apps.get_model("accounts", "User")
+    League = apps.get_model("league", "League")
+    Round = apps.get_model("league", "Round")
+    Entry = apps.get_model("league", "Entry")
+    EventCategory = apps.get_model("league", "EventCategory")
+    Team = apps.get_model("league", "Team")
+    RoundPeriod = apps.get_model("league", "RoundPeriod")
+    EventScorer = apps.get_model("league", "EventScorer")
+    AssistItem = apps.get_model("league", "AssistItem")
+    AssistSale = apps.get_model("league", "AssistSale")
+
+    campus = Institution.objects.create(name="Old U", slug="old-u", email_domains="example.edu")
+    season = Season.objects.create(
+        institution=campus,
+        name="Fall",
+        slug="fall",
+        starts_on=today,
+        ends_on=today + timedelta(days=90),
+        registration_deadline=today,
+    )
+    fest = League.objects.create(
+        season=season,
+        name="Fest",
+        slug="fest",
+        venue="Union",
+        format="event",
+        event_date=today + timedelta(days=5),
+        seats_per_table=4,
+        team_size=4,
+        short_team="average_fill",
+    )
+    plain = League.objects.create(season=season, name="Plain", slug="plain", venue="Union")
+    open_cat = EventCategory.objects.create(league=fest, name="Open", pairing_group="Open")
+    fest.champion_category = open_cat
+    fest.save()
+    acme = Team.objects.create(league=fest, name="Acme")
+    guest = PlayerProfile.objects.create(institution=campus, display_name="Ada Guest")
+    entry = Entry.objects.create(
+        league=fest, player=guest, player_number=1, category=open_cat, team=acme
+    )
+    student = PlayerProfile.objects.create(
+        user=User.objects.create(email="bo@example.edu"), institution=campus, campus_id="1000001"
+    )
+    Entry.objects.create(league=plain, player=student)
+    round_ = Round.objects.create(league=fest, number=1, play_by=fest.event_date)
+    RoundPeriod.objects.create(round=round_, number=1, starts="18:00", minutes=45)
+    EventScorer.objects.create(league=fest, name="Val", email="val@example.org")
+    item = AssistItem.objects.create(league=fest, name="Ringer", first_cents=100, later_cents=200)
+    AssistSale.objects.create(
+        league=fest, item=item, entry=entry, round=round_, quantity=2, unit_cents=100
+    )
+
+    apps = migrate(latest())
+    Event = apps.get_model("events", "Event")
+    Entrant = apps.get_model("events", "Entrant")
+    event = Event.objects.get()
+    assert event.league_id == fest.pk and event.date == today + timedelta(days=5)
+    assert (event.seats_per_table, event.team_size, event.short_team) == (4, 4, "average_fill")
+    assert event.champion_category_id == open_cat.pk
+    entrant = Entrant.objects.get()
+    assert (entrant.entry_id, entrant.category_id, entrant.team_id) == (
+        entry.pk,
+        open_cat.pk,
+        acme.pk,
+    )
+    assert apps.get_model("events", "RoundPeriod").objects.get().round_id == round_.pk
+    assert apps.get_model("events", "EventScorer").objects.get().email == "val@example.org"
+    sale = apps.get_model("events", "AssistSale").objects.get()
+    assert (sale.item.name, sale.entry_id, sale.quantity) == ("Ringer", entry.pk, 2)
+    assert {f.name for f in apps.get_model("league", "League")._meta.fields}.isdisjoint(
+        {"event_date", "seats_per_table", "team_size", "short_team", "champion_category"}
+    )

@@ -13,6 +13,7 @@ import pytest
 from django.urls import reverse
 
 from events import services as events
+from events.models import RoundCards
 from league.models import Entry, League, LeagueFormat, Round
 from matches.models import Match, MatchStatus, Seat
 from matches.services import SeatingChanged, card_enter
@@ -216,8 +217,7 @@ def test_e3_a_directors_swap_after_printing_counts_as_a_change(fest, client, sta
         second=Seat.objects.get(match__round=round_, player_id=other[0]).player,
         confirmed=True,
     )
-    round_.refresh_from_db()
-    assert round_.seating_changed_after_print
+    assert RoundCards.objects.get(round=round_).seating_changed_after_print
     client.force_login(director.user)
     round_page = client.get(reverse("event_round", args=["fest", 1])).content.decode()
     assert 'data-testid="printed-warning"' in round_page and "has changed since" in round_page

@@ -148,7 +148,8 @@ def test_e3_the_demo_event_has_forty_entrants_round_one_entered_and_round_two_pa
     db, capsys, django_capture_on_commit_callbacks
 ):
     from events import selectors as event_selectors
-    from league.models import League, Team
+    from events.models import Team
+    from league.models import League
     from matches.models import Match
 
     with django_capture_on_commit_callbacks(execute=True):
@@ -178,8 +179,9 @@ def test_e5_the_demo_challenge_has_twelve_teams_apart_round_one_scored_and_assis
     db, capsys, django_capture_on_commit_callbacks
 ):
     from events import selectors as event_selectors
+    from events.models import AssistSale
     from events.selectors import ledger
-    from league.models import AssistSale, League
+    from league.models import League
     from matches.models import Match
 
     with django_capture_on_commit_callbacks(execute=True):
@@ -189,7 +191,9 @@ def test_e5_the_demo_challenge_has_twelve_teams_apart_round_one_scored_and_assis
     tables = Match.objects.filter(round__league=challenge, round__number=1)
     assert sorted(table.seats.count() for table in tables) == [3] + [4] * 11
     for table in tables:
-        teams = [seat.player.entries.get(league=challenge).team_id for seat in table.seats.all()]
+        teams = [
+            seat.player.entries.get(league=challenge).entrant.team_id for seat in table.seats.all()
+        ]
         assert len(set(teams)) == len(teams)  # E5: no two teammates at a table
         assert table.status == "confirmed" and table.ended_by == "time_up"
     prices = set(

@@ -16,8 +16,9 @@ from post_office.models import Email
 from accounts import roles
 from accounts.models import PlayerProfile, SignInLink, User
 from events import services as events
+from events.models import EventScorer
 from events.rights import may_score
-from league.models import EventScorer, League
+from league.models import League
 from tests.factories import staff_member
 from tests.test_events import FEST, run, write
 
@@ -86,7 +87,7 @@ def test_e3_the_link_logs_in_once_verifies_the_address_and_opens_the_event(fest,
 def test_e3_a_link_ends_with_the_day_after_the_event(fest, client, director, institution):
     events.scorer_invite(actor=director.user, league=fest, name="Val", email="val@example.org")
     link = SignInLink.objects.get()
-    ends = datetime.combine(fest.event_date + timedelta(days=2), time(0), tzinfo=institution.tz)
+    ends = datetime.combine(fest.event.date + timedelta(days=2), time(0), tzinfo=institution.tz)
     assert link.expires_at == ends
     SignInLink.objects.update(expires_at=timezone.now() - timedelta(seconds=1))
 
@@ -168,7 +169,7 @@ def test_e3_the_director_prints_a_slip_whose_link_logs_in_once(fest, client, dir
     assert slip["Cache-Control"] == "private, no-store"
     text = poppler("pdftotext", slip.content, tmp_path)
     assert "Val Unteer" in text and "Volunteer scorer" in text
-    last_day = f"{fest.event_date + timedelta(days=1):%A %-d %B}"  # the day after, the campus's
+    last_day = f"{fest.event.date + timedelta(days=1):%A %-d %B}"  # the day after, the campus's
     assert f"until the end of {last_day}" in " ".join(text.split())
     # The link is printed as text too; a line may break anywhere inside it.
     found = re.search(r"/log-in/([0-9a-f]{40})/", re.sub(r"\s", "", text))

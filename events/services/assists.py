@@ -11,9 +11,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.errors import DomainError
+from events.models import AssistItem, AssistSale
 from events.rights import lock_event, require_scorer
 from events.selectors import current_round, later_price_from, price_in_force
-from league.models import AssistItem, AssistSale, Entry, League, Round
+from league.models import Entry, League, Round
 from league.refresh import refresh_leagues
 
 

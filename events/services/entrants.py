@@ -15,6 +15,7 @@ from accounts.campus_ids import normalize_campus_id
 from accounts.models import GUEST_NAME_MAX, PlayerProfile
 from core.errors import NotAllowed
 from core.values import shown
+from events.models import Entrant, EventCategory, Team, event_of_league
 from events.rights import (
     EMAIL_MAX,
     PLAYER_NUMBER_MAX,
@@ -25,7 +26,7 @@ from events.rights import (
 )
 from events.selectors import has_played
 from events.services.door import check_in_entry
-from league.models import Entry, EventCategory, League, Team
+from league.models import Entry, League
 from league.refresh import refresh_leagues
 from league.services import enter, number_entries
 
@@ -66,13 +67,12 @@ def _team(league: League, name: str, entry: Entry | None) -> Team | None:
     team = Team.objects.filter(league=league, name__iexact=name).first()
     if team is None:
         return Team.objects.create(league=league, name=name)
-    members = team.entries.filter(withdrawn_at__isnull=True)
+    members = team.entrants.filter(entry__withdrawn_at__isnull=True)
     if entry is not None:
-        members = members.exclude(pk=entry.pk)
-    if league.team_size and members.count() >= league.team_size:
-        raise EventError(
-            f"{team.name} already has {league.team_size} members, the event's team size."
-        )
+        members = members.exclude(entry=entry)
+    team_size = event_of_league(league).team_size
+    if team_size and members.count() >= team_size:
+        raise EventError(f"{team.name} already has {team_size} members, the event's team size.")
     return team
 
 
@@ -241,12 +241,17 @@ def entrant_save(
         elif entry.withdrawn_at is not None:
             entry = enter(league, entry.player, by_director=True, refresh=refresh)
             changed = True
+        entrant = entrant_of(entry)
         wanted_team = " ".join(details.team.split())
-        if entry.team_id and wanted_team and wanted_team.casefold() != entry.team.name.casefold():
+        if (
+            entrant.team_id
+            and wanted_team
+            and wanted_team.casefold() != entrant.team.name.casefold()
+        ):
             raise EventError(
-                f"{entry.player.name} is in team {entry.team.name}: a player belongs to one team."
+                f"{entry.player.name} is in team {entrant.team.name}: a player belongs to one team."
             )
-        team = _team(league, details.team, entry) if details.team else entry.team
+        team = _team(league, details.team, entry) if details.team else entrant.team
         if details.player_number is not None and entry.player_number != details.player_number:
             taken = (
                 Entry.objects.filter(league=league, player_number=details.player_number)
@@ -263,11 +268,11 @@ def entrant_save(
                 )
             entry.player_number = details.player_number
             changed = True
-        if entry.category_id != category.pk or entry.team_id != (team.pk if team else None):
+        if entrant.category_id != category.pk or entrant.team_id != (team.pk if team else None):
             changed = True
-        entry.category = category
-        entry.team = team
-        entry.save(update_fields=["player_number", "category", "team"])
+            entrant.category, entrant.team = category, team
+            entrant.save(update_fields=["category", "team"])
+        entry.save(update_fields=["player_number"])
         player = entry.player
         if player.is_guest and details.name and player.display_name != details.name:
             player.display_name = details.name
@@ -285,6 +290,12 @@ def entrant_save(
     return entry, Saved.UPDATED if changed else Saved.UNCHANGED
 
 
+def entrant_of(entry: Entry) -> Entrant:
+    """The event's row of this entry (its category and team), made when missing."""
+    entrant, _ = Entrant.objects.select_related("category", "team").get_or_create(entry=entry)
+    return entrant
+
+
 def event_join(*, actor, league: League, category: str = "") -> Entry:
     """A student enters the event online, like a league (L10 holds), in the category they
     choose (the first when none). Joining again changes their category before they play."""
@@ -299,7 +310,8 @@ def event_join(*, actor, league: League, category: str = "") -> Entry:
             entry = enter(league, player)
         elif has_played(entry):
             raise EventError(f"You are already in {league} and have played: ask the desk.")
-        entry.category = chosen
-        entry.save(update_fields=["category"])
+        entrant = entrant_of(entry)
+        entrant.category = chosen
+        entrant.save(update_fields=["category"])
         refresh_leagues([league.pk])
         return entry

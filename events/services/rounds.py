@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from accounts.models import PlayerProfile
 from events import pairing as event_pairing
+from events.models import RoundCards, event_of_league
 from events.rights import (
     EventError,
     lock_event,
@@ -23,11 +24,7 @@ from events.selectors import (
     rounds_with_tables,
 )
 from events.services.door import check_in_entry
-from league.models import (
-    Entry,
-    League,
-    Round,
-)
+from league.models import Entry, League, Round
 from league.refresh import refresh_leagues
 from matches.models import FINAL_STATUSES, OPEN_STATUSES, AuditEvent, Match, MatchStatus, Seat
 from matches.services import NewMatch, double_forfeit_tables, matches_create
@@ -48,12 +45,14 @@ def _pair_or_seat(league: League, entrants, *, by_score: bool, seed: int):
     """Pairs (E3: by score, an odd group's bye or table of three), or tables of three or four
     (E5: teammates at different tables, repeat meetings kept down) where the event seats more."""
     groups = _groups(league)
-    if league.seats_per_table == 2:
+    if event_of_league(league).seats_per_table == 2:
         return event_pairing.pair_round(entrants, groups, by_score=by_score, seed=seed)
     tables, repeats = [], 0
     for group in groups:
         members = [entrant for entrant in entrants if entrant.group == group.name]
-        seating = seat_round(members, seats=league.seats_per_table, seed=seed, group=group.name)
+        seating = seat_round(
+            members, seats=event_of_league(league).seats_per_table, seed=seed, group=group.name
+        )
         tables += seating.tables
         repeats += seating.repeats
     return event_pairing.Pairing(tables=tables, byes=[], repeats=repeats)
@@ -119,7 +118,7 @@ def pair_event_round(
         present = checked_in_entries(league, round_)
         if len(present) < 2:
             raise EventError(f"Only {len(present)} entrant(s) checked in: nobody to pair.")
-        missing = [e.player.name for e in present if e.category_id is None]
+        missing = [e.player.name for e in present if e.entrant.category_id is None]
         if missing:
             raise EventError(f"Give {missing[0]} a category before pairing.")
         rounds = rounds_with_tables(league)
@@ -140,8 +139,8 @@ def pair_event_round(
         entrants = [
             event_pairing.Entrant(
                 id=entry.player_id,
-                group=group_of[entry.category_id],
-                team=entry.team.name if entry.team_id else None,
+                group=group_of[entry.entrant.category_id],
+                team=entry.entrant.team.name if entry.entrant.team_id else None,
                 total=by_id[entry.player_id].total if entry.player_id in by_id else 0,
                 wins=by_id[entry.player_id].wins if entry.player_id in by_id else 0,
                 spread=by_id[entry.player_id].spread if entry.player_id in by_id else 0,
@@ -173,8 +172,8 @@ def pair_event_round(
             now=now,
         )
         round_.seed = seed
-        round_.seating_changed_after_print |= round_.cards_printed_at is not None
-        round_.save(update_fields=["seed", "seating_changed_after_print"])
+        round_.save(update_fields=["seed"])
+        _seating_changed(round_)
         refresh_leagues([league.pk])  # event.json lists the round's tables
         return created[: len(pairing.tables)], created[len(pairing.tables) :]
 
@@ -186,7 +185,9 @@ class SwapNeedsConfirming(EventError):
 def _swap_warnings(league: League, round_: Round, tables: dict[int, list[Seat]]) -> list[str]:
     entries = {
         e.player_id: e
-        for e in Entry.objects.filter(league=league).select_related("team", "category")
+        for e in Entry.objects.filter(league=league).select_related(
+            "entrant__team", "entrant__category"
+        )
     }
     met: dict[int, set[int]] = {}
     for match_players in (
@@ -204,14 +205,14 @@ def _swap_warnings(league: League, round_: Round, tables: dict[int, list[Seat]])
         for i, a in enumerate(players):
             for b in players[i + 1 :]:
                 ea, eb = entries[a], entries[b]
-                if ea.team_id and ea.team_id == eb.team_id:
+                if ea.entrant.team_id and ea.entrant.team_id == eb.entrant.team_id:
                     warnings.append(
-                        f"{ea.player.name} and {eb.player.name} are teammates ({ea.team.name})."
+                        f"{ea.player.name} and {eb.player.name} are teammates ({ea.entrant.team.name})."
                     )
                 if frozenset((a, b)) in earlier_pairs:
                     warnings.append(f"{ea.player.name} and {eb.player.name} have played already.")
-                group_a = ea.category.pairing_group if ea.category_id else ""
-                group_b = eb.category.pairing_group if eb.category_id else ""
+                group_a = ea.entrant.category.pairing_group if ea.entrant.category_id else ""
+                group_b = eb.entrant.category.pairing_group if eb.entrant.category_id else ""
                 if group_a != group_b:
                     warnings.append(
                         f"{ea.player.name} ({group_a}) and {eb.player.name} ({group_b}) are in "
@@ -262,9 +263,7 @@ def swap_players(
         # Different tables: neither player is already at the other's, so no uniqueness clash.
         Seat.objects.filter(pk=a.pk).update(player_id=a.player_id)
         Seat.objects.filter(pk=b.pk).update(player_id=b.player_id)
-        if round_.cards_printed_at is not None and not round_.seating_changed_after_print:
-            round_.seating_changed_after_print = True
-            round_.save(update_fields=["seating_changed_after_print"])
+        _seating_changed(round_)
         who = actor if actor is not None and actor.is_authenticated else None
         note = "; ".join(warnings)
         AuditEvent.objects.bulk_create(
@@ -285,6 +284,12 @@ def swap_players(
         return warnings
 
 
+def _seating_changed(round_: Round) -> None:
+    """A re-pairing or a swap: if the round's cards were printed, a card in the hall may now name
+    other players than its table's, and the scoring table asks for numbers from then on."""
+    RoundCards.objects.filter(round=round_).update(seating_changed_after_print=True)
+
+
 def cards_printed(*, actor, round: Round, now=None) -> None:
     """The round's score cards (or score sheets) were printed: from now on a re-pairing or a swap
     makes the scoring table ask for the players' numbers on every card of the round."""
@@ -292,7 +297,8 @@ def cards_printed(*, actor, round: Round, now=None) -> None:
     with transaction.atomic():
         league = lock_event(round.league)
         require(actor, league, staff=True)
-        Round.objects.filter(pk=round.pk, league=league).update(cards_printed_at=now)
+        round_ = Round.objects.get(pk=round.pk, league=league)
+        RoundCards.objects.update_or_create(round=round_, defaults={"printed_at": now})
 
 
 def close_round(*, actor, round: Round, reason: str = "", now=None) -> int:

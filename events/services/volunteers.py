@@ -14,15 +14,13 @@ from django.utils import timezone
 from accounts.models import SignInLink, User
 from accounts.services import sign_in_link_create, volunteer_account_create
 from core.tasks import queue_email
+from events.models import EventScorer, event_of_league
 from events.rights import (
     EventError,
     lock_event,
     require,
 )
-from league.models import (
-    EventScorer,
-    League,
-)
+from league.models import League
 from matches.notifications import rendered_message
 
 # --- Volunteers ---------------------------------------------------------------------------------
@@ -30,7 +28,7 @@ from matches.notifications import rendered_message
 
 def scorer_access_ends(league: League) -> datetime:
     """When a volunteer's rights and links end: at the end of the day after the event."""
-    day = (league.event_date or league.season.institution.today()) + timedelta(days=2)
+    day = (event_of_league(league).date or league.season.institution.today()) + timedelta(days=2)
     return datetime.combine(day, time(0, 0), tzinfo=league.season.institution.tz)
 
 
@@ -102,7 +100,11 @@ def _send_invitation(league: League, scorer: EventScorer, now) -> None:
         )
         lines = [
             f"You are a volunteer scorer at {league}"
-            + (f" on {league.event_date:%A %-d %B}" if league.event_date else "")
+            + (
+                f" on {event_of_league(league).date:%A %-d %B}"
+                if event_of_league(league).date
+                else ""
+            )
             + ": you enter the tables' score cards at the scoring table.",
             "The button logs you in once, without a password, until the end of the day after "
             "the event. Keep this e-mail to yourself: whoever follows the link is logged in as "

@@ -12,10 +12,11 @@ from core.actions import act_and_say
 from core.errors import DomainError
 from core.values import clean_text, row_id, whole_number
 from events import selectors
+from events.models import AssistItem, AssistSale
 from events.money import money
 from events.services import assists
 from events.views.access import scorer_event_of
-from league.models import AssistItem, AssistSale, Entry, League
+from league.models import Entry, League
 from matches.models import Match
 
 # --- Assists for the charity (E5) -----------------------------------------------------------
@@ -71,7 +72,9 @@ def event_assists(request: HttpRequest, slug: str) -> HttpResponse:
     if round_ is not None:
         entries = {
             entry.player_id: entry
-            for entry in Entry.objects.filter(league=league).select_related("player__user", "team")
+            for entry in Entry.objects.filter(league=league).select_related(
+                "player__user", "entrant__team"
+            )
         }
         for match in (
             Match.objects.filter(round=round_)

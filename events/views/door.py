@@ -37,7 +37,9 @@ class WalkInForm(forms.Form):
 
 def _desk_context(request, league: League, walk_in: WalkInForm | None = None) -> dict:
     query = searched(request)
-    entries = Entry.objects.filter(league=league).select_related("player__user", "category", "team")
+    entries = Entry.objects.filter(league=league).select_related(
+        "player__user", "entrant__category", "entrant__team"
+    )
     if query is None:
         entries = entries.none()
     elif query:

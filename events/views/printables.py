@@ -6,6 +6,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
 
 from events import printables, selectors, services
+from events.models import event_of_league
 from events.pages import rounds_view
 from events.views.access import staff_event_of
 from league.models import Round
@@ -40,13 +41,20 @@ def event_print(request: HttpRequest, slug: str, number: int, kind: str) -> Http
             seat=seat.order,
             name=seat.player.name,
             number=entry.player_number if entry else None,
-            category=entry.category.name if entry and entry.category_id else "",
-            team=entry.team.name if entry and entry.team_id else "",
+            category=entry.entrant.category.name if entry and entry.entrant.category_id else "",
+            team=entry.entrant.team.name if entry and entry.entrant.team_id else "",
         )
 
     def seconds(seats):
         return (
-            max((e.category.turn_seconds or 0 for _, e in seats if e and e.category_id), default=0)
+            max(
+                (
+                    e.entrant.category.turn_seconds or 0
+                    for _, e in seats
+                    if e and e.entrant.category_id
+                ),
+                default=0,
+            )
             or None
         )
 
@@ -54,7 +62,7 @@ def event_print(request: HttpRequest, slug: str, number: int, kind: str) -> Http
     sheet = printables.PrintRound(
         event=league.name,
         venue=league.venue,
-        date=league.event_date,
+        date=event_of_league(league).date,
         round=number,
         starts=first.starts.strftime("%H:%M") if first else "",
         minutes=sum(period.minutes for period in view["periods"]),

@@ -9,6 +9,7 @@ from django.utils import timezone
 from accounts import roles
 from core.errors import DomainError
 from events import rights, selectors, services
+from events.models import RoundCards
 from events.pages import rounds_view
 from events.views.access import event_of, round_of
 from league.models import Entry, League, LeagueFormat
@@ -131,6 +132,7 @@ def event_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "is_staff": roles.is_front_desk_of(request.user, institution),
             "is_director": roles.is_director_of(request.user, institution),
             "is_scorer": rights.may_score(request.user, league),
+            "cards": RoundCards.objects.filter(round=view["round"]).first(),
         },
     )
 
@@ -147,11 +149,12 @@ def event_table(request: HttpRequest, slug: str, number: int, table: int) -> Htt
         entry.player_id: entry
         for entry in Entry.objects.filter(
             league=league, player__in=[seat.player_id for seat in match.seats.all()]
-        ).select_related("category", "team")
+        ).select_related("entrant__category", "entrant__team")
     }
     seats = [(seat, entries.get(seat.player_id)) for seat in match.seats.all()]
     seconds = max(
-        (e.category.turn_seconds or 0 for _, e in seats if e and e.category_id), default=0
+        (e.entrant.category.turn_seconds or 0 for _, e in seats if e and e.entrant.category_id),
+        default=0,
     )
     names = ",".join(seat.player.name.replace(",", " ") for seat, _ in seats)
     return render(
@@ -193,7 +196,7 @@ def event_join_view(request: HttpRequest, league: League) -> HttpResponse:
     else:
         messages.success(
             request,
-            f"You are number {entry.player_number} in {league} ({entry.category.name}). "
+            f"You are number {entry.player_number} in {league} ({entry.entrant.category.name}). "
             "Check in at the door on the day.",
         )
     return redirect(league)

@@ -11,6 +11,7 @@ from django.urls import reverse
 from core.errors import DomainError
 from core.forms import TextField, WholeNumberField
 from events import services
+from events.selectors import numbers_required
 from events.views.access import NUMBER, round_of, scorer_event_of
 from league.models import Entry, League, Round
 from matches.forms import SCORE
@@ -80,7 +81,7 @@ def _card_for_seats(
     current = [seat.player_id for seat in seats]
     if len(scores) != len(seats):
         return current, scores  # the service names the seat count
-    if round_.seating_changed_after_print:
+    if numbers_required(round_):
         typed = form.numbers()[: len(seats)]
         if any(number is None for number in typed):
             form.add_error(
@@ -149,7 +150,7 @@ def _scoring_context(league: League, round_: Round, form: ScoreCardForm | None =
         "form": form or ScoreCardForm(),
         "tables": tables,
         "seating": seating,
-        "numbers_required": round_.seating_changed_after_print,
+        "numbers_required": numbers_required(round_),
         "entered": entered,
         "waiting": [match for match in tables if not match.is_final],
         "numbers": numbers,

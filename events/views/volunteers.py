@@ -12,6 +12,7 @@ from django.utils import timezone
 from core.errors import DomainError
 from core.forms import TextField
 from events import printables, services
+from events.models import event_of_league
 from events.views.access import staff_event_of
 from league.models import League
 
@@ -91,7 +92,7 @@ def _scorer_slip(request: HttpRequest, league: League, scorer) -> HttpResponse:
     institution = league.season.institution
     slip = printables.PrintSlip(
         event=league.name,
-        date=league.event_date,
+        date=event_of_league(league).date,
         name=scorer.name,
         email=scorer.email,
         url=url,

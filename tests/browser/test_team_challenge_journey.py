@@ -11,8 +11,9 @@ from playwright.sync_api import expect
 from events.demo import COMPANIES, challenge_settings
 from events.entrants_file import entrants_import
 from events.files import event_league_save, read_event_file
+from events.models import AssistSale
 from events.selectors import ledger
-from league.models import AssistSale, Entry
+from league.models import Entry
 from matches.models import Match
 from tests.browser import DESKTOP, PHONE, SHOTS, log_in, shoot
 
@@ -67,7 +68,9 @@ def test_e5_the_corporate_challenge_from_the_door_to_the_team_leaderboard(
     expect(desk.get_by_role("status")).to_contain_text("Round 1 paired: 12 tables")
     tables = list(Match.objects.filter(round__league=challenge, round__number=1).order_by("table"))
     assert sorted(m.seats.count() for m in tables) == [3] + [4] * 11
-    team_of = dict(Entry.objects.filter(league=challenge).values_list("player_id", "team_id"))
+    team_of = dict(
+        Entry.objects.filter(league=challenge).values_list("player_id", "entrant__team_id")
+    )
     for match in tables:
         teams = [team_of[s.player_id] for s in match.seats.all()]
         assert len(set(teams)) == len(teams)  # E5: every member of a team at another table

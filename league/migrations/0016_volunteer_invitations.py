@@ -19,7 +19,7 @@ def fill_name_and_email(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("league", "0016_round_cards_printed"),
+        ("league", "0015_format_labels_in_words"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
