@@ -13,6 +13,7 @@ Words used here:
 import re
 import uuid
 import zoneinfo
+from importlib import import_module
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser, BaseUserManager
@@ -489,7 +490,7 @@ class Checkout(models.Model):
 class UserSession(AbstractBaseSession):
     """A session with its user as a column (accounts/sessions.py): reading the session reads the
     signed-in user, their profile and institution in the same query, one round trip where
-    Django's sessions take two (issue 18). Revoking stays server-side: delete the row."""
+    Django's sessions take two. Revoking stays server-side: delete the row."""
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
@@ -500,9 +501,9 @@ class UserSession(AbstractBaseSession):
 
     @classmethod
     def get_session_store_class(cls):
-        from .sessions import SessionStore
-
-        return SessionStore
+        """The configured engine's store (what `get_decoded` decodes with), found as Django's
+        SessionMiddleware finds it: the store reads this model, so the model names no store."""
+        return import_module(settings.SESSION_ENGINE).SessionStore
 
 
 class SignInLink(models.Model):

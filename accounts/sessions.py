@@ -27,6 +27,7 @@ from django.utils import timezone
 from core.compiled import CompiledQuery
 
 from . import roles
+from .models import UserSession
 
 # Whether the session's user holds each role, as EXISTS columns of the session's query: the
 # navigation and every rights check ask (accounts.roles), and a query for the user's groups on
@@ -35,8 +36,6 @@ ROLE_FLAGS = {f"user_has_role_{index}": role for index, role in enumerate(roles.
 
 
 def _session_with_user(key: str, now: datetime):
-    from .models import UserSession
-
     memberships = get_user_model().groups.through.objects
     return (
         UserSession.objects.select_related("user__profile__institution")
@@ -69,8 +68,6 @@ class SessionStore(DatabaseSessionStore):
 
     @classmethod
     def get_model_class(cls):
-        from .models import UserSession
-
         return UserSession
 
     def _get_session_from_db(self):
