@@ -5,6 +5,7 @@ Read from the code with ast. Every import counts, those inside functions too: an
 into a function hides a circle from Python's start-up, it does not take it out of the design."""
 
 import ast
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -81,3 +82,41 @@ def test_no_import_circle_in_core_accounts_or_matches():
         if name in reach[other]
     )
     assert circles == []
+
+
+def test_core_accounts_and_matches_import_nothing_above_them():
+    """core imports none of the apps, accounts not matches, and none of them league or the
+    format apps: a result ripples upward through a signal, not an import."""
+    edges = {name: imported_names(name, path) for name, path in modules().items()}
+    upward = sorted(
+        f"{name} -> {target}"
+        for name, targets in edges.items()
+        for target in targets
+        for higher in [*FLOORS[FLOORS.index(name.split(".")[0]) + 1 :], *ABOVE]
+        if target == higher or target.startswith(higher + ".")
+    )
+    assert upward == []
+
+
+def test_the_rules_engine_imports_nothing_of_the_project_and_no_django():
+    engine = {name: path for name, path in modules().items() if name.startswith("matches.scrabble")}
+    assert len(engine) >= 8
+    outside = sorted(
+        f"{name} -> {target}"
+        for name, path in engine.items()
+        for target in imported_names(name, path)
+        if not target.startswith("matches.scrabble")
+        and target.split(".")[0] not in sys.stdlib_module_names
+    )
+    assert outside == []
+
+
+def test_no_module_of_the_floors_or_the_benchmark_runs_over_400_lines():
+    """A module over 400 lines holds more than one idea: split it by idea (migrations aside)."""
+    paths = [*modules().values(), *sorted((ROOT / "benchmarks").glob("*.py"))]
+    long = {
+        str(path.relative_to(ROOT)): lines
+        for path in paths
+        if (lines := len(path.read_text().splitlines())) > 400
+    }
+    assert long == {}
