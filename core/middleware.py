@@ -7,6 +7,7 @@ from django.conf import settings
 from django.db import DatabaseError, connection
 from django.http import HttpResponse
 from django.shortcuts import render
+from django.utils import timezone
 
 
 def request_body_limit(max_bytes: Callable[[], int]):
@@ -81,8 +82,6 @@ class AdminTimeZoneMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        from django.utils import timezone
-
         institution = None
         if request.path.startswith("/admin/") and request.user.is_authenticated:
             institution = request.user.institution

@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts import roles
+from accounts.models import User
 from core.errors import (
     DomainError,
     NotAllowed,  # the old name, which the raises below use
@@ -291,8 +292,6 @@ def players(seats) -> list:
 
 
 def directors(match: Match) -> list:
-    from accounts.models import User
-
     return list(
         User.objects.filter(
             groups__name=roles.DIRECTORS,
