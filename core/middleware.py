@@ -75,8 +75,8 @@ class HealthCheckMiddleware:
 
 class AdminTimeZoneMiddleware:
     """The admin shows times in the director's institution's time zone, as every other page
-    does (it showed UTC: "due back by 10:46 AM" beside "due 4:46 PM"). Only under /admin/: the
-    other pages choose their institution's zone themselves, without this lookup."""
+    does, so a checkout due at 4:46 PM on the desk is not due at 10:46 AM (UTC) in the admin.
+    Only under /admin/: the other pages choose their institution's zone themselves, without this lookup."""
 
     def __init__(self, get_response):
         self.get_response = get_response

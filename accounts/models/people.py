@@ -65,7 +65,7 @@ GUEST_NAME_MAX = 150
 
 def player_name(first_name, last_name, email, display_name) -> str:
     """``PlayerProfile.name`` from plain values, for pages that read names without building a
-    profile and a user (issue 18): a guest, who has no user (and so no e-mail), goes by their
+    profile and a user: a guest, who has no user (and so no e-mail), goes by their
     display name."""
     if email is None:
         return display_name

@@ -35,8 +35,7 @@ class OpenFilter(admin.SimpleListFilter):
 class DisputeChangeList(ChangeList):
     """The list's page of disputes, each with its seats' names and the report's scores read as
     plain values in two queries (``with_dispute_facts``): a prefetch of seats, players, users
-    and scores built four objects a seat, and was most of the page's time (issue 18). The
-    ruling view, which shows one dispute, prefetches what it shows."""
+    and scores would build four objects a seat only to show two names. The ruling view, which shows one dispute, prefetches what it shows."""
 
     def get_results(self, request):
         super().get_results(request)
@@ -59,8 +58,8 @@ class DisputeAdmin(InstitutionScopedAdmin):
     # The first column holds its own link (to the match page): the change page is reached from
     # "Open for", or the admin would wrap one link in another.
     list_display_links = ["age"]
-    # Each row shows both versions of the scores: 25 is a screenful, and a page of 100 took
-    # 170 ms to build at the bench's 218 open disputes (issue 18).
+    # Each row shows both versions of the scores: 25 is a screenful, and the admin's 100 a page
+    # is slow to build for no one's benefit.
     list_per_page = 25
     list_filter = [OpenFilter, "report__match__league"]
     list_select_related = [

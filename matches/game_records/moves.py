@@ -115,8 +115,8 @@ def stored_moves(
     """A stored report's record and its moves, each with what the replay found wrong in it under
     the league's challenge rule (G5); None if the record no longer reads (it was read when
     reported: a later change to the reader must not break a page). The same text and rule
-    always give the same answer, so the process keeps the last few (a match page replayed the
-    whole game, 2 ms, on every request): callers read what it returns, never change it."""
+    always give the same answer, so the process keeps the last few (a match page would
+    otherwise replay the whole game on every request): callers read what it returns, never change it."""
     return _stored_moves(text, challenge_rule)
 
 

@@ -101,7 +101,7 @@ class Match(models.Model):
         indexes = [
             models.Index(fields=["status", "deadline"], name="match_status_deadline"),
             # The director's dashboard counts each league's matches not final: this keeps the
-            # count to those matches' index entries, not every match of the league (issue 18).
+            # count to those matches' index entries, not every match of the league.
             models.Index(
                 fields=["league"],
                 condition=~Q(status__in=FINAL_STATUSES),

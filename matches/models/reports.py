@@ -114,8 +114,7 @@ class Dispute(models.Model):
     report = models.ForeignKey(ResultReport, on_delete=models.CASCADE, related_name="disputes")
     # The match's league, copied when the dispute is raised (a match never changes league): the
     # director's queue and its count find an institution's waiting disputes from an index on
-    # it, where going through the report and the match joined every one of them (20 ms for
-    # the 2,225 open disputes of the bench's full size, issue 18).
+    # it, where going through the report and the match would join every one of them.
     league = models.ForeignKey(
         "league.League", on_delete=models.CASCADE, related_name="+", editable=False
     )
@@ -153,7 +152,7 @@ class Dispute(models.Model):
         indexes = [
             # The dispute queue's order (open first, oldest first; the admin adds -id): a page
             # is read from the index, 25 rows joined, not every report of the institution
-            # hashed and sorted (5.4 -> 0.8 ms at the bench's 218 open disputes, issue 18).
+            # hashed and sorted.
             # PostgreSQL's DESC puts nulls (the open disputes) first, as the queue asks; SQLite
             # can't write NULLS FIRST in an index.
             models.Index(

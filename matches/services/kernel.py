@@ -13,10 +13,7 @@ from django.utils import timezone
 
 from accounts import roles
 from accounts.models import User
-from core.errors import (
-    DomainError,
-    NotAllowed,  # the old name, which the raises below use
-)
+from core.errors import DomainError, NotAllowed
 
 from ..models import (
     LIVE_REPORT_STATUSES,
