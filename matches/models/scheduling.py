@@ -18,8 +18,6 @@ class ScheduleProposal(models.Model):
         ACCEPTED = "accepted", "Accepted"
         SUPERSEDED = "superseded", "Superseded"
 
-    TAKEN_BACK = "taken_back", "Taken back by the reporter"
-
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="proposals")
     proposed_by = models.ForeignKey(PlayerProfile, on_delete=models.PROTECT, related_name="+")
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN)

@@ -24,16 +24,6 @@ CHALLENGE_BONUS = "challenge_bonus"  # points to the player whose valid play was
 END_RACK_POINTS = "end_rack_points"  # the unplayed tiles gained by the player who went out
 END_RACK_PENALTY = "end_rack_penalty"  # a player's own unplayed tiles deducted
 TIME_PENALTY = "time_penalty"
-EVENT_KINDS = (
-    PLACEMENT,
-    WITHDRAWAL,
-    PASS,
-    EXCHANGE,
-    CHALLENGE_BONUS,
-    END_RACK_POINTS,
-    END_RACK_PENALTY,
-    TIME_PENALTY,
-)
 MAX_PLAYERS = 4
 
 # [0-9], not \d: other scripts' digits are no part of the format.
