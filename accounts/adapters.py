@@ -10,6 +10,7 @@ from core.errors import DomainError
 from core.tasks import queue_email
 
 from .selectors import institution_for_email
+from .services import email_change_confirm
 
 
 class SiteName:
@@ -44,8 +45,6 @@ class AccountAdapter(DefaultAccountAdapter):
     def confirm_email(self, request, email_address):
         """A verification link followed: through the service, which keeps a changed address
         in the institution's domains and never lets two accounts share one."""
-        from .services import email_change_confirm
-
         try:
             return email_change_confirm(request=request, email_address=email_address)
         except DomainError as error:

@@ -7,7 +7,7 @@ from core.errors import DomainError
 from .campus_ids import normalize_campus_id
 from .errors import CampusIdTaken
 from .models import EquipmentItem, Institution, PlayerProfile, Season
-from .selectors import institution_for_email
+from .selectors import available_items, institution_for_email
 from .services import email_change_request, email_refusal, student_register
 from .services.people import NAME_MAX
 
@@ -148,8 +148,6 @@ class LendForm(forms.Form):
 
     def __init__(self, *args, institution=None, **kwargs):
         super().__init__(*args, **kwargs)
-        from .selectors import available_items
-
         self.fields["item"].queryset = available_items(institution)
 
 

@@ -28,6 +28,8 @@ def declared_permissions() -> dict[str, set[tuple[str, str]]]:
 
 def sync_groups() -> None:
     """Create the role groups and give each exactly its permissions (idempotent)."""
+    # Here, not at the top: every AppConfig imports this module for the role names, before any
+    # model can be imported.
     from django.contrib.auth.models import Group, Permission
 
     for role, codenames in declared_permissions().items():

@@ -2,12 +2,17 @@
 
 from datetime import date
 
+from django.db.models import Exists, OuterRef
+
 from core.compiled import CompiledQuery, counted
 
+from . import roles
 from .models import (
+    Checkout,
     Eligibility,
     EligibilitySource,
     EligibilityStatus,
+    EquipmentItem,
     Institution,
     PlayerProfile,
     Season,
@@ -92,8 +97,6 @@ def institution_for_email(email: str) -> Institution | None:
 
 
 def open_checkouts(institution: Institution | int):
-    from .models import Checkout
-
     return (
         Checkout.objects.filter(item__institution=institution, checked_in_at__isnull=True)
         .select_related("item", "profile__user")
@@ -102,8 +105,6 @@ def open_checkouts(institution: Institution | int):
 
 
 def available_items(institution: Institution):
-    from .models import Checkout, EquipmentItem
-
     out = Checkout.objects.filter(checked_in_at__isnull=True).values("item_id")
     return (
         EquipmentItem.objects.filter(institution=institution, active=True)
@@ -115,10 +116,6 @@ def available_items(institution: Institution):
 def pending_students(institution: Institution | int, season: Season | int | None):
     """Students with a campus ID on whom nothing is decided for the season (L10); the
     institution and the season may be given by their ids."""
-    from django.db.models import Exists, OuterRef
-
-    from . import roles
-
     if season is None:
         return PlayerProfile.objects.none()
     decided = Eligibility.objects.filter(profile=OuterRef("pk"), season=season).exclude(

@@ -2,16 +2,16 @@
 the signed-in user as a column, read with the session in one query.
 
 Django reads the session, then the user, on every signed-in request: two round trips before a
-page does any work (issue 18 measured the signed-in floor at a quarter of the floor). Here the
-session row is read with its user, the user's profile and institution joined, and whether the
-user holds each role, and `accounts.middleware.SessionUserMiddleware` takes that user when the session vouches for it as
+page does any work. Here the session row is read with its user, the user's profile and
+institution joined, and whether the user holds each role, and
+`accounts.middleware.SessionUserMiddleware` takes that user when the session vouches for it as
 Django would (same id, a configured backend, the user may sign in, the password hash matches);
 anything else goes through Django's own `get_user`. Nothing is cached between requests, so a
 changed password or a deactivated account counts at once, and no Redis is involved.
 
-The query is the ORM's own (`select_related`), but the ORM spent about a millisecond writing that
-four-table SELECT, twice what the database takes to answer it, on every signed-in request: it is
-a `core.compiled.CompiledQuery`, written once per process and only run after (and PostgreSQL's
+The query is the ORM's own (`select_related`), but writing that four-table SELECT takes the ORM
+longer than the database takes to answer it, on every signed-in request: it is a
+`core.compiled.CompiledQuery`, written once per process and only run after (and PostgreSQL's
 prepared statements, config/settings.py, save planning it).
 """
 
@@ -27,6 +27,7 @@ from django.utils import timezone
 from core.compiled import CompiledQuery
 
 from . import roles
+from .models import UserSession
 
 # Whether the session's user holds each role, as EXISTS columns of the session's query: the
 # navigation and every rights check ask (accounts.roles), and a query for the user's groups on
@@ -35,8 +36,6 @@ ROLE_FLAGS = {f"user_has_role_{index}": role for index, role in enumerate(roles.
 
 
 def _session_with_user(key: str, now: datetime):
-    from .models import UserSession
-
     memberships = get_user_model().groups.through.objects
     return (
         UserSession.objects.select_related("user__profile__institution")
@@ -69,8 +68,6 @@ class SessionStore(DatabaseSessionStore):
 
     @classmethod
     def get_model_class(cls):
-        from .models import UserSession
-
         return UserSession
 
     def _get_session_from_db(self):

@@ -86,7 +86,7 @@ def _front_desk_institution(request: HttpRequest):
     return institution
 
 
-# The front desk's reads, written once per process (core.compiled, issue 18).
+# The front desk's reads, written once per process (core.compiled).
 OPEN_CHECKOUTS = CompiledQuery(open_checkouts, institution=int)
 STUDENT_BY_CAMPUS_ID = CompiledQuery(
     lambda institution_id, campus_id: PlayerProfile.objects.select_related(

@@ -36,7 +36,8 @@ def main() -> int:
     parser.add_argument("--sql", action="store_true", help="print each page's statements, timed")
     options = parser.parse_args()
 
-    from run import BASE_ENV, SERVER, SETUP_LOAD, manage  # noqa: PLC0415
+    from harness import BASE_ENV, SERVER, manage  # noqa: PLC0415
+    from pages import SETUP_LOAD  # noqa: PLC0415
 
     os.environ.update(BASE_ENV)
     os.environ["DATABASE_URL"] = SERVER + options.database

@@ -16,7 +16,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from matches.scrabble.errors import GcgError  # noqa: E402
-from matches.scrabble.gcg import parse_gcg, write_gcg  # noqa: E402
+from matches.scrabble.gcg import parse_gcg  # noqa: E402
+from matches.scrabble.gcg_writer import write_gcg  # noqa: E402
 from matches.scrabble.replay import check_record  # noqa: E402
 from tests.scrabble_simulate import random_game  # noqa: E402
 

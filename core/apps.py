@@ -1,5 +1,7 @@
 from django.apps import AppConfig
 
+from .integers import register_checked_integers
+
 
 class CoreConfig(AppConfig):
     """What every app shares and no app owns. It has no models and imports none of the others."""
@@ -9,6 +11,4 @@ class CoreConfig(AppConfig):
 
     def ready(self):
         # Before any connection opens: integers out of their column's range raise, never wrap.
-        from .integers import register_checked_integers
-
         register_checked_integers()

@@ -1,10 +1,9 @@
-"""Querysets the ORM writes once per process, then only runs (issue 18).
+"""Querysets the ORM writes once per process, then only runs.
 
-Profiling the signed-in pages found the ORM spending longer writing a query's SQL than
-PostgreSQL spends answering it: about a millisecond for the session's four-table join with its
-role flags, 0.3-0.7 ms for a season or an eligibility, on every request, while the database,
-with the statement prepared, answers in 0.1-0.3 ms. A `CompiledQuery` is built from a
-function that returns the queryset for given values. The first time it runs on a database, the
+For the small queries every signed-in page runs (the session with its user and roles, the
+season, an eligibility), the ORM can take longer to write the SQL than PostgreSQL, with the
+statement prepared, takes to answer it; writing it once per process leaves only the answering.
+A `CompiledQuery` is built from a function that returns the queryset for given values. The first time it runs on a database, the
 ORM writes the SQL for stand-in values and the recipe for its objects; from then on each call
 puts the real values where the stand-ins were, runs the SQL, and builds the objects exactly as
 the ORM's own iteration does (`from_db`, `select_related`'s objects, annotations, converters).
@@ -77,7 +76,7 @@ class _Statement:
         self.related = get_related_populators(klass_info, select, using)
         self.annotations = list(self.compiler.annotation_col_map.items())
         # Which columns need converting, and how, is the same for every run of the statement:
-        # worked out here, it was a tenth of a match page's time (issue 18).
+        # worked out once here, not on every run.
         columns = [column[0] for column in select[: self.compiler.col_count]]
         if self.compiler.has_composite_fields(columns):
             raise ValueError("a composite primary key cannot be compiled")

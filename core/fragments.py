@@ -1,4 +1,4 @@
-"""Rendered fragments kept in the process, keyed by every value they show (issue 18).
+"""Rendered fragments kept in the process, keyed by every value they show.
 
 A template fed only plain values is a pure function of them: the same values render the same
 HTML. `rendered` keeps that HTML in the process under a key made of the template's name, the

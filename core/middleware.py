@@ -7,6 +7,7 @@ from django.conf import settings
 from django.db import DatabaseError, connection
 from django.http import HttpResponse
 from django.shortcuts import render
+from django.utils import timezone
 
 
 def request_body_limit(max_bytes: Callable[[], int]):
@@ -74,15 +75,13 @@ class HealthCheckMiddleware:
 
 class AdminTimeZoneMiddleware:
     """The admin shows times in the director's institution's time zone, as every other page
-    does (it showed UTC: "due back by 10:46 AM" beside "due 4:46 PM"). Only under /admin/: the
-    other pages choose their institution's zone themselves, without this lookup."""
+    does, so a checkout due at 4:46 PM on the desk is not due at 10:46 AM (UTC) in the admin.
+    Only under /admin/: the other pages choose their institution's zone themselves, without this lookup."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
-        from django.utils import timezone
-
         institution = None
         if request.path.startswith("/admin/") and request.user.is_authenticated:
             institution = request.user.institution

@@ -20,7 +20,7 @@ from datetime import timedelta
 
 from celery import current_app, shared_task
 from celery.exceptions import SoftTimeLimitExceeded
-from django.core.mail import get_connection
+from django.core.mail import EmailMultiAlternatives, get_connection
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -256,8 +256,6 @@ def send_email(
 ) -> None:
     """How mail left before the outbox, one task per message. Kept under the name such a message
     carries, so one still in the broker at the deploy is written to the outbox and sent."""
-    from django.core.mail import EmailMultiAlternatives
-
     message = EmailMultiAlternatives(subject=subject, body=body, from_email=from_email, to=to)
     if html:
         message.attach_alternative(html, "text/html")

@@ -8,7 +8,6 @@ from accounts.models import PlayerProfile
 from core.tasks import queue_emails
 
 ACTIVITY = "email_match_activity"
-REMINDERS = "email_reminders"
 
 
 def notify(

@@ -22,11 +22,6 @@ BIG_SPREAD = 400
 WIN, LOSS, TIE = "win", "loss", "tie"
 
 
-def _rank_key(score: int, pre: int | None) -> tuple[int, int]:
-    # A missing pre-adjustment score cannot break a tie: the same sentinel for every such seat.
-    return (score, pre if pre is not None else -(10**6))
-
-
 def placements(scores: Sequence[int], pre_adjustment: Sequence[int | None] = ()) -> list[int]:
     """Each seat's place, 1 = first (G2, G9). Seats tied on final score are split by their
     pre-adjustment scores when both have one; an exact tie on both shares the better place."""

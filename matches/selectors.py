@@ -37,8 +37,8 @@ from .models import (
 )
 
 # The match page's reads, each by the match's id, written once per process (core.compiled):
-# with prefetch_related the ORM spent about 10 ms writing these nine statements on every
-# request, several times what PostgreSQL took to answer them (issue 18).
+# with prefetch_related the ORM would write these nine statements again on every request,
+# which takes it longer than PostgreSQL takes to answer them.
 MATCH = CompiledQuery(
     lambda pk: Match.objects.select_related("league__season__institution", "round").filter(pk=pk),
     pk=int,
@@ -215,8 +215,8 @@ def _with_what_rows_show(matches):
 def seat_names(match_ids) -> dict[int, list[tuple[str, str]]]:
     """Each match's seats as (name, first name) in seat order, as ``PlayerProfile.name`` and
     ``first_name`` give them ("Seat n" for a first name missing), in one query of plain values:
-    a row that shows only names needs no seat, profile and user objects, whose building was
-    most of a queue's time (issue 18)."""
+    a row that shows only names needs no seat, profile and user objects, which would cost more
+    to build than the query does to run."""
     names: dict[int, list[tuple[str, str]]] = {match_id: [] for match_id in match_ids}
     if not names:
         return names
@@ -263,7 +263,7 @@ def _first_of_each_queue(league_id, now, shown, round_id=None):
             ),
         )
         # What a row shows is read for the rows kept only: PostgreSQL runs a subquery inside a
-        # CASE only when its condition holds (46 of a league's 467 open matches, 5.1 -> 2.5 ms).
+        # CASE only when its condition holds, so the rows not shown cost no subqueries.
         .annotate(
             **{
                 name: Case(When(place__lte=kept, then=value))
@@ -276,8 +276,8 @@ def _first_of_each_queue(league_id, now, shown, round_id=None):
     )
 
 
-# Written once per process (core.compiled): the ORM took as long to write this windowed query,
-# with its three subqueries, as PostgreSQL took to run it (issue 18).
+# Written once per process (core.compiled): the ORM takes as long to write this windowed query,
+# with its three subqueries, as PostgreSQL takes to run it.
 LEAGUE_QUEUES = CompiledQuery(_first_of_each_queue, league_id=int, now=datetime, shown=int)
 ROUND_QUEUES = CompiledQuery(
     _first_of_each_queue, league_id=int, now=datetime, shown=int, round_id=int

@@ -8,10 +8,12 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
+from accounts.models import PlayerProfile
 from core import fragments
 from core.errors import DomainError
 
 from . import policy, services
+from .calendar import player_calendar
 from .forms import (
     AcceptForm,
     ContactIssueForm,
@@ -24,7 +26,7 @@ from .game_records import board_after, stored_moves
 from .models import ReportStatus, ScheduleProposal
 from .placing import placings
 from .policy import Action, MatchFacts
-from .selectors import can_see_match, match_for_page
+from .selectors import can_see_match, match_for_page, matches_of
 from .services.kernel import local
 
 
@@ -384,11 +386,6 @@ def match_dispute(request, pk, report_id):
 
 def player_calendar_feed(request: HttpRequest, token) -> HttpResponse:
     """A player's .ics feed; the secret token in the URL is the only key (calendar apps can't log in)."""
-    from accounts.models import PlayerProfile
-
-    from .calendar import player_calendar
-    from .selectors import matches_of
-
     profile = PlayerProfile.objects.select_related("user").filter(calendar_token=token).first()
     if profile is None:
         raise Http404

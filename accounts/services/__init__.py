@@ -38,7 +38,6 @@ from .sign_in import (
     sign_in_link_create,
     sign_in_link_find,
     sign_in_link_redeem,
-    sign_in_links_revoke,
     volunteer_account_create,
 )
 
@@ -66,7 +65,6 @@ __all__ = [
     "sign_in_link_create",
     "sign_in_link_find",
     "sign_in_link_redeem",
-    "sign_in_links_revoke",
     "student_register",
     "volunteer_account_create",
 ]

@@ -3,6 +3,7 @@ person's name, e-mail address, e-mail preferences and calendar link."""
 
 import uuid
 
+from allauth.account.internal.flows.email_verification import verify_email
 from allauth.account.models import EmailAddress
 from django.contrib.auth.models import Group
 from django.db import IntegrityError, transaction
@@ -126,8 +127,6 @@ def email_change_confirm(*, request: HttpRequest | None, email_address: EmailAdd
     when the institution no longer accepts the address or another account has it (a
     DomainError; nothing changes). False when allauth refused it (it says why itself: another
     account verified the address first)."""
-    from allauth.account.internal.flows.email_verification import verify_email
-
     user = email_address.user
     refusal = email_refusal(user=user, email=email_address.email)
     if refusal:

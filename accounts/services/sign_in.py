@@ -83,12 +83,6 @@ def sign_in_link_redeem(*, token: str, now=None) -> SignInLink:
     return link
 
 
-def sign_in_links_revoke(*, user: User, now=None) -> int:
-    """Every unused link of `user` spent, e.g. when they stop volunteering. Returns how many."""
-    now = now or timezone.now()
-    return SignInLink.objects.filter(user=user, used_at__isnull=True).update(used_at=now)
-
-
 def volunteer_account_create(*, institution: Institution, name: str, email: str) -> User:
     """An account of `institution` for a volunteer the director names: no password (they sign in
     with their link), no campus ID, no role of its own (the event's scorer row gives its rights).

@@ -18,7 +18,8 @@ The words used throughout:
   the end of a game by passes (three by every player in a row, G3), end-of-game adjustment for
   unplayed tiles (G1) and the tie-break (G2): see ``endgame``.
 - cumulative total: a player's score after an event, as a GCG record states it.
-- GCG: the plain-text game record format read and written by ``gcg`` and checked by ``replay``.
+- GCG: the plain-text game record format, read by ``gcg``, written by ``gcg_writer`` and checked
+  by ``replay``.
 """
 
 from .board import CENTRE, SIZE, Board, Position, square_name
@@ -41,7 +42,8 @@ from .endgame import (
     winners,
 )
 from .errors import GcgError, IllegalPlay, ScrabbleError
-from .gcg import Event, GameRecord, Player, parse_gcg, write_gcg
+from .gcg import Event, GameRecord, Player, parse_gcg
+from .gcg_writer import write_gcg
 from .replay import CheckReport, Problem, check_gcg, check_record
 from .scoring import NewTile, ScoredPlay, Word, play, score_placement, score_word, tiles_from_word
 from .tiles import (

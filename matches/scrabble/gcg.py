@@ -1,4 +1,5 @@
-"""Reading and writing GCG game records (the format as read here: docs/gcg.md).
+"""GCG game records (the format as read here: docs/gcg.md): their shape and their reading.
+Writing one back is `gcg_writer`.
 
 A record is a list of pragmata (``#player1 NICK Full Name``, ``#title …``, ``#note …``) and
 events (``>NICK: RACK 8H WORD +SCORE TOTAL`` and the other kinds below), one per line. The
@@ -23,16 +24,6 @@ CHALLENGE_BONUS = "challenge_bonus"  # points to the player whose valid play was
 END_RACK_POINTS = "end_rack_points"  # the unplayed tiles gained by the player who went out
 END_RACK_PENALTY = "end_rack_penalty"  # a player's own unplayed tiles deducted
 TIME_PENALTY = "time_penalty"
-EVENT_KINDS = (
-    PLACEMENT,
-    WITHDRAWAL,
-    PASS,
-    EXCHANGE,
-    CHALLENGE_BONUS,
-    END_RACK_POINTS,
-    END_RACK_PENALTY,
-    TIME_PENALTY,
-)
 MAX_PLAYERS = 4
 
 # [0-9], not \d: other scripts' digits are no part of the format.
@@ -341,66 +332,3 @@ def _refuse_character(number: int, character: str, what: str) -> None:
             "set, the only one this reader scores",
         )
     raise GcgError(number, f"{character!r} cannot appear in the {what}")
-
-
-# Writing
-
-
-def format_event(event: Event) -> str:
-    """One event as a GCG line."""
-    kind = event.kind
-    # "-0" keeps a deduction of a blank-only rack a deduction when read back.
-    sign = "-" if event.change < 0 or (event.change == 0 and kind == END_RACK_PENALTY) else "+"
-    score = f"{sign}{abs(event.change)} {event.total}"
-    prefix = f">{event.nickname}: "
-    rack = f"{event.rack} " if event.rack else ""
-    if kind == PLACEMENT:
-        body = f"{rack}{event.position} {event.word}"
-    elif kind == WITHDRAWAL:
-        body = f"{rack}--"
-    elif kind == PASS:
-        body = f"{rack}-"
-    elif kind == EXCHANGE:
-        body = f"{rack}-{event.exchanged or event.exchanged_count}"
-    elif kind == CHALLENGE_BONUS:
-        body = f"{rack}(challenge)"
-    elif kind == TIME_PENALTY:
-        body = f"{rack}(time)"
-    elif kind in (END_RACK_POINTS, END_RACK_PENALTY):
-        body = f"{rack}({event.tiles})"
-    else:
-        raise ValueError(f"unknown event kind {kind!r}")
-    extra = "".join(f" {token}" for token in event.extra)
-    return f"{prefix}{body} {score}{extra}"
-
-
-def _note_lines(note: str) -> list[str]:
-    # One #note per line of the note, so no continuation line can be mistaken for an event.
-    return [f"#note {line}".rstrip() for line in note.split("\n")] if note else []
-
-
-def write_gcg(record: GameRecord) -> str:
-    """The record as GCG text (UTF-8 declared on line 1 when it has non-ASCII characters)."""
-    lines = [
-        f"#player{player.number} {player.nickname} {player.full_name}" for player in record.players
-    ]
-    for name, value in (
-        ("title", record.title),
-        ("description", record.description),
-        ("id", record.game_id),
-        ("lexicon", record.lexicon),
-    ):
-        if value:
-            lines.append(f"#{name} {value}")
-    lines.extend(f"#{name} {value}".rstrip() for name, value in record.other_pragmata)
-    if record.incomplete:
-        lines.append("#incomplete")
-    lines.extend(_note_lines(record.notes))
-    for event in record.events:
-        lines.append(format_event(event))
-        lines.extend(_note_lines(event.note))
-    lines.extend(f"#rack{number} {rack}" for number, rack in sorted(record.final_racks.items()))
-    text = "\n".join(lines) + "\n"
-    if not text.isascii():
-        text = "#character-encoding UTF-8\n" + text
-    return text

@@ -2,7 +2,8 @@
 them all.
 
 - `scheduling`: proposing and accepting times, agreed equipment, can't-reach reports (L1, L2, L4, L5)
-- `reporting`: the winner's report, the opponent's confirmation or dispute (L6, L7, L9, G1–G3)
+- `reporting`: the winner's report, with its game record when there is one (L7, G1–G3, G9)
+- `confirming`: the other seats' confirmation or dispute, the reporter taking it back (L6, L9)
 - `rulings`: the director's rulings, one entry point `rule` (L5, L8, L9)
 - `nightly`: the nightly job's set-based transitions (L8, auto-confirmation)
 - `creation`: creating matches and seats, one by one or in bulk
@@ -18,10 +19,11 @@ transaction with the match row locked, writes an audit event, and raises a `Matc
 """
 
 from .cards import CardConflict, SeatingChanged, card_enter
+from .confirming import report_confirm, report_dispute, report_take_back
 from .creation import MAX_SEATS, NewMatch, bye_fill, match_create, matches_create
 from .kernel import MatchError, UnusualScores, is_match_director, scorekeeper_seat
 from .nightly import confirm_stale_reports, forfeit_overdue_matches
-from .reporting import report_confirm, report_dispute, report_submit, report_take_back
+from .reporting import report_submit
 from .rounds import (
     RoundChange,
     extension_of,

@@ -5,16 +5,15 @@ Every transition locks the match row first (``lock``), so holding that lock is t
 match: whoever holds it may re-read the match's reports, disputes and can't-reach reports and
 trust what they read until the transaction ends."""
 
+from collections.abc import Sequence
 from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
 
 from accounts import roles
-from core.errors import (
-    DomainError,
-    NotAllowed,  # the old name, which the raises below use
-)
+from accounts.models import User
+from core.errors import DomainError, NotAllowed
 
 from ..models import (
     LIVE_REPORT_STATUSES,
@@ -187,6 +186,16 @@ def require_scores(scores, *, unusual_confirmed: bool, pre_adjustment=()) -> Non
         )
 
 
+def per_seat(values: Sequence, seats: list[Seat], empty, what: str) -> list:
+    """Optional per-seat values: none given means empty for every seat."""
+    values = list(values)
+    if not values:
+        return [empty] * len(seats)
+    if len(values) != len(seats):
+        raise MatchError(f"Give a {what} for each of the {len(seats)} seats, or none.")
+    return [empty if value is None else value for value in values]
+
+
 def apply_scores(seats: list[Seat], scores, pre_adjustment=()) -> None:
     """Each seat's final score, pre-adjustment score, place and outcome (G2, G9)."""
     pre = list(pre_adjustment) or [None] * len(seats)
@@ -280,8 +289,6 @@ def players(seats) -> list:
 
 
 def directors(match: Match) -> list:
-    from accounts.models import User
-
     return list(
         User.objects.filter(
             groups__name=roles.DIRECTORS,
@@ -295,6 +302,11 @@ def local(match: Match, moment: datetime) -> str:
     return timezone.localtime(moment, match.league.season.institution.tz).strftime(
         "%a %b %-d, %-I:%M %p"
     )
+
+
+def scoreline(scores: Sequence[int]) -> str:
+    """Scores in seat order as the e-mails give them: "412–377"."""
+    return "–".join(str(score) for score in scores)
 
 
 def tell_opponents(match: Match, seat: Seat, seats, subject: str, lines: list[str]) -> None:

@@ -19,6 +19,7 @@ from ..models import (
     ScheduleProposal,
     Seat,
 )
+from ..tasks import notify_double_forfeits
 from .kernel import announce_final, for_institution
 
 
@@ -71,8 +72,6 @@ def forfeit_overdue_matches(
         )
         if announce:
             announce_final(row[1] for row in claimed)
-        from ..tasks import notify_double_forfeits
-
         # Called, not queued: the notices go into the outbox in this transaction, once each,
         # for exactly the matches it forfeited.
         notify_double_forfeits(match_ids)

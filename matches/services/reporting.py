@@ -1,6 +1,6 @@
-"""Reporting, confirming and disputing a result (L6, L7, L9, G1, G2, G3, G9): the winner reports
-(at a table with a scorekeeper, the scorekeeper), every other seat confirms or disputes within
-the confirmation window."""
+"""Reporting a result (L7, G1, G2, G3, G9): the winner reports every seat's score (at a table
+with a scorekeeper, the scorekeeper), optionally with the game's GCG record, which the scores
+must agree with. What the other seats do next is in `confirming`."""
 
 from collections.abc import Sequence
 from datetime import timedelta
@@ -10,35 +10,29 @@ from django.utils import timezone
 
 from accounts.services import require_eligible
 
-from ..game_records import RecordError, SeatName, compare_with_report, read_record, stored_moves
+from ..game_records import RecordError, SeatName, compare_with_report, read_record
 from ..models import (
-    Dispute,
     GameEnd,
     Match,
     MatchStatus,
     ReportScore,
-    ReportStatus,
     ResultReport,
     Seat,
 )
-from ..notifications import notify
 from ..policy import Action
-from ..results import check_scores, outcomes, placements
+from ..results import outcomes, placements
 from ..scrabble import scores_before_adjustment
 from .kernel import (
     MatchError,
-    apply_scores,
     audit,
-    directors,
-    finalise,
     local,
     lock,
-    other_seats,
+    per_seat,
     player_seat,
-    players,
     require_allowed,
     require_scores,
     scorekeeper_of,
+    scoreline,
     seats_of,
     snapshot,
     tell_opponents,
@@ -95,8 +89,8 @@ def report_submit(
                     'have played, or tick "We played earlier than agreed".'
                 )
             match.scheduled_at = now
-        pre = _per_seat(pre_adjustment, seats, None, "score before unplayed tiles")
-        tiles = _per_seat(tiles_left, seats, "", "tiles left")
+        pre = per_seat(pre_adjustment, seats, None, "score before unplayed tiles")
+        tiles = per_seat(tiles_left, seats, "", "tiles left")
         if len(scores) != len(seats):
             raise MatchError(
                 f"This table has {len(seats)} seats: enter one score for each "
@@ -207,54 +201,6 @@ def report_submit(
     return report
 
 
-def _answering(actor, report: ResultReport, action: Action, now):
-    """The match and the report locked, in that order (as every transition locks them), the
-    seats, and the actor's seat, once the policy allows them `action` on this report."""
-    match = lock(report.match)
-    report = ResultReport.objects.select_for_update().get(pk=report.pk)
-    seats = seats_of(match)
-    seat = player_seat(actor, seats)
-    require_allowed(action, match, seat, now, report, seats=seats)
-    return match, report, seats, seat
-
-
-def report_take_back(*, actor, report: ResultReport, now=None) -> Match:
-    """The reporter withdraws their report before any other player has answered it (a mistyped
-    score is fixed by reporting again, not by a dispute): the match is open again, as it was
-    before the report, and the other players are told."""
-    now = now or timezone.now()
-    with transaction.atomic():
-        match, report, seats, seat = _answering(actor, report, Action.TAKE_BACK, now)
-        before = snapshot(match, seats)
-        report.status = ReportStatus.TAKEN_BACK
-        report.save(update_fields=["status"])
-        match.status = MatchStatus.SCHEDULED if match.scheduled_at else MatchStatus.UNSCHEDULED
-        match.save(update_fields=["status"])
-        audit(match, actor, "report_taken_back", before, snapshot(match, seats))
-        tell_opponents(
-            match,
-            seat,
-            seats,
-            "Result taken back",
-            [
-                f"{actor} took back the result they reported "
-                f"({scoreline([line.score for line in report.scores.order_by('order')])}).",
-                "Nothing to confirm for now: they will report it again.",
-            ],
-        )
-    return match
-
-
-def _per_seat(values: Sequence, seats: list[Seat], empty, what: str) -> list:
-    """Optional per-seat values: none given means empty for every seat."""
-    values = list(values)
-    if not values:
-        return [empty] * len(seats)
-    if len(values) != len(seats):
-        raise MatchError(f"Give a {what} for each of the {len(seats)} seats, or none.")
-    return [empty if value is None else value for value in values]
-
-
 # What a seat's tiles left may hold: letters, and ? for a blank.
 TILE_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ?"
 
@@ -290,10 +236,6 @@ def _pre_from_tiles(
     ]
 
 
-def scoreline(scores: Sequence[int]) -> str:
-    return "–".join(str(score) for score in scores)
-
-
 def _name(seat: Seat) -> str:
     return seat.player.name
 
@@ -323,112 +265,3 @@ def _compare_record(record, match: Match, seats: list[Seat], seat: Seat, reporte
     if comparison.differences:
         raise MatchError(" ".join([*comparison.differences, comparison.conversion]).strip())
     return comparison
-
-
-def report_confirm(*, actor, report: ResultReport, now=None) -> Match:
-    """Another seat agrees with the report; once every seat has, the result counts (L6, G9)."""
-    now = now or timezone.now()
-    with transaction.atomic():
-        match, report, seats, seat = _answering(actor, report, Action.CONFIRM, now)
-        before = snapshot(match, seats)
-        ReportScore.objects.filter(report=report, order=seat.order).update(confirmed_at=now)
-        lines = list(report.scores.order_by("order"))
-        scores = [line.score for line in lines]
-        waiting = [each for each, line in zip(seats, lines, strict=True) if not line.confirmed_at]
-        if waiting:
-            audit(match, actor, "seat_confirmed", before, snapshot(match, seats))
-            return match
-        report.status = ReportStatus.CONFIRMED
-        report.confirmed_at = now
-        report.save(update_fields=["status", "confirmed_at"])
-        apply_scores(seats, scores, [line.pre_adjustment for line in lines])
-        finalise(match, MatchStatus.CONFIRMED, now)
-        audit(match, actor, "confirmed", before, snapshot(match, seats))
-        tell_opponents(
-            match,
-            seat,
-            seats,
-            "Result confirmed",
-            [f"{actor} confirmed the result {scoreline(scores)}: it counts."],
-        )
-    return match
-
-
-def report_dispute(
-    *,
-    actor,
-    report: ResultReport,
-    scores: Sequence[int | None],
-    note: str,
-    turn: int | None = None,
-    scores_at_turn: Sequence[int | None] = (),
-    move: int | None = None,
-    now=None,
-) -> Dispute:
-    """Another seat disagrees within the confirmation window (L9): their version of every seat's
-    score and where the discrepancy happened go to the director. At a table of three or four,
-    each seat that disagrees files its own; one is enough to stop the result counting (G9)."""
-    now = now or timezone.now()
-    note = (note or "").strip()
-    if not note:
-        raise MatchError("Say what you disagree with.")
-    scores = list(scores)
-    check = check_scores(scores)
-    if check.errors:
-        raise MatchError(" ".join(check.errors))
-    with transaction.atomic():
-        match, report, seats, seat = _answering(actor, report, Action.DISPUTE, now)
-        if len(scores) != len(seats):
-            raise MatchError(f"This table has {len(seats)} seats: give your score for each.")
-        at_turn = _per_seat(scores_at_turn, seats, None, "score at that turn")
-        if move is not None:
-            _require_record_move(report, move)
-        dispute = Dispute.objects.create(
-            report=report,
-            league_id=match.league_id,
-            raised_by=seat.player,
-            scores=scores,
-            turn=turn,
-            scores_at_turn=at_turn if any(value is not None for value in at_turn) else [],
-            move=move,
-            note=note,
-            created_at=now,
-        )
-        before = snapshot(match, seats)
-        report.status = ReportStatus.DISPUTED
-        report.save(update_fields=["status"])
-        match.status = MatchStatus.DISPUTED
-        match.save(update_fields=["status"])
-        audit(
-            match,
-            actor,
-            "disputed",
-            before,
-            {
-                **snapshot(match, seats),
-                "their_version": {"scores": scores, "turn": turn, "move": move},
-            },
-            reason=note,
-        )
-        notify(
-            recipients=players(other_seats(seat, seats)) + directors(match),
-            subject=f"Result disputed: {match}",
-            lines=[
-                f"{actor} disputed the report {scoreline(report.score_list())}; their version is "
-                f"{scoreline(scores)}.",
-                f"Note: {note}",
-                *([f"It points at move {move} of the game record."] if move else []),
-                "The director will rule on it.",
-            ],
-            match=match,
-        )
-    return dispute
-
-
-def _require_record_move(report: ResultReport, move: int) -> None:
-    stored = stored_moves(report.game_record)
-    if stored is None:
-        raise MatchError("This report has no game record, so there is no move to point at.")
-    moves = len(stored[1])
-    if not 1 <= move <= moves:
-        raise MatchError(f"The game record has moves 1 to {moves}; there is no move {move}.")

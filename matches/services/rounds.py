@@ -21,9 +21,10 @@ from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from accounts import roles
+from core.errors import NotAllowed
 
 from ..models import LIVE_REPORT_STATUSES, OPEN_STATUSES, Match, ResultReport
-from .kernel import MatchError, NotAllowed, require_reason
+from .kernel import MatchError, require_reason
 from .rulings import Ruling, rule
 
 # An extension longer than this is a new round, not an extension.

@@ -1,9 +1,6 @@
-"""A result report's game record (issue 6): a GCG file checked against the reported scores, and
-the game replayed move by move for the match page.
-
-Plain functions over plain values: the service passes in the league's end-of-game rule (G1) and
-challenge rule (G5), the seats' names (two to four seats, G9) and the reported scores, and gets
-back the record's totals by seat and a sentence for each score that differs.
+"""A record against the report it came with: which record player sits in which seat, the
+record's totals put under the league's end-of-game rule (G1), and a sentence for each reported
+score that differs.
 
 A record may score the unplayed tiles by another rule than the league's (Woogles and Quackle
 use the North-American one). Its end-of-game lines say which tiles were left, so the totals are
@@ -13,41 +10,18 @@ put under the league's rule before they are compared, and the report says so.
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import lru_cache
 from itertools import combinations, permutations
 
-from .scrabble import (
+from ..scrabble import (
     NO_ADJUSTMENT,
     NORTH_AMERICAN,
     OUT_BONUS,
     STANDARD,
-    Board,
-    GcgError,
-    IllegalPlay,
     Problem,
     check_record,
     end_of_game_adjustments,
-    parse_gcg,
-    tiles_from_word,
 )
-from .scrabble.board import LETTER_MULTIPLIERS, SIZE, WORD_MULTIPLIERS, square_name
-from .scrabble.gcg import (
-    CHALLENGE_BONUS,
-    END_RACK_PENALTY,
-    END_RACK_POINTS,
-    EXCHANGE,
-    PASS,
-    PLACEMENT,
-    TIME_PENALTY,
-    WITHDRAWAL,
-    Event,
-    GameRecord,
-    decode,
-)
-from .scrabble.tiles import TILE_VALUES
-
-# A whole game's record is a few kilobytes; anything far bigger is the wrong file.
-MAX_RECORD_BYTES = 64 * 1024
+from ..scrabble.gcg import END_RACK_PENALTY, END_RACK_POINTS, GameRecord
 
 RULE_NAMES = {
     STANDARD: "the standard rule",
@@ -55,10 +29,6 @@ RULE_NAMES = {
     OUT_BONUS: "the out-bonus rule (going out earns the others' tiles once, nobody loses their own)",
     NO_ADJUSTMENT: "no adjustment for unplayed tiles",
 }
-
-
-class RecordError(ValueError):
-    """The file cannot be used as this match's game record; the message says why."""
 
 
 @dataclass(frozen=True)
@@ -86,23 +56,6 @@ class RecordComparison:
     conversion: str = ""  # a sentence when the totals were converted to the league's rule
     differences: list[str] = field(default_factory=list)  # one sentence per score that differs
     problems: list[Problem] = field(default_factory=list)  # the replay's findings (G4, G6)
-
-
-def read_record(data: bytes | str) -> tuple[str, GameRecord]:
-    """The record's text and its parsed form; RecordError naming the line if it cannot be read."""
-    size = len(data.encode() if isinstance(data, str) else data)
-    if size > MAX_RECORD_BYTES:
-        raise RecordError(
-            f"The file is {size // 1024} KB; a game record is a few KB. Is it the right file?"
-        )
-    try:
-        text = decode(data) if isinstance(data, bytes) else data
-        record = parse_gcg(text)
-    except GcgError as error:
-        raise RecordError(f"The game record cannot be read: {error}") from None
-    if not record.events:
-        raise RecordError("The game record has no moves.")
-    return text.removeprefix("\ufeff"), record
 
 
 def _key(text: str) -> str:
@@ -308,164 +261,3 @@ def _whose_score(seat: int, reporter: int, seats: list[SeatName]) -> str:
     if len(seats) == 2:
         return "Your opponent's score"
     return f"{seats[seat].full_name or f'Seat {seat + 1}'}'s score"
-
-
-# --- The game move by move ----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Move:
-    number: int  # 1-based, every event line of the record counts
-    nickname: str
-    full_name: str
-    kind: str
-    summary: str  # "8D WINDY", "exchanged 3", "passed", …
-    change: int
-    totals: tuple[int, ...]  # every player's total after it, in the record's order
-    line: int
-    nicknames: tuple[str, ...] = ()  # the record's players, in order, for ``scoreline``
-    problems: tuple[str, ...] = ()
-
-    @property
-    def scoreline(self) -> str:
-        """Every player's total after this move: "ada 43, brin 38"."""
-        return ", ".join(
-            f"{name} {total}" for name, total in zip(self.nicknames, self.totals, strict=True)
-        )
-
-
-@dataclass(frozen=True)
-class Square:
-    letter: str  # "" when empty; lowercase is a blank
-    premium: str  # "tw", "dw", "tl", "dl" or ""
-    is_new: bool  # placed by the move being shown
-    name: str  # "H8"
-    value: int
-
-    @property
-    def is_blank(self) -> bool:
-        return self.letter.islower()
-
-
-def _premium(index: int) -> str:
-    """The premium square's CSS name: triple/double word, triple/double letter, or ""."""
-    word, letter = WORD_MULTIPLIERS[index], LETTER_MULTIPLIERS[index]
-    if word > 1:
-        return f"{'t' if word == 3 else 'd'}w"
-    if letter > 1:
-        return f"{'t' if letter == 3 else 'd'}l"
-    return ""
-
-
-def _summary(event: Event, players: int) -> str:
-    if event.kind == PLACEMENT:
-        return f"{event.position} {event.word}"
-    if event.kind == EXCHANGE:
-        return f"exchanged {event.exchanged or event.exchanged_count}"
-    return {
-        PASS: "passed",
-        WITHDRAWAL: "phony withdrawn",
-        CHALLENGE_BONUS: "challenge bonus",
-        END_RACK_POINTS: (
-            f"tiles left by the {'opponent' if players == 2 else 'others'} ({event.tiles})"
-        ),
-        END_RACK_PENALTY: f"own tiles left ({event.tiles})",
-        TIME_PENALTY: "time penalty",
-    }.get(event.kind, event.kind)
-
-
-def moves(record: GameRecord, problems: list[Problem] = ()) -> list[Move]:
-    by_line: dict[int, list[str]] = {}
-    for problem in problems:
-        by_line.setdefault(problem.line, []).append(problem.message)
-    names = {player.nickname: player.full_name or player.nickname for player in record.players}
-    totals = dict.fromkeys(record.nicknames, 0)
-    listed = []
-    for number, event in enumerate(record.events, start=1):
-        totals[event.nickname] = event.total
-        listed.append(
-            Move(
-                number=number,
-                nickname=event.nickname,
-                full_name=names[event.nickname],
-                kind=event.kind,
-                summary=_summary(event, len(record.players)),
-                change=event.change,
-                totals=tuple(totals.values()),
-                line=event.line,
-                nicknames=tuple(totals),
-                problems=tuple(by_line.get(event.line, ())),
-            )
-        )
-    return listed
-
-
-def stored_moves(
-    text: str, challenge_rule: str | None = None
-) -> tuple[GameRecord, list[Move]] | None:
-    """A stored report's record and its moves, each with what the replay found wrong in it under
-    the league's challenge rule (G5); None if the record no longer reads (it was read when
-    reported: a later change to the reader must not break a page). The same text and rule
-    always give the same answer, so the process keeps the last few (a match page replayed the
-    whole game, 2 ms, on every request): callers read what it returns, never change it."""
-    return _stored_moves(text, challenge_rule)
-
-
-@lru_cache(maxsize=256)
-def _stored_moves(text: str, challenge_rule: str | None):
-    try:
-        _, record = read_record(text)
-    except RecordError:
-        return None
-    return record, moves(
-        record, check_record(record, verify=True, challenge_rule=challenge_rule).problems
-    )
-
-
-def board_after(record: GameRecord, move: int) -> tuple[list[list[Square]], set[int]]:
-    """The board after the first ``move`` events, as rows of squares, and the squares that
-    move placed. A play the engine finds illegal is still drawn where the record puts it."""
-    board = Board()
-    placed: list[int] = []
-    for event in record.events[:move]:
-        if event.kind == PLACEMENT:
-            placed = _put(board, event)
-        elif event.kind == WITHDRAWAL:
-            board.lift(placed)
-            placed = []
-        else:
-            placed = []
-    new = set(placed)
-    rows = []
-    for row in range(SIZE):
-        squares = []
-        for col in range(SIZE):
-            index = row * SIZE + col
-            letter = board[index] or ""
-            squares.append(
-                Square(
-                    letter=letter,
-                    premium=_premium(index),
-                    is_new=index in new,
-                    name=square_name(index),
-                    value=TILE_VALUES.get(letter, 0) if letter else 0,
-                )
-            )
-        rows.append(squares)
-    return rows, new
-
-
-def _put(board: Board, event: Event) -> list[int]:
-    try:
-        tiles = tiles_from_word(board, event.position, event.word)
-        squares = {tile.row * SIZE + tile.col: tile.letter for tile in tiles}
-    except IllegalPlay:
-        position = event.position
-        squares = {}
-        for offset, letter in enumerate(event.word):
-            row = position.row + (0 if position.across else offset)
-            col = position.col + (offset if position.across else 0)
-            if letter != "." and row < SIZE and col < SIZE:
-                squares[row * SIZE + col] = letter
-    board.put(squares)
-    return list(squares)

@@ -1,120 +1,20 @@
-"""The director's queues: open disputes oldest first with both versions side by side, can't-reach
-reports, and every match's rulings. Each ruling is a form with a required reason that calls one
-service; the audit trail is read-only."""
+"""The director's queues: disputes, oldest first with both versions side by side (L9), and
+can't-reach reports (L5), each opening the ruling form."""
 
-from django import forms
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.contrib.admin.views.main import ChangeList
 from django.db.models import F, Prefetch
-from django.shortcuts import get_object_or_404, redirect
-from django.template.response import TemplateResponse
+from django.shortcuts import get_object_or_404
 from django.urls import path, reverse
 from django.utils.html import format_html
 from django.utils.timesince import timesince
 
 from core.admin import InstitutionScopedAdmin
-from core.errors import DomainError
 
-from . import services
-from .forms import SCORE, in_zone
-from .game_records import stored_moves
-from .models import AuditEvent, ContactIssue, Dispute, Match, Seat
-from .selectors import with_dispute_facts
-
-
-class RulingForm(forms.Form):
-    """One ruling: the decision, the reason, and what the decision needs (every seat's amended
-    score and, to break a tie (G2), its score before unplayed tiles; the seats that forfeit; a
-    new deadline)."""
-
-    ruling = forms.ChoiceField(label="Decision", widget=forms.RadioSelect)
-    reason = forms.CharField(
-        label="Reason (required; every player sees it)", widget=forms.Textarea(attrs={"rows": 3})
-    )
-    new_deadline = forms.DateTimeField(
-        label="New deadline",
-        required=False,
-        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
-        help_text="In the institution's time zone.",
-    )
-
-    def __init__(self, *args, rulings, seats, tz, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.tz = tz
-        self.orders = [seat.order for seat in seats]
-        self.fields["ruling"].choices = [(ruling.value, ruling.label) for ruling in rulings]
-        for seat in seats:
-            name = seat.player.name
-            self.fields[f"score_{seat.order}"] = forms.IntegerField(
-                label=f"Amended score, {name}", required=False, **SCORE
-            )
-            self.fields[f"pre_{seat.order}"] = forms.IntegerField(
-                label=f"{name}'s score before unplayed tiles (breaks a tie, optional)",
-                required=False,
-                **SCORE,
-            )
-        for seat in seats:
-            self.fields[f"forfeit_{seat.order}"] = forms.BooleanField(
-                label=f"{seat.player.name} forfeits", required=False
-            )
-        self.order_fields(["ruling", "reason"])
-
-    def clean_new_deadline(self):
-        return in_zone(self.cleaned_data.get("new_deadline"), self.tz)
-
-    def ruling_arguments(self) -> dict:
-        """The cleaned form as `services.rule`'s keyword arguments."""
-        data = self.cleaned_data
-        scores = [data.get(f"score_{order}") for order in self.orders]
-        pre = [data.get(f"pre_{order}") for order in self.orders]
-        return {
-            "ruling": data["ruling"],
-            "reason": data["reason"],
-            "new_deadline": data["new_deadline"],
-            "scores": scores if any(score is not None for score in scores) else [],
-            "pre_adjustment": pre if any(value is not None for value in pre) else [],
-            "forfeiting": [order for order in self.orders if data.get(f"forfeit_{order}")],
-        }
-
-
-def _ruling_view(
-    model_admin, request, *, match, title, back, dispute=None, contact_issue=None, extra=None
-):
-    """The ruling form for a match, its dispute or its can't-reach report: one form, one service
-    call (`services.rule`)."""
-    match = Match.objects.select_related("league__season__institution", "round").get(pk=match.pk)
-    seats = list(Seat.objects.filter(match=match).select_related("player__user").order_by("order"))
-    tz = match.league.season.institution.tz
-    rulings = services.RULINGS_ON[services.ruling_on(dispute, contact_issue)]
-    form = RulingForm(request.POST or None, rulings=rulings, seats=seats, tz=tz)
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.rule(
-                actor=request.user,
-                match=match,
-                dispute=dispute,
-                contact_issue=contact_issue,
-                **form.ruling_arguments(),
-            )
-        except DomainError as error:
-            form.add_error(None, error.message)
-        else:
-            model_admin.message_user(
-                request, "Decision recorded; every player has been e-mailed.", messages.SUCCESS
-            )
-            return redirect(back)
-    context = {
-        **model_admin.admin_site.each_context(request),
-        "opts": model_admin.model._meta,
-        "title": title,
-        "match": match,
-        "seats": seats,
-        "form": form,
-        "tz": tz,
-        "events": AuditEvent.objects.filter(match=match).select_related("actor"),
-        **(extra or {}),
-    }
-    return TemplateResponse(request, "admin/matches/ruling.html", context)
+from ..game_records import stored_moves
+from ..models import ContactIssue, Dispute, Seat
+from ..selectors import with_dispute_facts
+from .ruling import ruling_view
 
 
 class OpenFilter(admin.SimpleListFilter):
@@ -135,8 +35,7 @@ class OpenFilter(admin.SimpleListFilter):
 class DisputeChangeList(ChangeList):
     """The list's page of disputes, each with its seats' names and the report's scores read as
     plain values in two queries (``with_dispute_facts``): a prefetch of seats, players, users
-    and scores built four objects a seat, and was most of the page's time (issue 18). The
-    ruling view, which shows one dispute, prefetches what it shows."""
+    and scores would build four objects a seat only to show two names. The ruling view, which shows one dispute, prefetches what it shows."""
 
     def get_results(self, request):
         super().get_results(request)
@@ -159,8 +58,8 @@ class DisputeAdmin(InstitutionScopedAdmin):
     # The first column holds its own link (to the match page): the change page is reached from
     # "Open for", or the admin would wrap one link in another.
     list_display_links = ["age"]
-    # Each row shows both versions of the scores: 25 is a screenful, and a page of 100 took
-    # 170 ms to build at the bench's 218 open disputes (issue 18).
+    # Each row shows both versions of the scores: 25 is a screenful, and the admin's 100 a page
+    # is slow to build for no one's benefit.
     list_per_page = 25
     list_filter = [OpenFilter, "report__match__league"]
     list_select_related = [
@@ -262,7 +161,7 @@ class DisputeAdmin(InstitutionScopedAdmin):
             pk=pk,
         )
 
-        return _ruling_view(
+        return ruling_view(
             self,
             request,
             match=dispute.report.match,
@@ -334,7 +233,7 @@ class ContactIssueAdmin(InstitutionScopedAdmin):
     def decide_view(self, request, pk):
         issue = get_object_or_404(self.get_queryset(request), pk=pk)
 
-        return _ruling_view(
+        return ruling_view(
             self,
             request,
             match=issue.match,
@@ -343,86 +242,3 @@ class ContactIssueAdmin(InstitutionScopedAdmin):
             back=reverse("admin:matches_contactissue_changelist") + "?state=open",
             extra={"issue": issue},
         )
-
-
-class SeatInline(admin.TabularInline):
-    model = Seat
-    extra = 0
-    can_delete = False
-    readonly_fields = ["order", "player", "score", "pre_adjustment_score", "outcome"]
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-
-@admin.register(Match)
-class MatchAdmin(InstitutionScopedAdmin):
-    institution_path = "league__season__institution_id"
-    list_display = ["__str__", "league", "status", "deadline", "scheduled_at", "rule_link"]
-    list_filter = ["status", "league"]
-    list_select_related = ["league", "round"]
-    search_fields = [
-        "seats__player__user__last_name",
-        "seats__player__display_name",
-        "seats__player__campus_id",
-    ]
-    readonly_fields = [f.name for f in Match._meta.fields]
-    inlines = [SeatInline]
-
-    def get_queryset(self, request):
-        return super().get_queryset(request).prefetch_related("seats__player__user")
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-    @admin.display(description="")
-    def rule_link(self, match):
-        return format_html(
-            '<a href="{}">Rule</a>', reverse("admin:matches_match_rule", args=[match.pk])
-        )
-
-    def get_urls(self):
-        return [
-            path(
-                "<int:pk>/rule/",
-                self.admin_site.admin_view(self.rule_view),
-                name="matches_match_rule",
-            )
-        ] + super().get_urls()
-
-    def rule_view(self, request, pk):
-        match = get_object_or_404(self.get_queryset(request), pk=pk)
-
-        return _ruling_view(
-            self,
-            request,
-            match=match,
-            title="Rule on this match",
-            back=reverse("admin:matches_match_change", args=[match.pk]),
-        )
-
-
-@admin.register(AuditEvent)
-class AuditEventAdmin(InstitutionScopedAdmin):
-    """Append-only: nobody adds, changes or deletes an audit event."""
-
-    institution_path = "match__league__season__institution_id"
-    list_display = ["created_at", "match", "action", "actor", "reason"]
-    list_filter = ["action"]
-    list_select_related = ["match__round", "actor"]
-    readonly_fields = [f.name for f in AuditEvent._meta.fields]
-
-    def get_queryset(self, request):
-        return super().get_queryset(request).prefetch_related("match__seats__player__user")
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
