@@ -5,6 +5,7 @@ from django.db.models import Count, Q
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils.html import format_html
 
 from core.admin import INSTITUTION_PATHS, InstitutionScopedAdmin
 from core.errors import DomainError
@@ -118,7 +119,6 @@ class LeagueAdmin(InstitutionScopedAdmin):
 
     @admin.display(description="")
     def draw_link(self, league):
-        from django.utils.html import format_html
 
         return format_html(
             '<a href="{}">Draw rounds</a>', reverse("admin:league_league_draw", args=[league.pk])

@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.timesince import timesince
 
 from accounts import roles
-from accounts.models import Eligibility, player_name
+from accounts.models import Eligibility, PlayerProfile, player_name
 from accounts.selectors import (
     current_season,
     institution_counts,
@@ -34,7 +34,7 @@ from matches.selectors import (
 from matches.services import MAX_SEATS
 
 from .models import League
-from .nightly import last_run, nightly_overdue
+from .nights import last_run, nightly_overdue
 from .pages import JSON_KEYS
 from .selectors import leagues_for, standings_of
 
@@ -314,7 +314,6 @@ def export_roster(request: HttpRequest) -> HttpResponse:
     the current season. An unverified signup may be anyone typing someone else's address."""
     institution = _director_institution(request)
     season = current_season(institution)
-    from accounts.models import PlayerProfile
 
     statuses = {}
     if season:

@@ -24,47 +24,36 @@ transaction of the step that claims it (core/tasks.py), so a broker outage canno
 """
 
 from dataclasses import dataclass, fields
-from datetime import date, datetime, time, timedelta
+from datetime import date, datetime, timedelta
 
-from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.db.models import Count, Q
-from django.template.loader import render_to_string
 from django.utils import timezone
 
-from accounts import roles
-from accounts.models import Institution, User
-from accounts.selectors import current_season, overdue_checkouts, pending_students
-from core.compiled import CompiledQuery
-from core.errors import DomainError
-from core.tasks import queue_emails, requeue_failed
+from accounts.models import Institution
 from matches.models import (
     OPEN_STATUSES,
     AuditEvent,
-    ContactIssue,
     Match,
-    MatchStatus,
     Seat,
 )
-from matches.selectors import disputes_waiting
 from matches.services import confirm_stale_reports, forfeit_overdue_matches
+from matches.tasks import send_reminders
 
 from . import formats
-from .models import DigestLog, League, NightlyRun
+from .digest import digest_send
+from .models import League, NightlyRun
+from .nights import (
+    last_run,
+    night_begin,
+    night_events,
+    nightly_moment,
+)
 from .refresh import refresh_leagues
 
 REMINDER_HOURS = 48
-DIGEST_LIST_LIMIT = 25
 # Leagues whose season ended longer ago than this are left alone.
 SEASON_GRACE_DAYS = 60
-# Longer than this without a finished run and the dashboard and the digest warn.
-OVERDUE_AFTER = timedelta(hours=36)
-# The audit actions of the pipeline's own transitions (steps 1 and 2).
-NIGHTLY_ACTIONS = ("double_forfeit", "auto_confirmed")
-
-
-class NightlyRefused(DomainError):
-    """A run for a day before a night that already ran."""
 
 
 @dataclass
@@ -96,10 +85,6 @@ class NightlySummary:
             if key in known and value.isdecimal():
                 values[key] = int(value)
         return cls(**values)
-
-
-def nightly_moment(institution: Institution, day: date) -> datetime:
-    return datetime.combine(day, time(2, 0), tzinfo=institution.tz)
 
 
 def run_nightly(
@@ -162,7 +147,7 @@ def night_totals(
     which happen once, as what the earlier runs recorded plus this one's."""
     done = dict(
         AuditEvent.objects.filter(
-            _tonight(institution, run, now), match__league__season__institution=institution
+            night_events(institution, run, now), match__league__season__institution=institution
         )
         .order_by()
         .values("action")
@@ -188,73 +173,11 @@ def _record_night(institution, run, now, earlier, this_run) -> None:
     run.save(update_fields=["finished_at", "summary"])
 
 
-# --- The record of runs ------------------------------------------------------------------------------
-
-
-def night_begin(*, institution: Institution, today: date) -> NightlyRun:
-    """The record of this night's run, made or found again (a rerun of the same night), covering
-    every night since the last finished run. Refuses a day before a night that already ran."""
-    if refusal := night_refusal(institution=institution, today=today):
-        raise NightlyRefused(refusal)
-    previous = last_run(institution, before=today)
-    run, _ = NightlyRun.objects.get_or_create(
-        institution=institution,
-        day=today,
-        defaults={"covers_from": previous.day + timedelta(days=1) if previous else today},
-    )
-    return run
-
-
-def night_refusal(*, institution: Institution, today: date) -> str | None:
-    """Why a run as of `today` may not happen, or None: a later night already ran."""
-    later = NightlyRun.objects.filter(institution=institution, day__gt=today).order_by("-day")
-    if later := later.first():
-        return (
-            f"{institution.slug}: the nightly already ran as of {later.day:%Y-%m-%d}; "
-            f"a run as of {today:%Y-%m-%d} would undo or redo what it did."
-        )
-    return None
-
-
-def _finished_runs(institution_id: int):
-    return NightlyRun.objects.filter(
-        institution_id=institution_id, finished_at__isnull=False
-    ).order_by("-day")
-
-
-# The dashboard asks on every request (core.compiled, issue 18).
-LATEST_RUN = CompiledQuery(
-    lambda institution_id: _finished_runs(institution_id)[:1], institution_id=int
-)
-
-
-def last_run(institution: Institution, *, before: date | None = None) -> NightlyRun | None:
-    """The latest finished run (before a day): a run cut short is covered by the next one."""
-    if before is None:
-        return LATEST_RUN.first(institution_id=institution.pk)
-    return _finished_runs(institution.pk).filter(day__lt=before).first()
-
-
-def nightly_overdue(run: NightlyRun | None, now: datetime) -> bool:
-    return run is None or now - run.finished_at > OVERDUE_AFTER
-
-
-def _tonight(institution: Institution, run: NightlyRun, now: datetime) -> Q:
-    """The audit events of the pipeline's own transitions in the nights this run covers: every
-    run stamps them with its night's moment, so those of a run cut short count as well."""
-    return Q(
-        actor__isnull=True,
-        action__in=NIGHTLY_ACTIONS,
-        created_at__gte=nightly_moment(institution, run.covers_from),
-        created_at__lte=now,
-    )
-
-
 def touched_leagues(*, institution: Institution, run: NightlyRun, now: datetime) -> set[int]:
     """Leagues whose tables tonight must rebuild whatever their season's age: those of tonight's
     forfeits and confirmations, and those where anyone (a director ruling, a player confirming)
     changed a match since the last finished run began."""
-    tonight = _tonight(institution, run, now)
+    tonight = night_events(institution, run, now)
     people = Q(actor__isnull=False)
     previous = last_run(institution, before=run.day)
     if previous:
@@ -273,7 +196,6 @@ def touched_leagues(*, institution: Institution, run: NightlyRun, now: datetime)
 def remind_due_matches(*, institution: Institution, now: datetime) -> int:
     """Claim matches due within 48 hours and still unscheduled or unreported, once each, and
     queue the reminders. Returns how many players will be reminded."""
-    from matches.tasks import send_reminders
 
     with transaction.atomic():
         due = list(
@@ -295,116 +217,3 @@ def remind_due_matches(*, institution: Institution, now: datetime) -> int:
         players = Seat.objects.filter(match_id__in=due, player__email_reminders=True).count()
         send_reminders(due)  # called, not queued: into the outbox with the claim
     return players
-
-
-# --- The digest --------------------------------------------------------------------------------------
-
-
-def digest_content(*, institution: Institution, run: NightlyRun, now: datetime) -> dict:
-    """What needs a human this morning, read from the database: the forfeits of every night the
-    run covers, and what waits now. Every list is capped, every count is exact."""
-    today = run.day
-    in_institution = Q(league__season__institution=institution)
-    forfeited = AuditEvent.objects.filter(
-        _tonight(institution, run, now),
-        action="double_forfeit",
-        match__league__season__institution=institution,
-    ).values("match_id")
-    forfeits = (
-        Match.objects.filter(id__in=forfeited)
-        .select_related("league", "round")
-        .prefetch_related("seats__player__user")
-        .order_by("deadline", "id")
-    )
-    disputes = (
-        disputes_waiting(institution.pk)
-        .select_related("report__match__league", "report__match__round", "raised_by__user")
-        .order_by("created_at")
-    )
-    contact = (
-        ContactIssue.objects.filter(
-            resolved_at__isnull=True, match__league__season__institution=institution
-        )
-        .select_related("match__league", "match__round", "reported_by__user")
-        .order_by("created_at")
-    )
-    unscheduled = (
-        Match.objects.filter(
-            in_institution,
-            status=MatchStatus.UNSCHEDULED,
-            deadline__gt=now,
-            deadline__lte=now + timedelta(hours=48),
-        )
-        .select_related("league", "round")
-        .order_by("deadline")
-    )
-    season = current_season(institution, today)
-    pending = pending_students(institution, season)
-    overdue = overdue_checkouts(institution, now)
-    sections = {
-        "forfeits": (forfeits.count(), list(forfeits[:DIGEST_LIST_LIMIT])),
-        "disputes": (
-            disputes.count(),
-            [(d, (now - d.created_at).days) for d in disputes[:DIGEST_LIST_LIMIT]],
-        ),
-        "contact_issues": (contact.count(), list(contact[:DIGEST_LIST_LIMIT])),
-        "pending": (pending.count(), list(pending[:DIGEST_LIST_LIMIT])),
-        "unscheduled": (unscheduled.count(), list(unscheduled[:DIGEST_LIST_LIMIT])),
-        "overdue_equipment": (overdue.count(), list(overdue[:DIGEST_LIST_LIMIT])),
-    }
-    missed = [run.covers_from + timedelta(days=n) for n in range((today - run.covers_from).days)]
-    return {
-        "institution": institution,
-        "today": today,
-        "season": season,
-        "sections": sections,
-        "missed_nights": missed,
-        "last_run": last_run(institution, before=today),
-        "empty": not missed and all(count == 0 for count, _ in sections.values()),
-    }
-
-
-def digest_recipients(institution: Institution):
-    return (
-        User.objects.filter(
-            is_active=True,
-            profile__institution=institution,
-            profile__email_digest=True,
-            groups__name__in=[roles.DIRECTORS, roles.FRONT_DESK],
-        )
-        .distinct()
-        .order_by("email")
-    )
-
-
-def digest_send(*, institution: Institution, run: NightlyRun, now: datetime) -> int:
-    """Claim the day's digest and queue one e-mail per recipient; nothing to say, no e-mail."""
-    today = run.day
-    content = digest_content(institution=institution, run=run, now=now)
-    if content["empty"]:
-        return 0
-    recipients = list(digest_recipients(institution))
-    if not recipients:
-        return 0
-    with transaction.atomic():
-        log, claimed = DigestLog.objects.select_for_update().get_or_create(
-            institution=institution, day=today, defaults={"recipients": len(recipients)}
-        )
-        if not claimed:
-            # This day's digest went out already; what was never delivered (its retries spent)
-            # goes out again.
-            return requeue_failed(log.email_ids)
-        from django.conf import settings
-
-        context = {**content, "site_url": settings.SITE_URL}
-        subject = f"[Scrabble league] {institution.name}: what needs you today ({today:%b %-d})"
-        text = render_to_string("email/digest.txt", context)
-        html = render_to_string("email/digest.html", context)
-        messages = []
-        for user in recipients:
-            message = EmailMultiAlternatives(subject=subject, body=text, to=[user.email])
-            message.attach_alternative(html, "text/html")
-            messages.append(message)
-        log.email_ids = queue_emails(messages)
-        log.save(update_fields=["email_ids"])
-    return len(recipients)

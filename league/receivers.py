@@ -9,11 +9,17 @@ from accounts.models import Institution
 from accounts.signals import ruled_ineligible
 from matches.signals import results_finalised
 
+from .models import Entry
+from .pages import render_pages
+from .refresh import refresh_leagues
+from .schedules import sync_nightly_schedule
+from .services import ineligibility_forfeits
+from .standings import LEAGUE_SETTINGS
+
 
 @receiver(results_finalised)
 def keep_standings_and_brackets_live(sender, league_ids, **kwargs):
     """A result became final: that league's standings, bracket and pages follow at once."""
-    from .refresh import refresh_leagues
 
     refresh_leagues(league_ids)
 
@@ -21,7 +27,6 @@ def keep_standings_and_brackets_live(sender, league_ids, **kwargs):
 @receiver(ruled_ineligible)
 def settle_the_matches_of_an_ineligible_player(sender, profile, season, actor, reason, **kwargs):
     """L10: a player ruled ineligible mid-season forfeits what they have left to play."""
-    from .services import ineligibility_forfeits
 
     ineligibility_forfeits(actor=actor, player=profile, season=season)
 
@@ -29,7 +34,6 @@ def settle_the_matches_of_an_ineligible_player(sender, profile, season, actor, r
 @receiver(pre_save, sender="league.League")
 def note_a_change_to_the_standings_settings(sender, instance, **kwargs):
     """The forfeit spreads are in every forfeit's spread: compare them with the stored league."""
-    from .standings import LEAGUE_SETTINGS
 
     stored = None
     if instance.pk is not None:
@@ -43,8 +47,6 @@ def note_a_change_to_the_standings_settings(sender, instance, **kwargs):
 def render_an_edited_leagues_pages(sender, instance, **kwargs):
     """Its name, season or spreads show on its pages; a new spread changes its standings too,
     rebuilt in the transaction of the edit."""
-    from .pages import render_pages
-    from .refresh import refresh_leagues
 
     if getattr(instance, "_standings_settings_changed", False):
         refresh_leagues([instance.pk])
@@ -55,7 +57,6 @@ def render_an_edited_leagues_pages(sender, instance, **kwargs):
 @receiver(post_save, sender="accounts.Season")
 def render_the_pages_of_an_edited_season(sender, instance, **kwargs):
     """The season's name shows on its leagues' pages."""
-    from .pages import render_pages
 
     transaction.on_commit(lambda: render_pages(instance.leagues.values_list("pk", flat=True)))
 
@@ -65,8 +66,6 @@ def render_the_pages_of_a_renamed_player(sender, instance, update_fields=None, *
     """Players' names show on their leagues' pages. A login saves only ``last_login``: skipped."""
     if update_fields is not None and not {"first_name", "last_name"} & set(update_fields):
         return
-    from .models import Entry
-    from .pages import render_pages
 
     def render():
         leagues = Entry.objects.filter(player__user_id=instance.pk).values_list(
@@ -79,6 +78,5 @@ def render_the_pages_of_a_renamed_player(sender, instance, update_fields=None, *
 
 @receiver(post_save, sender=Institution)
 def schedule_the_nightly_run(sender, instance, **kwargs):
-    from .schedules import sync_nightly_schedule
 
     sync_nightly_schedule(instance)

@@ -3,11 +3,12 @@ nightly task per institution, at 02:00 in the institution's own time zone."""
 
 import json
 
+from django_celery_beat.models import CrontabSchedule, PeriodicTask
+
 NIGHTLY_TASK = "league.tasks.run_nightly_for_institution"
 
 
 def sync_nightly_schedule(institution) -> None:
-    from django_celery_beat.models import CrontabSchedule, PeriodicTask
 
     # Fires at 02:00 every day, institution time: the nightly run of docs/design.md.
     crontab, _ = CrontabSchedule.objects.get_or_create(

@@ -11,7 +11,7 @@ from matches.models import Match, Seat
 from matches.next_step import MyMatch, Opponent
 
 from . import formats
-from .models import Entry, League, Round, WaitlistEntry
+from .models import STANDING_COLUMNS, Entry, League, Round, Standing, WaitlistEntry
 
 
 def leagues_for(institution):
@@ -106,7 +106,6 @@ def schedule(league: League) -> list[Round]:
 
 
 def standings_of(league: League):
-    from .models import Standing
 
     return list(
         Standing.objects.filter(league=league)
@@ -156,7 +155,6 @@ def standings_rows_of(league_ids) -> dict[int, list[dict]]:
     """The standings tables of these leagues as plain rows, by league id, display strings
     prepared here: one query, no model instances (building ~100 model objects and their template
     tags was most of a page's time)."""
-    from .models import STANDING_COLUMNS, Standing
 
     by_league: dict[int, list[dict]] = {}
     # A guest has no user (the join is a LEFT JOIN, their name columns NULL): their row is

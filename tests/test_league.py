@@ -300,7 +300,7 @@ def test_l10_an_ineligibility_ruling_and_its_forfeits_stand_or_fall_together(
     league, match, player, director, season, monkeypatch
 ):
     """The forfeits are settled in the ruling's transaction: if they fail, nothing is ruled."""
-    from league import services as league_services
+    from league.services import leaving as league_services
 
     def broken(**kwargs):
         raise RuntimeError("the forfeits failed")

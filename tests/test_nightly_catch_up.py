@@ -14,7 +14,8 @@ from django.utils import timezone
 
 from league import nightly
 from league.models import Bracket, NightlyRun, Standing
-from league.nightly import NightlyRefused, run_for_institution
+from league.nightly import run_for_institution
+from league.nights import NightlyRefused
 from league.services import rounds_generate
 from matches.models import AuditEvent, Match, MatchStatus, ResultReport
 from matches.services import Ruling, report_dispute, rule

@@ -4,7 +4,8 @@ from django.core.management.base import BaseCommand, CommandError
 
 from accounts.models import Institution
 from core.values import shown, slug_argument
-from league.nightly import NightlyRefused, NightlySummary, night_refusal, run_for_institution
+from league.nightly import NightlySummary, run_for_institution
+from league.nights import NightlyRefused, night_refusal
 
 # The nightly counts days and hours on from its day: far enough from date.min and date.max.
 FIRST_DAY, LAST_DAY = date(1900, 1, 1), date(9998, 12, 31)

@@ -1,7 +1,7 @@
-"""Every change to leagues, entries and rounds: keyword-only, one transaction, the acting user
-checked, a DomainError on a broken rule."""
+"""Entering a league: a student joins (L10 and the league's limits), the director enrols (a late
+entry after the draw takes the byes), the waitlist of a full league, player numbers."""
 
-from datetime import date, timedelta
+from datetime import date
 
 from django.db import transaction
 from django.db.models import Max
@@ -13,22 +13,21 @@ from accounts.models import EligibilityStatus, PlayerProfile
 from accounts.selectors import eligibility_of
 from accounts.services import require_eligible
 from core.errors import DomainError, NotAllowed
-from matches.models import FINAL_STATUSES, Match, MatchStatus, Seat
-from matches.services import NewMatch, bye_fill, matches_create, withdrawal_forfeits
+from matches.models import Match, MatchStatus, Seat
+from matches.services import bye_fill
 
-from . import formats
-from .models import Entry, League, LeagueFormat, Round, WaitlistEntry
-from .notifications import tell
-from .pairing import round_robin
-from .policies import JoinRefusal, join_refusal
-from .refresh import refresh_leagues
+from .. import formats
+from ..models import Entry, League, LeagueFormat, Round, WaitlistEntry
+from ..notifications import tell
+from ..policies import JoinRefusal, join_refusal
+from ..refresh import refresh_leagues
 
 
 class LeagueError(DomainError):
     pass
 
 
-def _require_director(actor, league: League) -> None:
+def require_director(actor, league: League) -> None:
     if not roles.is_director_of(actor, league.season.institution):
         raise NotAllowed("Only the league's director can do that.")
 
@@ -202,7 +201,7 @@ def waitlist_leave(*, actor, league: League) -> None:
             raise LeagueError(f"You are not on the waitlist for {league}.")
 
 
-def _give_places(league: League, *, actor) -> list[Entry]:
+def give_places(league: League, *, actor) -> list[Entry]:
     """Give the free places of a locked league not yet drawn (the caller's check) to those waiting, in the order they
     joined the waitlist; each is told by e-mail. Someone no longer eligible (L10) is passed over
     and keeps their place on the waitlist. The league row is locked, so nobody joins or leaves
@@ -241,210 +240,12 @@ def _give_places(league: League, *, actor) -> list[Entry]:
     return given
 
 
-def _withdraw(league: League, entry: Entry, *, actor, reason: str, told: str, by_player: bool):
-    """Withdraw an active entry of a locked league: its remaining matches become forfeits to
-    the opponents; before the draw the place goes to the first waiting. Returns the forfeits."""
-    started = league.started(league.rounds.exists())
-    entry.withdrawn_at = timezone.now()
-    entry.withdrawn_reason = reason
-    entry.save(update_fields=["withdrawn_at", "withdrawn_reason"])
-    forfeits = withdrawal_forfeits(
-        actor=actor, player=entry.player, league=league, reason=told, by_player=by_player
-    )
-    if not started:
-        _give_places(league, actor=actor)
-    # Their row is marked withdrawn (or goes, if they never played), forfeits or none.
-    refresh_leagues([league.pk])
-    return forfeits
-
-
 def entry_enrol(*, actor, league: League, player: PlayerProfile) -> Entry:
     """The director enrols a player (after the registration deadline too). After the draw it is
     a late entry: the player takes the bye of each round still to play (`_late_entry_byes`)."""
     with transaction.atomic():
         league = lock_league(league)
-        _require_director(actor, league)
+        require_director(actor, league)
         if player.institution_id != league.season.institution_id:
             raise LeagueError(f"{player.name} is not a student of {league.season.institution}.")
         return enter(league, player, by_director=True, actor=actor)
-
-
-def entry_withdraw(*, actor, entry: Entry, reason: str) -> int:
-    """The director withdraws a player: their remaining matches become forfeits to their
-    opponents. Returns how many matches were forfeited."""
-    reason = (reason or "").strip()
-    if not reason:
-        raise LeagueError("A reason is required.")
-    with transaction.atomic():
-        league = lock_league(entry.league)
-        _require_director(actor, league)
-        entry = (
-            Entry.objects.select_for_update(of=("self",))
-            .select_related("player__user")
-            .get(pk=entry.pk)
-        )
-        if not entry.active:
-            raise LeagueError(f"{entry.player.name} has already withdrawn.")
-        return _withdraw(
-            league,
-            entry,
-            actor=actor,
-            reason=reason,
-            told=f"{entry.player.name} withdrew: {reason}",
-            by_player=False,
-        )
-
-
-def remaining_games(entry: Entry) -> int:
-    """The entry's matches not yet final: what withdrawing now turns into forfeits."""
-    return (
-        Match.objects.filter(league=entry.league_id, seats__player=entry.player_id)
-        .exclude(status__in=FINAL_STATUSES)
-        .count()
-    )
-
-
-def leave_warning(league: League, games: int) -> str:
-    plural = "game becomes a forfeit" if games == 1 else "games become forfeits"
-    return (
-        f"Withdrawing from {league} now is for good: your remaining {games} {plural} to your "
-        "opponents."
-    )
-
-
-def entry_leave(*, actor, entry: Entry, accept_forfeits: bool = False) -> int:
-    """A student withdraws from a league themself. Before the draw at once, their place going
-    to the first waiting; after it only with `accept_forfeits`, since their remaining games
-    become forfeits to their opponents, as the director's withdrawal makes them. At a club or
-    an event the front desk or the director marks who leaves (E3, E4), so it is refused there.
-    Returns how many matches were forfeited."""
-    with transaction.atomic():
-        league = lock_league(entry.league)
-        entry = (
-            Entry.objects.select_for_update(of=("self",))
-            .select_related("player__user")
-            .get(pk=entry.pk)
-        )
-        if entry.player.user_id is None or entry.player.user_id != actor.pk:
-            raise NotAllowed(
-                "Only the player can withdraw themself; the director withdraws others."
-            )
-        if not league.students_withdraw:
-            raise LeagueError(
-                f"At {league} the front desk or the director marks who leaves: ask them."
-            )
-        if not entry.active:
-            raise LeagueError(f"You have already withdrawn from {league}.")
-        games = remaining_games(entry)
-        if games and not accept_forfeits:
-            raise LeagueError(leave_warning(league, games))
-        return _withdraw(
-            league,
-            entry,
-            actor=actor,
-            reason="Withdrew themself",
-            told=f"{entry.player.name} withdrew from {league}.",
-            by_player=True,
-        )
-
-
-def ineligibility_forfeits(*, actor, player: PlayerProfile, season) -> int:
-    """A player ruled ineligible for `season` (L10) cannot play on: each of their matches still
-    open in the season's leagues becomes a forfeit to the opponent, as a withdrawal's does. Their
-    entries stay, so a lifted ruling lets them play what is still to come. Called in the
-    ruling's transaction (`receivers.settle_the_matches_of_an_ineligible_player`); the
-    eligibility reason stays in the eligibility history, since both players see the match's."""
-    still_open = (
-        Match.objects.filter(league__season=season, seats__player=player)
-        .exclude(status__in=FINAL_STATUSES)
-        .values("league_id")
-    )
-    forfeits = 0
-    with transaction.atomic():
-        for league in League.objects.filter(pk__in=still_open).order_by("pk"):
-            league = lock_league(league)
-            _require_director(actor, league)
-            forfeits += withdrawal_forfeits(
-                actor=actor,
-                player=player,
-                league=league,
-                reason=f"{player.name} was ruled ineligible for {season.name}.",
-            )
-    return forfeits
-
-
-def rounds_generate(
-    *, actor, league: League, first_play_by: date, allow_past: bool = False
-) -> list[Round]:
-    """The director draws the whole round robin (circle method): one round per
-    `round_length_days`, each match with its deadline; with an odd count a bye each round. A
-    first play-by date already past is refused (only the demo, building a season under way,
-    passes `allow_past`)."""
-    with transaction.atomic():
-        league = lock_league(league)
-        _require_director(actor, league)
-        if league.format != LeagueFormat.LEAGUE:
-            raise LeagueError("Round robins are for leagues; a tournament gets a bracket.")
-        if league.rounds.exists():
-            raise LeagueError(f"{league} already has its rounds.")
-        entries = list(
-            Entry.objects.filter(league=league, withdrawn_at__isnull=True)
-            .select_related("player__user")
-            .order_by("seed", "joined_at", "id")
-        )
-        if len(entries) < 2:
-            raise LeagueError("A round robin needs at least two players.")
-        season = league.season
-        today = season.institution.today()
-        if first_play_by < today and not allow_past:
-            # Round 1 would be overdue at once: its matches double forfeits that very night (L8).
-            raise LeagueError(
-                f"The first play-by date ({first_play_by:%b %-d}) has passed: choose "
-                f"{today:%b %-d} or later."
-            )
-        if not season.starts_on <= first_play_by <= season.ends_on:
-            raise LeagueError(f"The first play-by date must fall within {season.name}.")
-        for entry in entries:
-            require_eligible(profile=entry.player, season=season, campus_only=league.campus_only)
-        schedule = round_robin([entry.player for entry in entries])
-        last_play_by = first_play_by + timedelta(
-            days=league.round_length_days * (len(schedule) - 1)
-        )
-        if last_play_by > season.ends_on:
-            raise LeagueError(
-                f"{len(schedule)} rounds of {league.round_length_days} days would end on {last_play_by:%b %-d}, "
-                f"after {season.name} ends ({season.ends_on:%b %-d})."
-            )
-        rounds = Round.objects.bulk_create(
-            [
-                Round(
-                    league=league,
-                    number=number,
-                    play_by=first_play_by + timedelta(days=league.round_length_days * (number - 1)),
-                )
-                for number in range(1, len(schedule) + 1)
-            ]
-        )
-        matches_create(
-            actor=actor,
-            new=[
-                NewMatch(round=round_, players=[p.pk for p in pair if p is not None])
-                for round_, pairs in zip(rounds, schedule, strict=True)
-                for pair in pairs
-            ],
-            reason="Round robin drawn",
-        )
-        # The draw closes the waitlist: those still waiting are told (their rows stay, so the
-        # league's page says it started without them until they clear it).
-        waiting = list(PlayerProfile.objects.filter(waiting__league=league).select_related("user"))
-        tell(
-            players=waiting,
-            subject=f"{league} started without you",
-            lines=[
-                f"The rounds of {league} are drawn and no place came free before the draw: "
-                "its waitlist is closed.",
-                "The director can still enter you late if a round has a bye to give.",
-            ],
-            league=league,
-        )
-    return rounds

@@ -1,0 +1,189 @@
+"""A league: a competition in one season with its own rule settings (format, venue, lexicon,
+end-of-game rule G1, challenge rule G5, per-turn time G8, spreads, windows). What its format does
+differently is the format's to say (``league.formats``)."""
+
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.models import Season
+from matches.scrabble import endgame
+
+from .. import formats
+
+
+class LeagueFormat(models.TextChoices):
+    LEAGUE = "league", "League (round robin, then playoffs)"
+    SINGLE_ELIMINATION = "single_elimination", "Single-elimination tournament"
+    CLUB = "club", "Club nights (tables of four and three)"
+    EVENT = "event", "One-day event (numbered tables, score cards)"
+
+
+class Lexicon(models.TextChoices):
+    NWL2023 = "NWL2023", "NASPA Word List 2023"
+    CSW24 = "CSW24", "Collins Scrabble Words 2024"
+    OSPD6 = "OSPD6", "Official Scrabble Players Dictionary, 6th edition"
+    OSPD4 = "OSPD4", "Official Scrabble Players Dictionary, 4th edition"
+
+
+# The stored values are the rules engine's own names (matches/scrabble/endgame.py), so what a
+# league says is what the engine is told; only the labels are written here.
+class EndOfGameRule(models.TextChoices):
+    STANDARD = (
+        endgame.STANDARD,
+        "Standard: each loses own tiles, the one who went out gains them",
+    )
+    NORTH_AMERICAN = (
+        endgame.NORTH_AMERICAN,
+        "North American: +2 × opponent's tiles, no deduction",
+    )
+    OUT_BONUS = (
+        endgame.OUT_BONUS,
+        "Out bonus: going out earns the others' tiles, nobody loses their own",
+    )
+    NONE = endgame.NO_ADJUSTMENT, "None: no adjustment for unplayed tiles"
+
+
+class ChallengeRule(models.TextChoices):
+    LOSE_TURN = endgame.LOSE_TURN, "Unsuccessful challenger loses a turn"
+    POINTS_TO_CHALLENGED = (
+        endgame.POINTS_TO_CHALLENGED,
+        "Points to the player whose valid play was challenged",
+    )
+    CLUB_BONUS_TO_CHALLENGER = (
+        endgame.CLUB_BONUS_TO_CHALLENGER,
+        "10 points to a successful challenger while tiles remain",
+    )
+
+
+class League(models.Model):
+    season = models.ForeignKey(Season, on_delete=models.PROTECT, related_name="leagues")
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(unique=True, help_text="Used in public URLs: /leagues/<slug>/")
+    format = models.CharField(
+        max_length=20, choices=LeagueFormat.choices, default=LeagueFormat.LEAGUE
+    )
+    venue = models.CharField(max_length=200, help_text="Every game is played here (L2).")
+    lexicon = models.CharField(max_length=10, choices=Lexicon.choices, default=Lexicon.NWL2023)
+    end_of_game_rule = models.CharField(
+        max_length=20, choices=EndOfGameRule.choices, default=EndOfGameRule.STANDARD
+    )
+    challenge_rule = models.CharField(
+        max_length=30, choices=ChallengeRule.choices, default=ChallengeRule.LOSE_TURN
+    )
+    challenge_points = models.PositiveSmallIntegerField(
+        default=10, help_text="Points for the challenge rules that award points (5 or 10)."
+    )
+    turn_time_seconds = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="Per-turn limit in seconds (G8), e.g. 150 for 2:30; empty for none.",
+    )
+    forfeit_spread = models.PositiveSmallIntegerField(default=50)
+    double_forfeit_spread = models.PositiveSmallIntegerField(
+        default=50, help_text="Taken off both sides."
+    )
+    report_window_days = models.PositiveSmallIntegerField(
+        default=0, help_text="Whole days after the round's play-by date to report a result."
+    )
+    confirmation_window_hours = models.PositiveSmallIntegerField(
+        default=48, help_text="Hours the opponent has to confirm or dispute a report."
+    )
+    round_length_days = models.PositiveSmallIntegerField(
+        default=7, validators=[MinValueValidator(1)]
+    )
+    capacity = models.PositiveSmallIntegerField(
+        default=32, validators=[MinValueValidator(2), MaxValueValidator(512)]
+    )
+    public = models.BooleanField(
+        default=True, help_text="Standings, schedule and bracket visible to anyone."
+    )
+    campus_only = models.BooleanField(
+        default=True,
+        help_text="Only eligible students play (L10); untick to admit guests without a campus "
+        "ID (a club open to visitors, E4).",
+    )
+    playoff_size = models.PositiveSmallIntegerField(
+        default=4, help_text="Players in the playoff bracket (0 for none)."
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["season", "name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(challenge_points__in=list(endgame.CHALLENGE_POINTS)),
+                name="league_challenge_points_5_or_10",
+            ),
+        ]
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("league_detail", args=[self.slug])
+
+    @property
+    def institution(self):
+        return self.season.institution
+
+    # What the league's format does differently (league.formats: each format's app says).
+
+    @property
+    def scorekeeper_reports(self) -> bool:
+        """A table's scorekeeper reports every seat's score (G9); otherwise the winner (L7)."""
+        return formats.of(self.format).scorekeeper_reports
+
+    @property
+    def cards_only(self) -> bool:
+        """Results come only from score cards entered at the scoring table (E3)."""
+        return formats.of(self.format).cards_only
+
+    @property
+    def ranks_per_game(self) -> bool:
+        """Where attendance varies (club nights) the table ranks by win percentage, then
+        spread per game (G9)."""
+        return formats.of(self.format).ranks_per_game
+
+    def started(self, has_rounds: bool) -> bool:
+        """Entry is closed because the rounds are drawn (never where entry stays open: clubs
+        and events)."""
+        return has_rounds and not formats.of(self.format).open_entry
+
+    @property
+    def has_waitlist(self) -> bool:
+        """A full league keeps a waitlist until its draw; clubs and events, whose entry never
+        closes with a draw, have none (their desk adds walk-ins)."""
+        return not formats.of(self.format).open_entry
+
+    @property
+    def students_withdraw(self) -> bool:
+        """A student may withdraw from it themself: a league or tournament. At a club or an
+        event the front desk or the director marks who leaves (E3, E4)."""
+        return not formats.of(self.format).open_entry
+
+    def registration_open(self, today=None) -> bool:
+        today = today or self.season.institution.today()
+        own_rule = formats.of(self.format).registration_open
+        if own_rule is not None:  # an event: until its day
+            return own_rule(self, today)
+        return today <= self.season.registration_deadline and today <= self.season.ends_on
+
+    @staticmethod
+    def open_for_entry(today) -> Q:
+        """`registration_open(today)` and not `started`, as a filter: the leagues list lets the
+        database drop the rest (annotated with `has_rounds`, league.selectors.leagues_for).
+        Change the two together."""
+        own = [spec for spec in formats.registered() if spec.open_for_entry is not None]
+        registration_open = Q(
+            ~Q(format__in=[spec.value for spec in own]),
+            season__registration_deadline__gte=today,
+            season__ends_on__gte=today,
+        )
+        for spec in own:
+            registration_open |= Q(format=spec.value) & spec.open_for_entry(today)
+        return registration_open & (
+            Q(has_rounds=False) | Q(format__in=formats.with_trait("open_entry"))
+        )

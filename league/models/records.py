@@ -1,0 +1,93 @@
+"""What the site keeps of its own work: the morning digest sent (once a day), each nightly run,
+and each league's public pages as they are served (the read model)."""
+
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+from accounts.models import Institution
+
+from .leagues import League
+
+
+class DigestLog(models.Model):
+    """The morning digest went out for this institution and day: claimed before sending, so a
+    second run of the night sends nothing new; it only queues again what was never delivered."""
+
+    institution = models.ForeignKey(Institution, on_delete=models.CASCADE, related_name="+")
+    day = models.DateField()
+    recipients = models.PositiveSmallIntegerField(default=0)
+    created_at = models.DateTimeField(default=timezone.now)
+    # Its messages in the outbox: a rerun of the night queues again those never delivered.
+    email_ids = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["institution", "day"], name="one_digest_per_institution_and_day"
+            ),
+        ]
+
+    def __str__(self):
+        return f"Digest {self.institution.slug} {self.day}"
+
+
+class NightlyRun(models.Model):
+    """One night of the nightly pipeline for one institution: the day it acted as, the days it
+    covered (more than one when nights were missed), when it started and finished and what the
+    night did (``summary``: its totals, every run of it included, written after each step). The
+    day is unique: a rerun of the same night reuses its row.
+
+    It answers when the nightly last ran (the dashboard, the digest), which nights were missed
+    (`covers_from` up to the day before `day`), and what a night did, which the digest reads
+    back from the audit trail between the moments of `covers_from` and `day`."""
+
+    institution = models.ForeignKey(Institution, on_delete=models.CASCADE, related_name="+")
+    day = models.DateField()
+    covers_from = models.DateField(
+        help_text="The first night this run covers: the day after the last finished run."
+    )
+    started_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    summary = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["-day"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["institution", "day"], name="one_nightly_run_per_institution_and_day"
+            ),
+            models.CheckConstraint(
+                condition=Q(covers_from__lte=models.F("day")), name="nightly_run_covers_up_to_day"
+            ),
+        ]
+
+    def __str__(self):
+        return f"Nightly {self.institution.slug} {self.day}"
+
+
+class LeaguePage(models.Model):
+    """A league's public pages as they are served: the standings and bracket pages' content and
+    their JSON, rendered in the transaction that changes what they show (``league.pages``).
+
+    A read model, not a timed cache: it is never stale, because the only code that changes
+    standings, brackets or a league's details also rewrites it. Serving a page is then one query
+    and the site's frame around it."""
+
+    league = models.OneToOneField(
+        League, on_delete=models.CASCADE, primary_key=True, related_name="page"
+    )
+    standings_html = models.TextField()
+    standings_json = models.TextField()
+    bracket_html = models.TextField()
+    bracket_json = models.TextField()
+    # An event's leaderboard content and event.json (E3); empty for other formats.
+    event_html = models.TextField(blank=True, default="")
+    event_json = models.TextField(blank=True, default="")
+    rendered_at = models.DateTimeField()
+    layout = models.CharField(
+        max_length=12, help_text="Which version of the templates rendered it (league.pages.layout)."
+    )
+
+    def __str__(self):
+        return f"Pages of {self.league}"

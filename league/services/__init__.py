@@ -1,0 +1,48 @@
+"""Every change to leagues, entries and rounds: keyword-only, one transaction, the acting user
+checked, a DomainError on a broken rule; `from league.services import X` reaches them all.
+
+- `entries`: entering a league (a student joins, the director enrols, a late entry, the
+  waitlist, player numbers)
+- `leaving`: withdrawing, leaving, a player ruled ineligible
+- `rounds`: drawing a league's rounds
+"""
+
+from .entries import (
+    LeagueError,
+    enter,
+    entry_enrol,
+    give_places,
+    league_join,
+    lock_league,
+    number_entries,
+    require_director,
+    waitlist_join,
+    waitlist_leave,
+)
+from .leaving import (
+    entry_leave,
+    entry_withdraw,
+    ineligibility_forfeits,
+    leave_warning,
+    remaining_games,
+)
+from .rounds import rounds_generate
+
+__all__ = [
+    "LeagueError",
+    "enter",
+    "entry_enrol",
+    "entry_leave",
+    "entry_withdraw",
+    "give_places",
+    "ineligibility_forfeits",
+    "league_join",
+    "leave_warning",
+    "lock_league",
+    "number_entries",
+    "remaining_games",
+    "require_director",
+    "rounds_generate",
+    "waitlist_join",
+    "waitlist_leave",
+]

@@ -1,0 +1,40 @@
+"""League's pages: public (`public`: a league, its standings, bracket, calendar and words) and a
+signed-in student's (`students`: home, the leagues list, joining, the waitlist, withdrawing)."""
+
+from .public import (
+    league_bracket,
+    league_bracket_json,
+    league_calendar_feed,
+    league_detail,
+    league_page_context,
+    league_standings,
+    league_standings_json,
+    two_letter_words,
+)
+from .students import (
+    LEAGUES_PER_PAGE,
+    home,
+    league_join_view,
+    league_list,
+    league_waitlist_leave_view,
+    league_waitlist_view,
+    league_withdraw_view,
+)
+
+__all__ = [
+    "LEAGUES_PER_PAGE",
+    "home",
+    "league_bracket",
+    "league_bracket_json",
+    "league_calendar_feed",
+    "league_detail",
+    "league_join_view",
+    "league_list",
+    "league_page_context",
+    "league_standings",
+    "league_standings_json",
+    "league_waitlist_leave_view",
+    "league_waitlist_view",
+    "league_withdraw_view",
+    "two_letter_words",
+]

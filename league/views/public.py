@@ -1,0 +1,160 @@
+"""A league's public pages: the league, its standings and bracket (HTML and JSON for campus
+websites), its calendar feed and its two-letter words; public when the league is."""
+
+from itertools import groupby
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
+
+from accounts import roles
+from accounts.selectors import eligibility_of
+from matches.calendar import league_calendar
+
+from .. import formats
+from ..models import Entry, League
+from ..pages import layout, render_pages
+from ..policies import join_refusal
+from ..selectors import can_see_league, league_page_row, schedule, waitlist_place
+from ..wordlists import two_letter_words as words
+
+
+def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    league = get_object_or_404(League.objects.select_related("season__institution"), slug=slug)
+    if not can_see_league(request.user, league):
+        raise Http404
+    home = formats.of(league.format).home
+    if home is not None:
+        return home(request, league)
+    return render(request, "league/league_detail.html", league_page_context(request, league))
+
+
+def league_page_context(request: HttpRequest, league: League) -> dict:
+    """What a league's page shows: its players, its schedule by round, the signed-in student's
+    place in it. A format's own page (a club's) adds to it."""
+    entries = list(league.entries.filter(withdrawn_at__isnull=True).select_related("player__user"))
+    rounds = schedule(league)
+    return {
+        "league": league,
+        "rounds": rounds,
+        "entries": entries,
+        "me": student_place(request, league, entries, rounds, started=league.started(bool(rounds))),
+        "is_staff": roles.is_front_desk_of(request.user, league.season.institution),
+        "is_director": roles.is_director_of(request.user, league.season.institution),
+    }
+
+
+def student_place(
+    request, league: League, entries: list[Entry], rounds: list, *, started: bool
+) -> dict | None:
+    """The signed-in student's place in the league for its page: in it (and what withdrawing
+    would forfeit), on its waitlist (which place), or neither. One query at most."""
+    profile = getattr(request.user, "profile", None) if request.user.is_authenticated else None
+    if profile is None or not league.students_withdraw:
+        return None
+    entry = next((entry for entry in entries if entry.player_id == profile.pk), None)
+    if entry is not None:
+        # What `remaining_games` counts, read off the schedule the page holds already.
+        games = sum(
+            1
+            for round_ in rounds
+            for match in round_.matches.all()
+            if not match.is_final and any(s.player_id == profile.pk for s in match.seats.all())
+        )
+        return {"entry": entry, "started": started, "games": games}
+    place = waitlist_place(league, profile)
+    if place:
+        return {"waiting": place, "started": started}
+    if profile.institution_id != league.season.institution_id:
+        return None
+    # Neither in it nor waiting: the page offers Join (or the waitlist), or says why not, as
+    # the leagues list does.
+    refusal = join_refusal(
+        league,
+        joined=False,
+        players=len(entries),
+        started=started,
+        eligibility=eligibility_of(profile, league.season).status,
+    )
+    return {"offer": True, "refusal": refusal, "started": started}
+
+
+def _public_league(request, slug) -> League:
+    league = get_object_or_404(League.objects.select_related("season__institution"), slug=slug)
+    if not can_see_league(request.user, league):
+        raise Http404
+    return league
+
+
+def _league_page(request, slug: str, part: str) -> tuple[str, str]:
+    """The league's name and one part of its stored pages, if this visitor may see the league:
+    one query for a public league. A league not rendered yet, or rendered by other templates
+    (before a deploy), is rendered now."""
+    row = league_page_row(slug, part)
+    if row is None or row.layout != layout():
+        league = get_object_or_404(League, slug=slug)
+        render_pages([league.pk])
+        row = league_page_row(slug, part)
+    if not row.public:
+        league = League.objects.select_related("season__institution").get(pk=row.league_id)
+        if not can_see_league(request.user, league):
+            raise Http404
+    return row.name, row.content
+
+
+def _json_response(body: str) -> HttpResponse:
+    return HttpResponse(body, content_type="application/json")
+
+
+def league_standings(request: HttpRequest, slug: str) -> HttpResponse:
+    name, content = _league_page(request, slug, "standings_html")
+    return render(
+        request,
+        "league/page.html",
+        {
+            "title": f"{name} standings",
+            "content": content,
+            "sortable": True,
+        },
+    )
+
+
+def league_standings_json(request: HttpRequest, slug: str) -> HttpResponse:
+    return _json_response(_league_page(request, slug, "standings_json")[1])
+
+
+def league_bracket_json(request: HttpRequest, slug: str) -> HttpResponse:
+    return _json_response(_league_page(request, slug, "bracket_json")[1])
+
+
+def league_bracket(request: HttpRequest, slug: str) -> HttpResponse:
+    name, content = _league_page(request, slug, "bracket_html")
+    return render(
+        request,
+        "league/page.html",
+        {
+            "title": f"{name} bracket",
+            "content": content,
+        },
+    )
+
+
+def league_calendar_feed(request: HttpRequest, slug: str) -> HttpResponse:
+
+    league = _public_league(request, slug)
+    body = league_calendar(league, schedule(league), timezone.now())
+    response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = f'inline; filename="{league.slug}.ics"'
+    return response
+
+
+def two_letter_words(request: HttpRequest, slug: str) -> HttpResponse:
+    """G10: the acceptable two-letter words, grouped by first letter."""
+
+    league = _public_league(request, slug)
+    groups = [(letter, list(group)) for letter, group in groupby(words(), key=lambda word: word[0])]
+    return render(
+        request,
+        "league/two_letter_words.html",
+        {"league": league, "groups": groups, "count": len(words())},
+    )
