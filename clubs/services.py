@@ -18,11 +18,11 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.utils import timezone
 
-from accounts import roles
 from accounts.models import GUEST_NAME_MAX, PlayerProfile, User
-from core.errors import DomainError, NotAllowed
+from accounts.services import guest_for
+from core.errors import DomainError
 from league.models import CheckIn, Entry, League, LeagueFormat, Round
-from league.services import enter, lock_league, number_entries
+from league.services import enter, lock_league, number_entries, require_staff
 from league.tables import SeatingError
 from matches.models import OPEN_STATUSES, Match, MatchStatus, ResultReport, Seat
 from matches.services import NewMatch, double_forfeit_tables, matches_create
@@ -45,19 +45,6 @@ def _lock_night(round_: Round) -> Round:
     return night
 
 
-def _require(actor, league: League, *, front_desk: bool = False, as_system: bool = False):
-    if actor is None:
-        if as_system:
-            return
-        raise NotAllowed("Sign in first.")
-    institution = league.season.institution
-    if front_desk:
-        if not roles.is_front_desk_of(actor, institution):
-            raise NotAllowed("Only the front desk or the club's director can check players in.")
-    elif not roles.is_director_of(actor, institution):
-        raise NotAllowed("Only the club's director can do that.")
-
-
 def _active_entry(league: League, player: PlayerProfile) -> Entry:
     entry = Entry.objects.filter(league=league, player=player, withdrawn_at__isnull=True).first()
     if entry is None:
@@ -77,7 +64,7 @@ def check_in(
     now = now or timezone.now()
     with transaction.atomic():
         night = _lock_night(round)
-        _require(actor, night.league, front_desk=True, as_system=as_system)
+        require_staff(actor, night.league, front_desk=True, as_system=as_system)
         entry = _active_entry(night.league, player)
         if entry.player_number is None:
             number_entries(night.league)
@@ -97,7 +84,7 @@ def check_out(*, actor, round: Round, player: PlayerProfile, as_system: bool = F
     for a player already seated tonight: their table is drawn."""
     with transaction.atomic():
         night = _lock_night(round)
-        _require(actor, night.league, front_desk=True, as_system=as_system)
+        require_staff(actor, night.league, front_desk=True, as_system=as_system)
         entry = _active_entry(night.league, player)
         if player.pk in seated_players(night):
             raise ClubError(f"{player.name} is already seated tonight: their table is drawn.")
@@ -128,7 +115,7 @@ def guest_add(
             raise ClubError(f"{email!r} is not an e-mail address.") from None
     with transaction.atomic():
         league = lock_league(league)
-        _require(actor, league, front_desk=True)
+        require_staff(actor, league, front_desk=True)
         if league.format != LeagueFormat.CLUB:
             raise ClubError(f"{league} is not a club: guests join clubs.")
         if league.campus_only:
@@ -139,19 +126,12 @@ def guest_add(
         if round is not None and round.league_id != league.pk:
             raise ClubError(f"That night is not one of {league}'s.")
         institution = league.season.institution
-        guest = None
-        if email:
-            if User.objects.filter(email__iexact=email, profile__institution=institution).exists():
-                raise ClubError(
-                    f"{email} belongs to a student: check them in by campus ID or number."
-                )
-            guest = PlayerProfile.objects.filter(
-                institution=institution, user__isnull=True, email__iexact=email
-            ).first()
-        if guest is None:
-            guest = PlayerProfile.objects.create(
-                institution=institution, display_name=name, email=email
-            )
+        if (
+            email
+            and User.objects.filter(email__iexact=email, profile__institution=institution).exists()
+        ):
+            raise ClubError(f"{email} belongs to a student: check them in by campus ID or number.")
+        guest = guest_for(institution=institution, name=name, email=email)
         entry = Entry.objects.filter(league=league, player=guest, withdrawn_at__isnull=True).first()
         if entry is None:
             entry = enter(league, guest, by_director=True)
@@ -202,7 +182,7 @@ def seat_night(
     now = now or timezone.now()
     with transaction.atomic():
         night = _lock_night(round)
-        _require(actor, night.league, as_system=as_system)
+        require_staff(actor, night.league, as_system=as_system)
         tables = Match.objects.filter(round=night)
         played = tables.exclude(status__in=OPEN_STATUSES).exists() or (
             ResultReport.objects.filter(match__round=night).exists()
@@ -253,7 +233,7 @@ def night_add(*, actor, league: League, on) -> Round:
         league = League.objects.select_for_update().select_related("season").get(pk=league.pk)
         if league.format != LeagueFormat.CLUB:
             raise ClubError(f"{league} is not a club: it has no club nights.")
-        _require(actor, league)
+        require_staff(actor, league)
         season = league.season
         if not season.starts_on <= on <= season.ends_on:
             raise ClubError(
@@ -275,6 +255,6 @@ def close_night(*, actor, round: Round, reason: str, now=None) -> int:
     now = now or timezone.now()
     with transaction.atomic():
         night = _lock_night(round)
-        _require(actor, night.league)
+        require_staff(actor, night.league)
         ids = list(Match.objects.filter(round=night).values_list("id", flat=True))
         return len(double_forfeit_tables(ids, actor=actor, reason=reason, now=now))

@@ -5,6 +5,7 @@ from accounts.models import PlayerProfile
 from core.errors import DomainError, NotAllowed
 from events.models import Team, event_of_league
 from league.models import League, LeagueFormat
+from league.services import lock_league, require_staff
 
 
 class EventError(DomainError):
@@ -21,28 +22,14 @@ PLAYER_NUMBER_MAX = 99999
 
 
 def lock_event(league: League) -> League:
-    league = (
-        League.objects.select_for_update(of=("self",))
-        .select_related("season__institution")
-        .get(pk=league.pk)
-    )
-    if league.format != LeagueFormat.EVENT:
-        raise EventError(f"{league} is not an event.")
-    return league
+    """The event's row, locked: a check-in, a pairing and a swap of one event happen one after
+    another."""
+    return lock_league(league, format=LeagueFormat.EVENT, error=EventError)
 
 
 def require(actor, league: League, *, staff: bool = False, as_system: bool = False) -> None:
     """The director; with `staff`, the front desk too (check-in, walk-ins)."""
-    if actor is None:
-        if as_system:
-            return
-        raise NotAllowed("Sign in first.")
-    institution = league.season.institution
-    if staff:
-        if not roles.is_front_desk_of(actor, institution):
-            raise NotAllowed("Only the event's staff can do that.")
-    elif not roles.is_director_of(actor, institution):
-        raise NotAllowed("Only the event's director can do that.")
+    require_staff(actor, league, front_desk=staff, as_system=as_system)
 
 
 def may_score(user, league: League) -> bool:

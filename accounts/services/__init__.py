@@ -2,6 +2,7 @@
 `from accounts.services import X` reaches them all.
 
 - `eligibility`: the L10 gate (`require_eligible`), ID checks, the director's rulings
+- `guests`: who a guest is (a visitor at a club night or an event)
 - `people`: signing up, roles, one's own name and e-mail address, e-mail preferences, the
   calendar link
 - `roster`: importing the registrar's roster
@@ -20,6 +21,7 @@ from .eligibility import (
     set_eligibility,
 )
 from .front_desk import equipment_check_in, equipment_check_out
+from .guests import guest_for
 from .people import (
     ROLE_GROUPS,
     calendar_token_rotate,
@@ -54,6 +56,7 @@ __all__ = [
     "eligibility_rule",
     "equipment_check_in",
     "equipment_check_out",
+    "guest_for",
     "id_check_record",
     "name_change",
     "preferences_update",

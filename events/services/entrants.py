@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from accounts.campus_ids import normalize_campus_id
 from accounts.models import GUEST_NAME_MAX, PlayerProfile
+from accounts.services import guest_for
 from core.errors import NotAllowed
 from core.values import shown
 from events.models import Entrant, EventCategory, Team, event_of_league
@@ -149,16 +150,7 @@ def _person(league: League, details: EntrantDetails) -> PlayerProfile:
         )
     if not details.name:
         raise EventError("Give the entrant's name.")
-    guest = None
-    if details.email:
-        guest = PlayerProfile.objects.filter(
-            institution=institution, user__isnull=True, email__iexact=details.email
-        ).first()
-    if guest is None:
-        guest = PlayerProfile.objects.create(
-            institution=institution, display_name=details.name, email=details.email
-        )
-    return guest
+    return guest_for(institution=institution, name=details.name, email=details.email)
 
 
 def clean_details(details: EntrantDetails) -> EntrantDetails:

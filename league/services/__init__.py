@@ -13,9 +13,7 @@ from .entries import (
     entry_enrol,
     give_places,
     league_join,
-    lock_league,
     number_entries,
-    require_director,
     waitlist_join,
     waitlist_leave,
 )
@@ -27,6 +25,7 @@ from .leaving import (
     remaining_games,
 )
 from .rounds import rounds_generate
+from .staff import lock_league, require_staff
 
 __all__ = [
     "LeagueError",
@@ -41,7 +40,7 @@ __all__ = [
     "lock_league",
     "number_entries",
     "remaining_games",
-    "require_director",
+    "require_staff",
     "rounds_generate",
     "waitlist_join",
     "waitlist_leave",

@@ -7,7 +7,6 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from accounts import roles
 from accounts.errors import NotEligible
 from accounts.models import EligibilityStatus, PlayerProfile
 from accounts.selectors import eligibility_of
@@ -21,23 +20,11 @@ from ..models import Entry, League, LeagueFormat, Round, WaitlistEntry
 from ..notifications import tell
 from ..policies import JoinRefusal, join_refusal
 from ..refresh import refresh_leagues
+from .staff import lock_league, require_staff
 
 
 class LeagueError(DomainError):
     pass
-
-
-def require_director(actor, league: League) -> None:
-    if not roles.is_director_of(actor, league.season.institution):
-        raise NotAllowed("Only the league's director can do that.")
-
-
-def lock_league(league: League) -> League:
-    return (
-        League.objects.select_for_update(of=("self",))
-        .select_related("season__institution")
-        .get(pk=league.pk)
-    )
 
 
 def _refusal(
@@ -245,7 +232,7 @@ def entry_enrol(*, actor, league: League, player: PlayerProfile) -> Entry:
     a late entry: the player takes the bye of each round still to play (`_late_entry_byes`)."""
     with transaction.atomic():
         league = lock_league(league)
-        require_director(actor, league)
+        require_staff(actor, league)
         if player.institution_id != league.season.institution_id:
             raise LeagueError(f"{player.name} is not a student of {league.season.institution}.")
         return enter(league, player, by_director=True, actor=actor)

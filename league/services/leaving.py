@@ -12,7 +12,8 @@ from matches.services import withdrawal_forfeits
 
 from ..models import Entry, League
 from ..refresh import refresh_leagues
-from .entries import LeagueError, give_places, lock_league, require_director
+from .entries import LeagueError, give_places
+from .staff import lock_league, require_staff
 
 
 def _withdraw(league: League, entry: Entry, *, actor, reason: str, told: str, by_player: bool):
@@ -40,7 +41,7 @@ def entry_withdraw(*, actor, entry: Entry, reason: str) -> int:
         raise LeagueError("A reason is required.")
     with transaction.atomic():
         league = lock_league(entry.league)
-        require_director(actor, league)
+        require_staff(actor, league)
         entry = (
             Entry.objects.select_for_update(of=("self",))
             .select_related("player__user")
@@ -126,7 +127,7 @@ def ineligibility_forfeits(*, actor, player: PlayerProfile, season) -> int:
     with transaction.atomic():
         for league in League.objects.filter(pk__in=still_open).order_by("pk"):
             league = lock_league(league)
-            require_director(actor, league)
+            require_staff(actor, league)
             forfeits += withdrawal_forfeits(
                 actor=actor,
                 player=player,

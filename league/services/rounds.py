@@ -11,7 +11,8 @@ from matches.services import NewMatch, matches_create
 from ..models import Entry, League, LeagueFormat, Round
 from ..notifications import tell
 from ..pairing import round_robin
-from .entries import LeagueError, lock_league, require_director
+from .entries import LeagueError
+from .staff import lock_league, require_staff
 
 
 def rounds_generate(
@@ -23,7 +24,7 @@ def rounds_generate(
     passes `allow_past`)."""
     with transaction.atomic():
         league = lock_league(league)
-        require_director(actor, league)
+        require_staff(actor, league)
         if league.format != LeagueFormat.LEAGUE:
             raise LeagueError("Round robins are for leagues; a tournament gets a bracket.")
         if league.rounds.exists():
