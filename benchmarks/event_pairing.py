@@ -12,7 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from events.pairing import Entrant, Group, pair_round  # noqa: E402
+from events.pairing import Group, PairingEntrant, pair_round  # noqa: E402
 
 
 def third_round(count: int, timed: bool, seed: int = 1) -> tuple[float, int]:
@@ -24,7 +24,7 @@ def third_round(count: int, timed: bool, seed: int = 1) -> tuple[float, int]:
     had_bye: set[int] = set()
     for number in (1, 2, 3):
         entrants = [
-            Entrant(
+            PairingEntrant(
                 p, "G", team.get(p), totals[p], opponents=frozenset(met[p]), had_bye=p in had_bye
             )
             for p in players

@@ -23,7 +23,7 @@ SHORT_TEAM_RULES = ("sum", "average_fill")
 
 
 @dataclass(frozen=True)
-class Entrant:
+class BoardEntrant:
     id: int
     number: int | None
     name: str
@@ -33,7 +33,7 @@ class Entrant:
 
 
 @dataclass(frozen=True)
-class Table:
+class BoardTable:
     """One table of one round: (entrant id, final score) in seat order; None = no score."""
 
     round: int
@@ -46,7 +46,7 @@ class Table:
 class Row:
     rank: int
     shared: bool
-    entrant: Entrant
+    entrant: BoardEntrant
     total: int = 0
     games: float = 0
     wins: float = 0
@@ -65,7 +65,7 @@ class TeamRow:
     shared: bool
     team: str
     total: int
-    members: list[tuple[Entrant, int]]
+    members: list[tuple[BoardEntrant, int]]
     filled: int = 0
 
 
@@ -85,8 +85,8 @@ def half_up(numerator: int, denominator: int) -> int:
 
 
 def leaderboard(
-    entrants: Sequence[Entrant],
-    tables: Sequence[Table],
+    entrants: Sequence[BoardEntrant],
+    tables: Sequence[BoardTable],
     *,
     categories: Sequence[str],
     champion_category: str | None,

@@ -35,7 +35,7 @@ NODE_BUDGET = 200_000
 
 
 @dataclass(frozen=True)
-class Entrant:
+class PairingEntrant:
     id: int
     group: str
     team: str | None = None
@@ -64,7 +64,7 @@ class PairingError(ValueError):
 
 
 def pair_round(
-    entrants: Sequence[Entrant], groups: Sequence[Group], *, by_score: bool, seed: int
+    entrants: Sequence[PairingEntrant], groups: Sequence[Group], *, by_score: bool, seed: int
 ) -> Pairing:
     """Tables (numbered by position, groups in the order given, each group's top table first;
     each table's ids in seat order, seat 1 first) and byes; see the module's docstring."""
@@ -106,7 +106,7 @@ def pair_round(
     return pairing
 
 
-def _largest_team(members: Sequence[Entrant]) -> tuple[str | None, int]:
+def _largest_team(members: Sequence[PairingEntrant]) -> tuple[str | None, int]:
     counts: dict[str, int] = {}
     for entrant in members:
         if entrant.team is not None:
@@ -117,11 +117,13 @@ def _largest_team(members: Sequence[Entrant]) -> tuple[str | None, int]:
     return team, counts[team]
 
 
-def _teams_can_part(members: Sequence[Entrant]) -> bool:
+def _teams_can_part(members: Sequence[PairingEntrant]) -> bool:
     return _largest_team(members)[1] <= len(members) // 2
 
 
-def _pair_group(group: Group, members: list[Entrant]) -> tuple[list[list[int]], list[int], int]:
+def _pair_group(
+    group: Group, members: list[PairingEntrant]
+) -> tuple[list[list[int]], list[int], int]:
     if len(members) % 2 == 0 or not group.timed:
         if not _teams_can_part(members):
             team, count = _largest_team(members)
@@ -156,7 +158,7 @@ def _pair_group(group: Group, members: list[Entrant]) -> tuple[list[list[int]], 
     return best
 
 
-def _search(members: list[Entrant]) -> tuple[list[list[int]], int]:
+def _search(members: list[PairingEntrant]) -> tuple[list[list[int]], int]:
     """Tables of two (and one of three when the count is odd) with no teammates together and
     the fewest repeat pairings, trying nearest-ranked opponents first."""
     count = len(members)

@@ -23,11 +23,11 @@ from random import Random
 
 from league.tables import SeatingError, improve_groups, table_sizes
 
-from .pairing import Entrant, PairingError
+from .pairing import PairingEntrant, PairingError
 
 
 @dataclass
-class Seating:
+class TeamSeating:
     tables: list[list[int]]  # table number = position + 1; ids in seat order, seat 1 first
     repeats: int  # pairs at one table who had met before
 
@@ -48,16 +48,18 @@ def sizes_for(count: int, seats: int) -> list[int]:
     return [3] * threes + [2] * twos
 
 
-def seat_round(entrants: Sequence[Entrant], *, seats: int, seed: int, group: str = "") -> Seating:
+def seat_round(
+    entrants: Sequence[PairingEntrant], *, seats: int, seed: int, group: str = ""
+) -> TeamSeating:
     """Seat these entrants (one pairing group) at tables of `seats`, teammates apart and repeat
     meetings as few as the search finds; the seat order at each table is drawn."""
     ids = [entrant.id for entrant in entrants]
     if len(set(ids)) != len(ids):
         raise PairingError("An entrant is listed twice.")
     if not entrants:
-        return Seating(tables=[], repeats=0)
+        return TeamSeating(tables=[], repeats=0)
     sizes = sizes_for(len(entrants), seats)
-    teams: dict[str, list[Entrant]] = {}
+    teams: dict[str, list[PairingEntrant]] = {}
     for entrant in entrants:
         if entrant.team is not None:
             teams.setdefault(entrant.team, []).append(entrant)
@@ -72,7 +74,7 @@ def seat_round(entrants: Sequence[Entrant], *, seats: int, seed: int, group: str
     everyone = sorted(entrants, key=lambda entrant: entrant.id)
     index = {entrant.id: i for i, entrant in enumerate(everyone)}
     # Teams largest first, then the players without a team, each in a drawn order.
-    dealt: list[Entrant] = []
+    dealt: list[PairingEntrant] = []
     for _, members in sorted(teams.items(), key=lambda item: (-len(item[1]), item[0])):
         dealt.extend(sorted(members, key=lambda entrant: entrant.id))
     loners = [entrant for entrant in everyone if entrant.team is None]
@@ -102,14 +104,14 @@ def seat_round(entrants: Sequence[Entrant], *, seats: int, seed: int, group: str
         for b in table[i + 1 :]
         if b in by_id[a].opponents
     )
-    return Seating(tables=tables, repeats=repeats)
+    return TeamSeating(tables=tables, repeats=repeats)
 
 
 # A teammate pair costs more than all possible repeats at once, so no kept swap seats one.
 TEAMMATES = 1_000_000.0
 
 
-def _costs(everyone: list[Entrant], index: dict[int, int]) -> list[list[float]]:
+def _costs(everyone: list[PairingEntrant], index: dict[int, int]) -> list[list[float]]:
     count = len(everyone)
     costs = [[0.0] * count for _ in range(count)]
     for i, entrant in enumerate(everyone):

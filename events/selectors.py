@@ -8,9 +8,7 @@ from datetime import datetime, timedelta
 
 from django.db.models import F, Q, Sum
 
-from events.leaderboard import Entrant as BoardEntrant
-from events.leaderboard import Leaderboard, leaderboard
-from events.leaderboard import Table as BoardTable
+from events.leaderboard import BoardEntrant, BoardTable, Leaderboard, leaderboard
 from events.models import AssistItem, AssistSale, RoundCards, event_of_league
 from league.models import Entry, League, Round
 from matches.models import FINAL_STATUSES, Match, MatchStatus, Seat

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from events.pairing import Entrant, Group, PairingError, pair_round
+from events.pairing import Group, PairingEntrant, PairingError, pair_round
 
 
 def _splits(players: list, allow_three: bool):
@@ -59,7 +59,7 @@ def groups_of_entrants(draw, max_size=9):
     byes = draw(st.lists(st.booleans(), min_size=size, max_size=size))
     timed = draw(st.booleans())
     entrants = [
-        Entrant(
+        PairingEntrant(
             id=i,
             group="G",
             team=teams[i - 1],
@@ -126,25 +126,25 @@ def test_e3_the_same_seed_pairs_the_same_whatever_order_the_entrants_come_in(cas
 
 
 def test_e3_later_rounds_pair_by_cumulative_score_top_down():
-    entrants = [Entrant(id=i, group="G", total=1000 - 10 * i) for i in range(1, 9)]
+    entrants = [PairingEntrant(id=i, group="G", total=1000 - 10 * i) for i in range(1, 9)]
     pairing = pair_round(entrants, [Group("G", False)], by_score=True, seed=3)
     assert [sorted(table) for table in pairing.tables] == [[1, 2], [3, 4], [5, 6], [7, 8]]
 
 
 def test_e3_similar_totals_meet_and_a_repeat_is_avoided_by_the_next_nearest():
     entrants = [
-        Entrant(id=1, group="G", total=900, opponents=frozenset({2})),
-        Entrant(id=2, group="G", total=890, opponents=frozenset({1})),
-        Entrant(id=3, group="G", total=500),
-        Entrant(id=4, group="G", total=400),
+        PairingEntrant(id=1, group="G", total=900, opponents=frozenset({2})),
+        PairingEntrant(id=2, group="G", total=890, opponents=frozenset({1})),
+        PairingEntrant(id=3, group="G", total=500),
+        PairingEntrant(id=4, group="G", total=400),
     ]
     pairing = pair_round(entrants, [Group("G", False)], by_score=True, seed=1)
     assert [sorted(t) for t in pairing.tables] == [[1, 3], [2, 4]] and pairing.repeats == 0
 
 
 def test_e3_groups_pair_apart_and_tables_are_numbered_across_groups_in_order():
-    entrants = [Entrant(id=i, group="Competitive") for i in (1, 2, 3, 4)] + [
-        Entrant(id=i, group="Just for Fun") for i in (5, 6, 7)
+    entrants = [PairingEntrant(id=i, group="Competitive") for i in (1, 2, 3, 4)] + [
+        PairingEntrant(id=i, group="Just for Fun") for i in (5, 6, 7)
     ]
     groups = [Group("Competitive", True), Group("Just for Fun", False)]
     pairing = pair_round(entrants, groups, by_score=False, seed=9)
@@ -154,17 +154,17 @@ def test_e3_groups_pair_apart_and_tables_are_numbered_across_groups_in_order():
 
 def test_e3_an_odd_timed_group_gives_the_bye_to_the_lowest_who_has_not_had_one():
     entrants = [
-        Entrant(id=1, group="C", total=900),
-        Entrant(id=2, group="C", total=800),
-        Entrant(id=3, group="C", total=100, had_bye=True),
+        PairingEntrant(id=1, group="C", total=900),
+        PairingEntrant(id=2, group="C", total=800),
+        PairingEntrant(id=3, group="C", total=100, had_bye=True),
     ]
     pairing = pair_round(entrants, [Group("C", True)], by_score=True, seed=1)
     assert pairing.byes == [2] and sorted(pairing.tables[0]) == [1, 3]
 
 
 def test_e3_a_team_too_big_to_keep_apart_is_named():
-    entrants = [Entrant(id=i, group="Fun", team="Acme Corp") for i in (1, 2, 3)] + [
-        Entrant(id=4, group="Fun")
+    entrants = [PairingEntrant(id=i, group="Fun", team="Acme Corp") for i in (1, 2, 3)] + [
+        PairingEntrant(id=4, group="Fun")
     ]
     with pytest.raises(PairingError, match="Team Acme Corp has 3 of the 4"):
         pair_round(entrants, [Group("Fun", False)], by_score=False, seed=1)
@@ -173,12 +173,14 @@ def test_e3_a_team_too_big_to_keep_apart_is_named():
 def test_e3_a_group_of_one_is_named_and_unknown_groups_and_twice_listed_are_refused():
     with pytest.raises(PairingError, match="Competitive has one entrant"):
         pair_round(
-            [Entrant(id=1, group="Competitive")],
+            [PairingEntrant(id=1, group="Competitive")],
             [Group("Competitive", True)],
             by_score=False,
             seed=1,
         )
     with pytest.raises(PairingError, match="'Nope' is not one"):
-        pair_round([Entrant(id=1, group="Nope")], [Group("G", True)], by_score=False, seed=1)
+        pair_round([PairingEntrant(id=1, group="Nope")], [Group("G", True)], by_score=False, seed=1)
     with pytest.raises(PairingError, match="listed twice"):
-        pair_round([Entrant(id=1, group="G")] * 2, [Group("G", True)], by_score=False, seed=1)
+        pair_round(
+            [PairingEntrant(id=1, group="G")] * 2, [Group("G", True)], by_score=False, seed=1
+        )

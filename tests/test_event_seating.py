@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from events.pairing import Entrant, PairingError
+from events.pairing import PairingEntrant, PairingError
 from events.seating import seat_round, sizes_for
 
 
@@ -44,7 +44,9 @@ def _event(rng: random.Random, teams: int, loners: int, history_rounds: int):
                 met[a].add(b)
                 met[b].add(a)
     for i in sorted(team_of):
-        entrants.append(Entrant(id=i, group="G", team=team_of[i], opponents=frozenset(met[i])))
+        entrants.append(
+            PairingEntrant(id=i, group="G", team=team_of[i], opponents=frozenset(met[i]))
+        )
     return entrants
 
 
@@ -98,7 +100,9 @@ def test_e5_two_hundred_teams_of_four_over_three_rounds_never_meet_a_teammate():
     met = {i: set() for i in team_of}
     total_repeats = 0
     for number in (1, 2, 3):
-        entrants = [Entrant(i, "G", team_of[i], opponents=frozenset(met[i])) for i in team_of]
+        entrants = [
+            PairingEntrant(i, "G", team_of[i], opponents=frozenset(met[i])) for i in team_of
+        ]
         seating = seat_round(entrants, seats=4, seed=number)
         assert len(seating.tables) == 200
         for table in seating.tables:
@@ -111,7 +115,10 @@ def test_e5_two_hundred_teams_of_four_over_three_rounds_never_meet_a_teammate():
 
 
 def test_e5_a_team_with_more_members_than_tables_is_named():
-    entrants = [Entrant(i, "G", "Acme") for i in range(1, 4)] + [Entrant(4, "G"), Entrant(5, "G")]
+    entrants = [PairingEntrant(i, "G", "Acme") for i in range(1, 4)] + [
+        PairingEntrant(4, "G"),
+        PairingEntrant(5, "G"),
+    ]
     with pytest.raises(
         PairingError, match="Acme: 3 members are checked in but there are only 2 tables"
     ):
@@ -138,9 +145,9 @@ def test_e5_teammates_who_met_before_are_still_kept_apart():
     """A meeting in an earlier round (a swap the director allowed) must not lower the price of
     seating two teammates together (a bug the property above found)."""
     entrants = [
-        Entrant(1, "G", "Acme", opponents=frozenset({2})),
-        Entrant(2, "G", "Acme", opponents=frozenset({1})),
-    ] + [Entrant(i, "G") for i in range(3, 9)]
+        PairingEntrant(1, "G", "Acme", opponents=frozenset({2})),
+        PairingEntrant(2, "G", "Acme", opponents=frozenset({1})),
+    ] + [PairingEntrant(i, "G") for i in range(3, 9)]
     for seed in range(20):
         for table in seat_round(entrants, seats=4, seed=seed).tables:
             assert not {1, 2} <= set(table)

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from events.leaderboard import Entrant, Table, leaderboard
+from events.leaderboard import BoardEntrant, BoardTable, leaderboard
 
 CATEGORIES = ["Competitive", "Just for Fun"]
 
@@ -17,7 +17,7 @@ CATEGORIES = ["Competitive", "Just for Fun"]
 def events(draw):
     size = draw(st.integers(2, 14))
     entrants = [
-        Entrant(
+        BoardEntrant(
             id=i,
             number=i,
             name=f"P{i}",
@@ -35,12 +35,12 @@ def events(draw):
             chunk = players[start : start + seats]
             start += seats
             if len(chunk) == 1:
-                tables.append(Table(round_number, ((chunk[0], None),), bye=True))
+                tables.append(BoardTable(round_number, ((chunk[0], None),), bye=True))
                 continue
             kind = draw(st.sampled_from(["played", "played", "played", "forfeit"]))
             scores = [draw(st.integers(300, 310)) for _ in chunk]  # narrow: ties happen
             tables.append(
-                Table(
+                BoardTable(
                     round_number,
                     tuple(
                         zip(
@@ -109,12 +109,14 @@ def test_e3_g9_the_ranking_equals_a_brute_force_recomputation(event):
 
 
 def _people(*categories):
-    return [Entrant(id=i, number=i, name=f"P{i}", category=c) for i, c in enumerate(categories, 1)]
+    return [
+        BoardEntrant(id=i, number=i, name=f"P{i}", category=c) for i, c in enumerate(categories, 1)
+    ]
 
 
 def test_e3_equal_everything_is_a_shared_place_and_the_next_rank_skips():
     people = _people("C", "C", "C", "C")
-    tables = [Table(1, ((1, 400), (2, 300))), Table(1, ((3, 400), (4, 300)))]
+    tables = [BoardTable(1, ((1, 400), (2, 300))), BoardTable(1, ((3, 400), (4, 300)))]
     board = leaderboard(people, tables, categories=["C"], champion_category="C")
     assert [(row.rank, row.shared) for row in board.rows] == [
         (1, True),
@@ -128,10 +130,10 @@ def test_e3_equal_everything_is_a_shared_place_and_the_next_rank_skips():
 def test_e3_ties_on_total_go_to_wins_then_spread_then_the_high_game():
     people = _people("C", "C", "C", "C")
     tables = [
-        Table(1, ((1, 400), (3, 399))),  # 1 wins by 1
-        Table(1, ((2, 300), (4, 200))),
-        Table(2, ((1, 300), (4, 301))),
-        Table(2, ((2, 400), (3, 450))),
+        BoardTable(1, ((1, 400), (3, 399))),  # 1 wins by 1
+        BoardTable(1, ((2, 300), (4, 200))),
+        BoardTable(2, ((1, 300), (4, 301))),
+        BoardTable(2, ((2, 400), (3, 450))),
     ]
     board = leaderboard(people, tables, categories=["C"], champion_category="C")
     rows = {row.entrant.id: row for row in board.rows}
@@ -142,9 +144,9 @@ def test_e3_ties_on_total_go_to_wins_then_spread_then_the_high_game():
 def test_e3_a_bye_scores_the_average_of_the_rounds_played_rounded_half_up():
     people = _people("C", "C")
     tables = [
-        Table(1, ((1, 301), (2, 300))),
-        Table(2, ((1, 400), (2, 250))),
-        Table(3, ((1, None),), bye=True),
+        BoardTable(1, ((1, 301), (2, 300))),
+        BoardTable(2, ((1, 400), (2, 250))),
+        BoardTable(3, ((1, None),), bye=True),
     ]
     board = leaderboard(people, tables, categories=["C"], champion_category="C")
     first = board.rows[0]
@@ -155,7 +157,10 @@ def test_e3_a_bye_scores_the_average_of_the_rounds_played_rounded_half_up():
 def test_g9_a_table_of_three_counts_two_games_for_each_seat():
     people = _people("C", "C", "C")
     board = leaderboard(
-        people, [Table(1, ((1, 400), (2, 350), (3, 350)))], categories=["C"], champion_category=None
+        people,
+        [BoardTable(1, ((1, 400), (2, 350), (3, 350)))],
+        categories=["C"],
+        champion_category=None,
     )
     rows = {row.entrant.id: row for row in board.rows}
     assert (rows[1].games, rows[1].wins, rows[1].spread) == (2, 2, 100)
@@ -165,22 +170,22 @@ def test_g9_a_table_of_three_counts_two_games_for_each_seat():
 
 def test_e3_an_entrant_who_left_keeps_their_scores_and_place():
     people = [
-        Entrant(1, 1, "Stays", "C"),
-        Entrant(2, 2, "Left early", "C", withdrawn=True),
+        BoardEntrant(1, 1, "Stays", "C"),
+        BoardEntrant(2, 2, "Left early", "C", withdrawn=True),
     ]
     board = leaderboard(
-        people, [Table(1, ((1, 300), (2, 420)))], categories=["C"], champion_category="C"
+        people, [BoardTable(1, ((1, 300), (2, 420)))], categories=["C"], champion_category="C"
     )
     assert board.rows[0].entrant.name == "Left early" and board.rows[0].entrant.withdrawn
 
 
 def test_e5_a_short_team_sums_or_fills_each_empty_place_at_its_average():
     people = [
-        Entrant(1, 1, "A", "C", team="Acme"),
-        Entrant(2, 2, "B", "C", team="Acme"),
-        Entrant(3, 3, "C", "C", team="Bolt"),
+        BoardEntrant(1, 1, "A", "C", team="Acme"),
+        BoardEntrant(2, 2, "B", "C", team="Acme"),
+        BoardEntrant(3, 3, "C", "C", team="Bolt"),
     ]
-    tables = [Table(1, ((1, 301), (3, 200))), Table(1, ((2, 300),), bye=False)]
+    tables = [BoardTable(1, ((1, 301), (3, 200))), BoardTable(1, ((2, 300),), bye=False)]
     plain = leaderboard(people, tables[:1], categories=["C"], champion_category=None, team_size=4)
     assert {t.team: t.total for t in plain.teams} == {"Acme": 301, "Bolt": 200}
     filled = leaderboard(
@@ -197,5 +202,5 @@ def test_e5_a_short_team_sums_or_fills_each_empty_place_at_its_average():
         leaderboard(people, [], categories=["C"], champion_category=None, short_team="max")
     with pytest.raises(ValueError, match="no entrant 9"):
         leaderboard(
-            people, [Table(1, ((9, 300), (1, 200)))], categories=["C"], champion_category=None
+            people, [BoardTable(1, ((9, 300), (1, 200)))], categories=["C"], champion_category=None
         )

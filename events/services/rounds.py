@@ -137,7 +137,7 @@ def pair_event_round(
                     met.setdefault(player, set()).update(p for p in players if p != player)
         group_of = {c.pk: c.pairing_group for c in league.categories.all()}
         entrants = [
-            event_pairing.Entrant(
+            event_pairing.PairingEntrant(
                 id=entry.player_id,
                 group=group_of[entry.entrant.category_id],
                 team=entry.entrant.team.name if entry.entrant.team_id else None,
