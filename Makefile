@@ -24,7 +24,7 @@ run: $(STAMP)
 	$(DEMO_ENV) $(PY) manage.py seed_demo
 	$(DEMO_ENV) $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
-# Real-world GCG records (Quackle's, Macondo's) are not ours to copy: tests/test_gcg_corpus.py
+# Real-world GCG records (Quackle's, Macondo's) are not ours to copy: tests/matches/test_gcg_corpus.py
 # reads them in place from GCG_CORPUS_DIR, which defaults to this folder when it is there beside
 # the checkout; otherwise nothing is set and those tests skip, saying so.
 GCG_CORPUS_DIR ?= $(wildcard ../shared/gcg-corpus)

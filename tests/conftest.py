@@ -1,11 +1,14 @@
-"""Personas (healthchecks style): one who owns, one who may read, one who must be refused."""
+"""Personas (healthchecks style): one who owns, one who may read, one who must be refused; and the
+markers: `browser` (Chromium through Playwright) and `system` (other processes: a Celery worker,
+gunicorn, a broker outage) are set by their modules, `pure` on every test that touches no
+database, read from the fixtures it uses (``-m pure`` runs in seconds)."""
 
 import os
 
 import pytest
 
 from accounts import roles
-from tests.factories import (
+from tests.support import (
     InstitutionFactory,
     ProfileFactory,
     SeasonFactory,
@@ -16,6 +19,24 @@ from tests.factories import (
 
 # Playwright's sync API runs an event loop; pytest-django's live server is fine with that.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+# A test that asks for one of these (or is marked django_db) reaches the database.
+DATABASE_FIXTURES = {
+    "db",
+    "transactional_db",
+    "live_server",
+    "django_db_reset_sequences",
+    "django_db_serialized_rollback",
+}
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if item.get_closest_marker("django_db") is None and not (
+            DATABASE_FIXTURES & set(item.fixturenames)
+        ):
+            item.add_marker(pytest.mark.pure)
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -129,7 +150,7 @@ def browser_type_launch_args(browser_type_launch_args):
 
 @pytest.fixture
 def league(season):
-    from tests.factories import LeagueFactory
+    from tests.support import LeagueFactory
 
     return LeagueFactory(season=season, name="Tuesday League", slug="tuesday")
 
@@ -137,7 +158,7 @@ def league(season):
 @pytest.fixture
 def match(league, player, opponent, season):
     """An unscheduled match between two eligible players, due in a week; player sits first."""
-    from tests.factories import eligible, match_between
+    from tests.support import eligible, match_between
 
     eligible(player, season)
     eligible(opponent, season)

@@ -123,7 +123,7 @@ def card_enter(
             match, Dispute.Resolution.AMENDED, override_reason or "Score card entered", actor, now
         )
         # One UPDATE of the match, not two: a second UPDATE of the row while a re-pairing waits
-        # for it deadlocked the two (tests/test_event_races.py).
+        # for it deadlocked the two (tests/events/test_event_races.py).
         match.ended_by = ended_by
         finalise(match, MatchStatus.CONFIRMED, now, also=["ended_by"])
         after = {**snapshot(match, seats), "ended_by": ended_by}

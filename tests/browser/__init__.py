@@ -7,7 +7,7 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
-from tests.factories import PASSWORD
+from tests.support import PASSWORD
 
 SHOTS = Path(__file__).parent / "screenshots"
 PHONE = {"width": 360, "height": 740}

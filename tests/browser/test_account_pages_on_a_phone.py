@@ -10,7 +10,7 @@ from django.core import mail
 from playwright.sync_api import expect
 
 from tests.browser import log_in, shoot
-from tests.factories import PASSWORD
+from tests.support import PASSWORD
 
 pytestmark = pytest.mark.browser
 PHONE_390 = {"width": 390, "height": 844}

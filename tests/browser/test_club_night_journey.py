@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 from league.models import Entry, LeagueFormat, Round
 from matches.models import Match
 from tests.browser import DESKTOP, PHONE, log_in, shoot
-from tests.factories import LeagueFactory, eligible_student
+from tests.support import LeagueFactory, eligible_student
 
 NAMES = ["Juniper", "Kestrel", "Linden", "Marigold"]
 

@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from league.refresh import refresh_leagues
 from tests.browser import DESKTOP, log_in
-from tests.factories import entrant
+from tests.support import entrant
 
 pytestmark = pytest.mark.browser
 

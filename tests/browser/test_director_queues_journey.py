@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from matches.models import Match, MatchStatus
 from tests.browser import DESKTOP, log_in, shoot
-from tests.factories import round_of
+from tests.support import round_of
 
 pytestmark = pytest.mark.browser
 PHONE_390 = {"width": 390, "height": 844}
@@ -98,7 +98,7 @@ def test_l9_the_director_opens_the_dispute_queue_from_the_dashboard_and_resolves
     browser, live_server, transactional_db, league, director, viewport
 ):
     """Both versions side by side on a phone too, and Resolve leads to the ruling."""
-    from tests.factories import new_match, open_dispute
+    from tests.support import new_match, open_dispute
 
     dispute = open_dispute(new_match(league), turn=12, scores_at_turn=[200, 210])
     page = browser.new_context(viewport=viewport).new_page()

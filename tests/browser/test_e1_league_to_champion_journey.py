@@ -27,7 +27,7 @@ from tests.browser import (
     shoot,
     signed_in,
 )
-from tests.factories import LeagueFactory, confirmed_game, eligible_student
+from tests.support import LeagueFactory, confirmed_game, eligible_student
 
 pytestmark = pytest.mark.browser
 
@@ -96,7 +96,7 @@ def test_e1_a_campus_league_from_entry_through_a_double_forfeit_and_its_playoff_
 
     # The regular season. The first games are played through the match pages: the loser
     # proposes a time, the winner accepts it and reports, the loser confirms. The rest are
-    # reported and confirmed through the same services the pages call (tests.factories'
+    # reported and confirmed through the same services the pages call (tests.support'
     # confirmed_game), to keep the journey fast. Lena and Tomas never report theirs.
     regular = (
         Match.objects.filter(league=league)

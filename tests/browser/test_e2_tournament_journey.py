@@ -24,7 +24,7 @@ from tests.browser import (
     shoot,
     signed_in,
 )
-from tests.factories import LeagueFactory, ProfileFactory, SeasonFactory, eligible_student
+from tests.support import LeagueFactory, ProfileFactory, SeasonFactory, eligible_student
 
 pytestmark = pytest.mark.browser
 

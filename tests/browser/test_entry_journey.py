@@ -10,7 +10,7 @@ from django.utils import timezone
 from league.models import Entry
 from league.services import rounds_generate
 from tests.browser import log_in
-from tests.factories import LeagueFactory, eligible_student
+from tests.support import LeagueFactory, eligible_student
 
 pytestmark = pytest.mark.browser
 PHONE_390 = {"width": 390, "height": 844}

@@ -5,7 +5,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser import PHONE, log_in, shoot
-from tests.test_game_records import STANDARD_RECORD
+from tests.support import STANDARD_RECORD
 
 pytestmark = pytest.mark.browser
 

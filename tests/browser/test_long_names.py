@@ -7,7 +7,7 @@ from league.models import Entry
 from league.refresh import refresh_leagues
 from matches.services import report_submit
 from tests.browser import log_in
-from tests.factories import LeagueFactory, eligible_student, match_between
+from tests.support import LeagueFactory, eligible_student, match_between
 
 pytestmark = pytest.mark.browser
 PHONE_390 = {"width": 390, "height": 844}

@@ -27,7 +27,7 @@ from tests.browser import (
     shoot,
     signed_in,
 )
-from tests.factories import LeagueFactory, eligible
+from tests.support import LeagueFactory, eligible
 
 pytestmark = pytest.mark.browser
 

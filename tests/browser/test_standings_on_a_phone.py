@@ -6,7 +6,7 @@ from playwright.sync_api import expect
 
 from league.refresh import refresh_leagues
 from tests.browser import log_in
-from tests.factories import confirmed_game, entrant, match_between
+from tests.support import confirmed_game, entrant, match_between
 
 pytestmark = pytest.mark.browser
 PHONE_360 = {"width": 360, "height": 740}

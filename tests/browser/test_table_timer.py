@@ -5,7 +5,7 @@ with the network gone. Playwright's clock stands in for the two and a half minut
 from playwright.sync_api import expect
 
 from tests.browser import PHONE, shoot
-from tests.factories import LeagueFactory
+from tests.support import LeagueFactory
 
 
 def test_g8_the_timer_counts_a_turn_down_signals_a_lost_turn_and_works_offline(

@@ -1,0 +1,145 @@
+"""An event round's printables (E3, G8, G10): the wall pairings and the table score cards as PDF
+on A4 and US Letter, read back with poppler's pdfinfo and pdftotext."""
+
+import datetime
+
+import pytest
+from django.urls import reverse
+
+from events.printables import PrintRound, PrintSeat, PrintTable, pairings_pdf, score_cards_pdf
+from tests.support import poppler
+
+NAMES = ["Zoë Ñúñez", "Ada Quill", "Bo Vance", "Cy Marsh", "Di Okoro", "Ed Lark", "Fay Noor"]
+
+
+def sample_round(tables=3) -> PrintRound:
+    people = [
+        PrintSeat(seat=0, name=f"{NAMES[i % len(NAMES)]} {i}", number=i + 1)
+        for i in range(2 * tables + 2)
+    ]
+    built = []
+    for t in range(tables):
+        seats = people[2 * t : 2 * t + 2] + ([people[-2]] if t == tables - 1 else [])
+        built.append(
+            PrintTable(
+                number=t + 1,
+                seats=tuple(
+                    PrintSeat(seat=i + 1, name=s.name, number=s.number, category="Competitive")
+                    for i, s in enumerate(seats)
+                ),
+                url=f"https://scrabble.example.edu/leagues/fest/rounds/1/tables/{t + 1}/",
+                turn_seconds=150 if t % 2 == 0 else None,
+            )
+        )
+    return PrintRound(
+        event="Scrabble Fest",
+        venue="Student Union Ballroom",
+        date=datetime.date(2026, 10, 3),
+        round=1,
+        starts="18:00",
+        minutes=45,
+        tables=tuple(built),
+        byes=(people[-1],),
+        two_letter_words=("AA", "AB", "ZA"),
+        two_letter_caption="Two-letter words of the ENABLE list.",
+    )
+
+
+@pytest.mark.parametrize(("paper", "size"), [("a4", "595.276 x 841.89"), ("letter", "612 x 792")])
+def test_e3_pairings_print_by_table_and_by_name_on_either_paper(paper, size, tmp_path):
+    round_ = sample_round()
+    pdf = pairings_pdf(round_, paper)
+    assert pdf.startswith(b"%PDF")
+    assert size in poppler("pdfinfo", pdf, tmp_path)
+    text = poppler("pdftotext", pdf, tmp_path)
+    for table in round_.tables:
+        for seat in table.seats:
+            assert seat.name in text
+    by_name = text[text.index("By name") :]
+    everyone = [seat.name for table in round_.tables for seat in table.seats] + [
+        seat.name for seat in round_.byes
+    ]
+    listed = [line for line in by_name.splitlines() if line in everyone]
+    assert listed == sorted(everyone, key=str.casefold)  # the wall list, in name order
+    assert "bye" in by_name
+
+
+def test_e3_g8_g10_one_score_card_per_table_with_numbers_timing_and_two_letter_words(tmp_path):
+    round_ = sample_round(tables=5)
+    pdf = score_cards_pdf(round_, "letter")
+    text = poppler("pdftotext", pdf, tmp_path)
+    assert [f"Table {n}" in text for n in range(1, 6)] == [True] * 5
+    assert text.count("Final score") == 5
+    assert "2:30 per turn" in text and "Untimed" in text
+    assert "AA AB ZA" in text and "time up" in text
+    assert "Pages:           3" in poppler("pdfinfo", pdf, tmp_path)  # two cards a page
+
+
+def test_e3_an_unknown_paper_is_refused_by_name():
+    with pytest.raises(ValueError, match="a4, letter"):
+        pairings_pdf(sample_round(), "legal")
+
+
+def test_e3_the_round_page_serves_both_pdfs_to_staff_only(client, staff, player, tmp_path, season):
+    from tests.support import FEST, run, write
+
+    data = {**FEST, "date": (season.starts_on + datetime.timedelta(days=10)).isoformat()}
+    run(
+        "create_event",
+        write(tmp_path, "f.json", __import__("json").dumps(data)),
+        "--institution",
+        season.institution.slug,
+        "--season",
+        season.slug,
+    )
+    run(
+        "import_entrants",
+        write(
+            tmp_path,
+            "e.csv",
+            "name,category\nA,Competitive\nB,Competitive\nC,Just for Fun\nD,Just for Fun\n",
+        ),
+        "--league",
+        "fest",
+    )
+    run("pair_round", "--league", "fest", "--all-entrants")
+    url = reverse("event_print", args=["fest", 1, "cards"]) + "?paper=a4"
+    client.force_login(player.user)
+    assert client.get(url).status_code == 404
+    client.force_login(staff.user)
+    response = client.get(url)
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    assert response["Cache-Control"] == "private, no-store"  # names on it: no shared cache
+    assert "595.276 x 841.89" in poppler("pdfinfo", response.content, tmp_path)
+    pairings = client.get(reverse("event_print", args=["fest", 1, "pairings"]))
+    assert pairings.status_code == 200 and b"%PDF" in pairings.content[:8]
+
+
+def test_e5_g8_g10_the_official_score_sheet_has_a_column_per_player_and_the_words_on_the_back(
+    tmp_path,
+):
+    from events.printables import END_OF_GAME_WORDS, score_sheets_pdf
+
+    round_ = sample_round(tables=3)
+    four = PrintTable(
+        number=9,
+        seats=tuple(PrintSeat(seat=i, name=f"Four {i}", number=90 + i) for i in range(1, 5)),
+        url="https://scrabble.example.edu/t/9/",
+        turn_seconds=180,
+    )
+    round_ = PrintRound(
+        **{
+            **round_.__dict__,
+            "tables": (four,),
+            "periods": (("18:30", 30), ("19:30", 30)),
+            "end_of_game": END_OF_GAME_WORDS["out_bonus"],
+        }
+    )
+    pdf = score_sheets_pdf(round_, "a4")
+    assert "Pages:           2" in poppler("pdfinfo", pdf, tmp_path)  # the sheet and its back
+    text = poppler("pdftotext", pdf, tmp_path)
+    assert all(f"{i}. Four {i}" in text and f"no. {90 + i}" in text for i in range(1, 5))
+    assert "3:00 per turn" in text and "same number of turns" in text
+    assert "nobody loses their own" in text and "period 2 19:30 (30 min)" in text
+    back = text[text.index("Two-letter words · Table 9") :]
+    assert back.split()[5:8] == ["AA", "AB", "ZA"]  # the back: the list, large
