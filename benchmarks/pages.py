@@ -91,7 +91,7 @@ from matches.models import Match, MatchStatus
 from matches.services import report_submit
 from matches.game_records import SeatName, compare_with_report, read_record
 from matches.scrabble.gcg_writer import write_gcg
-from tests.scrabble_simulate import random_game
+from tests.matches.scrabble_simulate import random_game
 from django.db.models import Q
 still_open = Q(seats__match__status="unscheduled", seats__match__deadline__gt=timezone.now())
 counts = list(

@@ -1,6 +1,6 @@
 """How long replaying a game takes: ``python benchmarks/replay.py [GAMES]``.
 
-Generates random games (``tests/scrabble_simulate.py``), and reads the real-world records in
+Generates random games (``tests/matches/scrabble_simulate.py``), and reads the real-world records in
 ``$GCG_CORPUS_DIR`` when that variable names a folder, then times reading each record and
 replaying it on the board with every score recomputed, and prints the cost per move (one event
 line). No database and no Django: the rules engine alone.
@@ -19,7 +19,7 @@ from matches.scrabble.errors import GcgError  # noqa: E402
 from matches.scrabble.gcg import parse_gcg  # noqa: E402
 from matches.scrabble.gcg_writer import write_gcg  # noqa: E402
 from matches.scrabble.replay import check_record  # noqa: E402
-from tests.scrabble_simulate import random_game  # noqa: E402
+from tests.matches.scrabble_simulate import random_game  # noqa: E402
 
 USAGE = "usage: python benchmarks/replay.py [GAMES]  (a number of games, 300 if left out)"
 

@@ -204,7 +204,7 @@ def test_g1_mixing_the_two_end_of_game_rules_is_reported():
 
 
 def _filled_game(lengths: list[int]) -> tuple[str, list[str], dict, Board]:
-    """A two-player game of rows of tiles (``tests/scrabble_simulate.py`` · ``rows_game``)."""
+    """A two-player game of rows of tiles (``tests/matches/scrabble_simulate.py`` · ``rows_game``)."""
     return rows_game(lengths, HEADER)
 
 
