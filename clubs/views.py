@@ -18,14 +18,15 @@ from core.actions import act_and_say
 from core.errors import DomainError
 from core.forms import TextField, WholeNumberField
 from core.values import clean_text
-from league.door import back_with_search, scanned_key, search_filter, searched
-from league.models import CheckIn, Entry, League, LeagueFormat, Round
+from league.door import back_with_search, entrant_scanned, searched
+from league.models import League, LeagueFormat, Round
 from league.selectors import round_tables
 from league.views import league_page_context
 from matches import services as match_services
 from matches.forms import SCORE
 from matches.models import GameEnd, Match
 
+from . import selectors
 from . import services as club
 
 
@@ -98,18 +99,8 @@ def _render(
 ):
     league = night.league
     query = searched(request)
-    entries = (
-        Entry.objects.filter(league=league, withdrawn_at__isnull=True)
-        .select_related("player__user")
-        .order_by("player_number", "player__user__last_name")
-    )
-    if query is None:
-        entries = entries.none()
-    elif query:
-        entries = entries.filter(search_filter(query))
-    present = set(CheckIn.objects.filter(round=night).values_list("entry_id", flat=True))
-    tables = round_tables(night)
-    seated = {seat.player_id for table in tables for seat in table.seats.all()}
+    check_in = selectors.check_in_list(night, query)
+    tables = check_in.tables
     is_director = roles.is_director_of(request.user, league.season.institution)
     cards = [
         bound_card
@@ -125,11 +116,8 @@ def _render(
             "league": league,
             "night": night,
             "query": query,
-            "entries": [
-                {"entry": entry, "here": entry.pk in present, "seated": entry.player_id in seated}
-                for entry in entries
-            ],
-            "present_count": len(present),
+            "entries": check_in.rows,
+            "present_count": check_in.present_count,
             "tables": list(zip(tables, cards, strict=True)),
             "is_director": is_director,
             "guest_form": guest_form or GuestForm(),
@@ -149,19 +137,12 @@ def _back(night: Round, query="") -> str:
 
 def _player_from(night: Round, key) -> PlayerProfile:
     """A scanned campus ID or a player number (the buttons send the number)."""
-    key, number = scanned_key(key)
-    entries = Entry.objects.filter(league=night.league, withdrawn_at__isnull=True)
-    entry = entries.filter(player__campus_id=key).select_related("player__user").first()
-    if entry is None and number is not None:
-        entry = entries.filter(player_number=number).select_related("player__user").first()
-    if entry is None:
-        profile = PlayerProfile.objects.filter(
-            institution=night.league.season.institution, campus_id=key
-        ).first()
-        if profile is not None:
-            raise DomainError(f"{profile.name} is not in this league.")
-        raise DomainError(f"No player of this club has the campus ID or number {key!r}.")
-    return entry.player
+    found = entrant_scanned(night.league, key, present_only=True)
+    if found.entry is not None:
+        return found.entry.player
+    if found.outsider is not None:
+        raise DomainError(f"{found.outsider.name} is not in this league.")
+    raise DomainError(f"No player of this club has the campus ID or number {found.key!r}.")
 
 
 @login_required

@@ -10,7 +10,8 @@ from django.db.models import F, Q, Sum
 
 from events.leaderboard import BoardEntrant, BoardTable, Leaderboard, leaderboard
 from events.models import AssistItem, AssistSale, RoundCards, event_of_league
-from league.models import Entry, League, Round
+from league.door import search_filter
+from league.models import CheckIn, Entry, League, Round
 from matches.models import FINAL_STATUSES, Match, MatchStatus, Seat
 
 
@@ -251,3 +252,119 @@ def numbers_required(round_: Round) -> bool:
     """The round was paired again or swapped after its cards were printed: each card needs its
     players' numbers typed from it (``RoundCards``)."""
     return RoundCards.objects.filter(round=round_, seating_changed_after_print=True).exists()
+
+
+# --- The door, the scoring table, the assists table: what their pages list ---------------------
+
+
+@dataclass
+class Desk:
+    """The door's list: the entrants the search found, with who is here and who has played."""
+
+    rows: list[dict]
+    here_count: int
+    entrant_count: int
+
+
+def desk(league: League, query: str | None) -> Desk:
+    """`query` None lists nobody (a search that could not be read), "" everybody."""
+    entries = Entry.objects.filter(league=league).select_related(
+        "player__user", "entrant__category", "entrant__team"
+    )
+    if query is None:
+        entries = entries.none()
+    elif query:
+        entries = entries.filter(search_filter(query))
+    here = set(CheckIn.objects.filter(round__league=league).values_list("entry_id", flat=True))
+    seated = set(
+        Entry.objects.filter(league=league, player__seats__match__league=league).values_list(
+            "pk", flat=True
+        )
+    )
+    return Desk(
+        rows=[
+            {"entry": entry, "here": entry.pk in here, "seated": entry.pk in seated}
+            for entry in entries.order_by("player_number", "id")
+        ],
+        here_count=len(here),
+        entrant_count=Entry.objects.filter(league=league, withdrawn_at__isnull=True).count(),
+    )
+
+
+def player_numbers(league: League) -> dict[int, int]:
+    """Each entrant's player number by profile id."""
+    return dict(Entry.objects.filter(league=league).values_list("player_id", "player_number"))
+
+
+def _played_tables(round_: Round):
+    return (
+        Match.objects.filter(round=round_)
+        .exclude(status=MatchStatus.BYE)
+        .prefetch_related("seats__player__user")
+    )
+
+
+def scoring_tables(round_: Round) -> list[Match]:
+    """The round's tables (byes left out) with their seats, by table number."""
+    return list(_played_tables(round_).order_by("table"))
+
+
+def scoring_table(round_: Round, table: int) -> Match | None:
+    return _played_tables(round_).filter(table=table).first()
+
+
+def assist_tables(league: League, round_: Round) -> list[tuple[Match, list[Entry | None], str]]:
+    """The round's tables for the assists table: each with its seats' entrants (and teams) and
+    the page anchor that brings the seller back to it."""
+    entries = {
+        entry.player_id: entry
+        for entry in Entry.objects.filter(league=league).select_related(
+            "player__user", "entrant__team"
+        )
+    }
+    return [
+        (
+            match,
+            [entries.get(seat.player_id) for seat in match.seats.all()],
+            f"table-{match.table or match.pk}",
+        )
+        for match in Match.objects.filter(round=round_)
+        .order_by("table", "id")
+        .prefetch_related("seats__player__user")
+    ]
+
+
+def recent_sales(league: League, count: int = 30):
+    return (
+        AssistSale.objects.filter(league=league)
+        .select_related("item", "entry__player__user", "round")
+        .order_by("-sold_at", "-id")[:count]
+    )
+
+
+def table_seats(round_: Round, table: int) -> tuple[Match, list[tuple[Seat, Entry | None]]] | None:
+    """A table of the round with each seat's entrant (category and team), None when there is
+    no such table."""
+    match = (
+        Match.objects.prefetch_related("seats__player__user")
+        .filter(round=round_, table=table)
+        .first()
+    )
+    if match is None:
+        return None
+    entries = {
+        entry.player_id: entry
+        for entry in Entry.objects.filter(
+            league=round_.league_id, player__in=[seat.player_id for seat in match.seats.all()]
+        ).select_related("entrant__category", "entrant__team")
+    }
+    return match, [(seat, entries.get(seat.player_id)) for seat in match.seats.all()]
+
+
+def round_cards(round_: Round) -> RoundCards | None:
+    return RoundCards.objects.filter(round=round_).first()
+
+
+def paired_round(league: League, number: int) -> Round | None:
+    """The round `number` once it has tables, None before."""
+    return league.rounds.filter(number=number, matches__isnull=False).distinct().first()

@@ -2,14 +2,17 @@
 (`?q=`) and the key of an entrant (a campus ID or a player number), read through
 ``core.values`` so that a NUL byte, a pasted page or a "²" gets a message, never an error."""
 
+from typing import NamedTuple
 from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.db.models import Q
 from django.http import HttpRequest
 
+from accounts.models import PlayerProfile
 from core.errors import BadValue, DomainError
 from core.values import INT_MAX, clean_text, number_or_none
+from league.models import Entry, League
 
 SEARCH_MAX = 100
 
@@ -50,3 +53,30 @@ def scanned_key(key) -> tuple[str, int | None]:
     if not key:
         raise DomainError("Scan or type a player number or campus ID.")
     return key, number_or_none(key, low=1, high=INT_MAX)
+
+
+class Scanned(NamedTuple):
+    """What a scan or a typed key found: the key as read, the league's entrant it names (None
+    when none), and the campus's student it names when that student is not an entrant."""
+
+    key: str
+    entry: Entry | None
+    outsider: PlayerProfile | None
+
+
+def entrant_scanned(league: League, key, *, present_only: bool = False) -> Scanned:
+    """The entrant of `league` a campus ID or a player number names (a campus ID first);
+    `present_only` leaves out those who have left."""
+    key, number = scanned_key(key)
+    entries = Entry.objects.filter(league=league).select_related("player__user")
+    if present_only:
+        entries = entries.filter(withdrawn_at__isnull=True)
+    entry = entries.filter(player__campus_id=key).first()
+    if entry is None and number is not None:
+        entry = entries.filter(player_number=number).first()
+    outsider = None
+    if entry is None:
+        outsider = PlayerProfile.objects.filter(
+            institution=league.season.institution, campus_id=key
+        ).first()
+    return Scanned(key, entry, outsider)

@@ -4,10 +4,9 @@ from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 
 from accounts import roles
-from accounts.models import PlayerProfile
 from core.errors import DomainError
 from events import rights
-from league.door import scanned_key
+from league.door import entrant_scanned
 from league.models import Entry, League, LeagueFormat, Round
 from league.selectors import can_see_league
 
@@ -54,16 +53,9 @@ def round_of(league: League, number: int) -> Round:
 
 
 def entry_from(league: League, key) -> Entry:
-    key, number = scanned_key(key)
-    entries = Entry.objects.filter(league=league).select_related("player__user")
-    entry = entries.filter(player__campus_id=key).first()
-    if entry is None and number is not None:
-        entry = entries.filter(player_number=number).first()
-    if entry is None:
-        profile = PlayerProfile.objects.filter(
-            institution=league.season.institution, campus_id=key
-        ).first()
-        if profile is not None:
-            raise DomainError(f"{profile.name} is not entered in {league}: add them below.")
-        raise DomainError(f"No entrant has the number or campus ID {key!r}.")
-    return entry
+    found = entrant_scanned(league, key)
+    if found.entry is not None:
+        return found.entry
+    if found.outsider is not None:
+        raise DomainError(f"{found.outsider.name} is not entered in {league}: add them below.")
+    raise DomainError(f"No entrant has the number or campus ID {found.key!r}.")

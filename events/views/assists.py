@@ -17,7 +17,6 @@ from events.money import money
 from events.services import assists
 from events.views.access import scorer_event_of
 from league.models import Entry, League
-from matches.models import Match
 
 # --- Assists for the charity (E5) -----------------------------------------------------------
 
@@ -68,23 +67,7 @@ def event_assists(request: HttpRequest, slug: str) -> HttpResponse:
         anchor = f"?open={at}#{at}" if TABLE_ANCHOR.fullmatch(at) else ""
         return redirect(reverse("event_assists", args=[slug]) + anchor)
     round_ = selectors.current_round(league)
-    tables = []
-    if round_ is not None:
-        entries = {
-            entry.player_id: entry
-            for entry in Entry.objects.filter(league=league).select_related(
-                "player__user", "entrant__team"
-            )
-        }
-        for match in (
-            Match.objects.filter(round=round_)
-            .order_by("table", "id")
-            .prefetch_related("seats__player__user")
-        ):
-            anchor = f"table-{match.table or match.pk}"
-            tables.append(
-                (match, [entries.get(seat.player_id) for seat in match.seats.all()], anchor)
-            )
+    tables = selectors.assist_tables(league, round_) if round_ is not None else []
     items = list(league.assist_items.all())
     later_from = selectors.later_price_from(league)
     now = timezone.now()
@@ -105,8 +88,6 @@ def event_assists(request: HttpRequest, slug: str) -> HttpResponse:
             "prices": prices,
             "ledger": selectors.ledger(league),
             "open_table": request.GET.get("open", ""),
-            "sales": AssistSale.objects.filter(league=league)
-            .select_related("item", "entry__player__user", "round")
-            .order_by("-sold_at", "-id")[:30],
+            "sales": selectors.recent_sales(league),
         },
     )

@@ -13,8 +13,8 @@ from core.errors import DomainError
 from core.forms import TextField
 from events import selectors, services
 from events.views.access import entry_from, staff_event_of
-from league.door import back_with_search, search_filter, searched
-from league.models import CheckIn, Entry, League
+from league.door import back_with_search, searched
+from league.models import League
 
 # --- The door -----------------------------------------------------------------------------------
 
@@ -37,29 +37,13 @@ class WalkInForm(forms.Form):
 
 def _desk_context(request, league: League, walk_in: WalkInForm | None = None) -> dict:
     query = searched(request)
-    entries = Entry.objects.filter(league=league).select_related(
-        "player__user", "entrant__category", "entrant__team"
-    )
-    if query is None:
-        entries = entries.none()
-    elif query:
-        entries = entries.filter(search_filter(query))
-    here = set(CheckIn.objects.filter(round__league=league).values_list("entry_id", flat=True))
-    seated = set(
-        Entry.objects.filter(league=league, player__seats__match__league=league).values_list(
-            "pk", flat=True
-        )
-    )
-    rows = [
-        {"entry": entry, "here": entry.pk in here, "seated": entry.pk in seated}
-        for entry in entries.order_by("player_number", "id")
-    ]
+    desk = selectors.desk(league, query)
     return {
         "league": league,
         "query": query,
-        "rows": rows,
-        "here_count": len(here),
-        "entrant_count": Entry.objects.filter(league=league, withdrawn_at__isnull=True).count(),
+        "rows": desk.rows,
+        "here_count": desk.here_count,
+        "entrant_count": desk.entrant_count,
         "walk_in": walk_in or WalkInForm(league=league),
         "next_round": selectors.next_round(league),
     }

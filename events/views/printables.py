@@ -9,9 +9,7 @@ from events import printables, selectors, services
 from events.models import event_of_league
 from events.pages import rounds_view
 from events.views.access import staff_event_of
-from league.models import Round
 from league.wordlists import two_letter_words
-from matches.models import Match
 
 # --- Printables ---------------------------------------------------------------------------------
 
@@ -28,8 +26,8 @@ def event_print(request: HttpRequest, slug: str, number: int, kind: str) -> Http
     if kind in ("cards", "sheets"):
         # Recorded before the seating is read: a re-pairing after this moment is one the cards
         # in the hall may not show, and the scoring table then asks for players' numbers.
-        round_ = Round.objects.filter(league=league, number=number).first()
-        if round_ is not None and Match.objects.filter(round=round_).exists():
+        round_ = selectors.paired_round(league, number)
+        if round_ is not None:
             services.cards_printed(actor=request.user, round=round_)
     state = selectors.event_state(league)
     view = next((r for r in rounds_view(state) if r["round"].number == number), None)

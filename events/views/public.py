@@ -9,14 +9,12 @@ from django.utils import timezone
 from accounts import roles
 from core.errors import DomainError
 from events import rights, selectors, services
-from events.models import RoundCards
 from events.pages import rounds_view
 from events.views.access import event_of, round_of
-from league.models import Entry, League, LeagueFormat
+from league.models import League, LeagueFormat
 from league.pages import layout, render_pages
 from league.selectors import league_page_row
 from league.wordlists import two_letter_words
-from matches.models import Match
 
 
 def event_home(request: HttpRequest, league: League) -> HttpResponse:
@@ -132,7 +130,7 @@ def event_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "is_staff": roles.is_front_desk_of(request.user, institution),
             "is_director": roles.is_director_of(request.user, institution),
             "is_scorer": rights.may_score(request.user, league),
-            "cards": RoundCards.objects.filter(round=view["round"]).first(),
+            "cards": selectors.round_cards(view["round"]),
         },
     )
 
@@ -142,16 +140,10 @@ def event_table(request: HttpRequest, slug: str, number: int, table: int) -> Htt
     timer, the two-letter words (G10), the scores once entered."""
     league = event_of(request, slug)
     round_ = round_of(league, number)
-    match = get_object_or_404(
-        Match.objects.prefetch_related("seats__player__user"), round=round_, table=table
-    )
-    entries = {
-        entry.player_id: entry
-        for entry in Entry.objects.filter(
-            league=league, player__in=[seat.player_id for seat in match.seats.all()]
-        ).select_related("entrant__category", "entrant__team")
-    }
-    seats = [(seat, entries.get(seat.player_id)) for seat in match.seats.all()]
+    found = selectors.table_seats(round_, table)
+    if found is None:
+        raise Http404
+    match, seats = found
     seconds = max(
         (e.entrant.category.turn_seconds or 0 for _, e in seats if e and e.entrant.category_id),
         default=0,

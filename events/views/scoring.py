@@ -10,12 +10,11 @@ from django.urls import reverse
 
 from core.errors import DomainError
 from core.forms import TextField, WholeNumberField
-from events import services
-from events.selectors import numbers_required
+from events import selectors, services
 from events.views.access import NUMBER, round_of, scorer_event_of
-from league.models import Entry, League, Round
+from league.models import League, Round
 from matches.forms import SCORE
-from matches.models import GameEnd, Match, MatchStatus
+from matches.models import GameEnd, Match
 
 # --- The scoring table ------------------------------------------------------------------------
 
@@ -81,7 +80,7 @@ def _card_for_seats(
     current = [seat.player_id for seat in seats]
     if len(scores) != len(seats):
         return current, scores  # the service names the seat count
-    if numbers_required(round_):
+    if selectors.numbers_required(round_):
         typed = form.numbers()[: len(seats)]
         if any(number is None for number in typed):
             form.add_error(
@@ -122,13 +121,8 @@ def _card_for_seats(
 
 
 def _scoring_context(league: League, round_: Round, form: ScoreCardForm | None = None) -> dict:
-    tables = list(
-        Match.objects.filter(round=round_)
-        .exclude(status=MatchStatus.BYE)
-        .order_by("table")
-        .prefetch_related("seats__player__user")
-    )
-    numbers = dict(Entry.objects.filter(league=league).values_list("player_id", "player_number"))
+    tables = selectors.scoring_tables(round_)
+    numbers = selectors.player_numbers(league)
     seating = {
         str(match.table): {
             "seats": [
@@ -150,7 +144,7 @@ def _scoring_context(league: League, round_: Round, form: ScoreCardForm | None =
         "form": form or ScoreCardForm(),
         "tables": tables,
         "seating": seating,
-        "numbers_required": numbers_required(round_),
+        "numbers_required": selectors.numbers_required(round_),
         "entered": entered,
         "waiting": [match for match in tables if not match.is_final],
         "numbers": numbers,
@@ -166,15 +160,8 @@ def event_scores(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         return render(request, "events/scores.html", _scoring_context(league, round_))
     form = ScoreCardForm(request.POST)
     if form.is_valid():
-        table = (
-            Match.objects.filter(round=round_, table=form.cleaned_data["table"])
-            .exclude(status=MatchStatus.BYE)
-            .prefetch_related("seats__player__user")
-            .first()
-        )
-        numbers = dict(
-            Entry.objects.filter(league=league).values_list("player_id", "player_number")
-        )
+        table = selectors.scoring_table(round_, form.cleaned_data["table"])
+        numbers = selectors.player_numbers(league)
         card = None
         if table is None:
             form.add_error("table", f"Round {number} has no table {form.cleaned_data['table']}.")
