@@ -4,9 +4,9 @@ from django.urls import include, path
 from django.views.generic import RedirectView
 
 from accounts import views as accounts_views
-from league import director as league_director
-from league import director_rounds, settings_file_views
 from league import views as league_views
+from league.views import director as league_director
+from league.views import director_rounds, settings_files
 
 
 class FaviconRedirect(RedirectView):
@@ -32,7 +32,7 @@ urlpatterns = [
     path("leagues/", include("events.urls")),
     path("leagues/", include("league.urls")),
     path("director/", league_director.dashboard, name="director_dashboard"),
-    path("director/events/new/", settings_file_views.league_file_setup, name="event_setup"),
+    path("director/events/new/", settings_files.league_file_setup, name="event_setup"),
     path("director/disputes/", league_director.disputes, name="director_disputes"),
     path("director/leagues/<slug:slug>/", director_rounds.director_league, name="director_league"),
     path(

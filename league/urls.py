@@ -1,6 +1,7 @@
 from django.urls import path
 
-from . import settings_file_views, timer, views
+from . import timer, views
+from .views import settings_files
 
 urlpatterns = [
     path("", views.league_list, name="league_list"),
@@ -22,7 +23,7 @@ urlpatterns = [
     path("<slug:slug>/timer/", timer.table_timer, name="table_timer"),
     path(
         "<slug:slug>/settings.json",
-        settings_file_views.league_settings_file,
+        settings_files.league_settings_file,
         name="event_settings_file",
     ),
 ]

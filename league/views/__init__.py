@@ -1,5 +1,7 @@
-"""League's pages: public (`public`: a league, its standings, bracket, calendar and words) and a
-signed-in student's (`students`: home, the leagues list, joining, the waitlist, withdrawing)."""
+"""League's pages by audience: public (`public`: a league, its standings, bracket, calendar and
+words), a signed-in student's (`students`: home, the leagues list, joining, the waitlist,
+withdrawing) and the director's (`director`, `director_rounds`, `settings_files`, reached by
+their module from the URLs)."""
 
 from .public import (
     league_bracket,

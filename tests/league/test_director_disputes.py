@@ -90,7 +90,7 @@ def test_a_visitor_is_sent_to_log_in(client):
 
 
 def test_a_long_queue_comes_a_page_at_a_time(client, director, league, monkeypatch):
-    monkeypatch.setattr("league.director.DISPUTES_PER_PAGE", 2)
+    monkeypatch.setattr("league.views.director.DISPUTES_PER_PAGE", 2)
     disputes = [open_dispute(new_match(league)) for _ in range(5)]
     client.force_login(director.user)
     seen = []

@@ -287,7 +287,7 @@ def test_a_long_queue_shows_its_first_matches_and_pages_the_rest(
     """Issue 18: the overview shows each queue's size and its first matches, oldest round first;
     ``?queue=`` shows one queue a page at a time, and the round filter stays on every link."""
     monkeypatch.setattr("matches.selectors.SHOWN_PER_QUEUE", 2)
-    monkeypatch.setattr("league.director_rounds.QUEUE_PAGE_SIZE", 2)
+    monkeypatch.setattr("league.views.director_rounds.QUEUE_PAGE_SIZE", 2)
     round_one, first = round_of(league, 3)
     round_two, second = round_of(league, 2)
     client.force_login(director.user)
@@ -320,7 +320,7 @@ def test_a_long_queue_shows_its_first_matches_and_pages_the_rest(
 def test_a_queue_page_runs_a_constant_number_of_queries(
     client, director, league, size, django_assert_num_queries, monkeypatch
 ):
-    monkeypatch.setattr("league.director_rounds.QUEUE_PAGE_SIZE", 5)
+    monkeypatch.setattr("league.views.director_rounds.QUEUE_PAGE_SIZE", 5)
     round_of(league, size)
     client.force_login(director.user)
     url = reverse("director_league", args=[league.slug])

@@ -33,10 +33,10 @@ from matches.selectors import (
 )
 from matches.services import MAX_SEATS
 
-from .models import League
-from .nights import last_run, nightly_overdue
-from .pages import JSON_KEYS
-from .selectors import leagues_for, standings_of
+from ..models import League
+from ..nights import last_run, nightly_overdue
+from ..pages import JSON_KEYS
+from ..selectors import leagues_for, standings_of
 
 
 def _director_institution(request: HttpRequest):

@@ -12,10 +12,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from accounts import roles
 from core.errors import DomainError
 
-from . import formats
-from .file_schema import MAX_BYTES, parse_league_file
-from .models import League
-from .settings_files import league_file_export, league_file_save
+from .. import formats
+from ..file_schema import MAX_BYTES, parse_league_file
+from ..models import League
+from ..settings_files import league_file_export, league_file_save
 
 
 class SettingsFileForm(forms.Form):

@@ -33,8 +33,8 @@ from matches.selectors import (
 )
 from matches.services.rounds import MAX_EXTENSION_DAYS
 
+from ..models import League, Round
 from .director import _own_league
-from .models import League, Round
 
 REASON = forms.CharField(
     label="Reason (required; every player of these matches is e-mailed it)",
