@@ -3,19 +3,28 @@
 import re
 
 import pytest
-from django.core.management import CommandError, call_command
-from django.test import Client
+from django.db import transaction
+from django.test import Client, TestCase
 
-from accounts.models import Eligibility, Institution, PlayerProfile
-
-
-def seed(capsys, *args):
-    call_command("seed_demo", *args)
-    return capsys.readouterr().out.splitlines()
+from accounts.models import Institution, PlayerProfile
+from tests.support import run
 
 
-def test_seed_demo_prints_one_line_per_login_role_email_password(db, capsys):
-    lines = seed(capsys)
+@pytest.fixture(scope="module")
+def demo(django_db_setup, django_db_blocker):
+    """The default demo, seeded once for the tests that read it (a run takes about ten
+    seconds): inside a transaction that is rolled back after the module's last test, each
+    test's own changes rolled back to a savepoint as usual. Its on-commit work (the stored
+    pages, the standings) runs as a commit would run it. The lines it printed."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        with TestCase.captureOnCommitCallbacks(execute=True):
+            printed, _ = run("seed_demo")
+        yield printed.splitlines()
+        transaction.set_rollback(True)
+
+
+def test_seed_demo_prints_one_line_per_login_role_email_password(demo, db):
+    lines = demo
 
     assert lines[0].split()[:2] == ["director", "director@example.edu"]
     assert lines[1].split()[:2] == ["front_desk", "frontdesk@example.edu"]
@@ -23,36 +32,21 @@ def test_seed_demo_prints_one_line_per_login_role_email_password(db, capsys):
     assert sum(line.startswith("student ") for line in lines) >= 3
 
 
-def test_every_printed_login_works(db, capsys):
-    for line in seed(capsys):
+def test_every_printed_login_works(demo, db):
+    for line in demo:
         role, email, password = line.split()
         assert Client().login(email=email, password=password), line
 
 
-def test_running_it_again_reuses_what_is_there(db, capsys):
-    first = seed(capsys)
-    second = seed(capsys)
-    assert first == second
+def test_running_it_again_reuses_what_is_there(demo, db):
+    again = run("seed_demo")[0].splitlines()
+    assert again == demo
     assert Institution.objects.count() == 1
 
 
-def test_the_demo_has_students_in_each_eligibility_state(db, capsys):
-    seed(capsys, "--players", "14", "--leagues", "0")
-    assert PlayerProfile.objects.exclude(campus_id="").count() == 14
-    statuses = set(Eligibility.objects.values_list("status", flat=True))
-    assert statuses == {"eligible", "ineligible"}
-    assert Eligibility.objects.count() < 14  # the others are pending
-
-
-def test_a_too_small_demo_is_refused(db):
-    with pytest.raises(CommandError, match="--players: a whole number from 4 to 200000"):
-        call_command("seed_demo", "--players", "2")
-
-
-def test_the_demo_league_has_matches_in_every_state_of_their_life(db, capsys):
+def test_the_demo_league_has_matches_in_every_state_of_their_life(demo, db):
     from matches.models import ContactIssue, Match
 
-    seed(capsys)
     statuses = set(Match.objects.values_list("status", flat=True))
     assert {
         "unscheduled",
@@ -67,69 +61,10 @@ def test_the_demo_league_has_matches_in_every_state_of_their_life(db, capsys):
     assert ContactIssue.objects.filter(resolved_at__isnull=True).exists()
 
 
-def test_a_league_needs_enough_students(db):
-    with pytest.raises(CommandError, match="eight eligible students"):
-        call_command("seed_demo", "--players", "6")
-
-
-def test_the_scale_path_bulk_makes_leagues_in_every_state_for_the_night(db, capsys):
-    from league.models import League, Standing
-    from league.nightly import run_nightly
-    from matches.models import AuditEvent, Match
-
-    seed(capsys, "--players", "120", "--leagues", "4", "--matches", "300")
-    # The four asked for, and the league the demo keeps open to join.
-    assert League.objects.exclude(format__in=["club", "event"]).count() == 4 + 1
-    assert Match.objects.count() >= 300
-    statuses = set(Match.objects.values_list("status", flat=True))
-    assert {
-        "confirmed",
-        "reported",
-        "disputed",
-        "resolved",
-        "forfeit",
-        "double_forfeit",
-        "unscheduled",
-    } <= statuses
-    assert Standing.objects.filter(league__slug="league-2").exists()
-    # The bulk path creates through the one match service too: one "created" event a match.
-    created = AuditEvent.objects.filter(action="created").count()
-    assert created == Match.objects.count()
-    summary = run_nightly()
-    assert (
-        summary.forfeits > 0 and summary.auto_confirmed > 0 and summary.standings_rebuilt == 8
-    )  # four leagues, the open one, the club and the two events
-
-
-def test_negative_sizes_are_refused(db):
-    with pytest.raises(CommandError, match="--matches: a whole number from 0 to 2000000"):
-        call_command("seed_demo", "--matches", "-1")
-
-
-def test_the_demo_mails_nobody_even_through_a_worker(transactional_db, capsys):
-    """Its addresses are made up. A worker in another process sends what the outbox holds, and
-    no setting of this process reaches it: the demo's messages are written already expired."""
-    from django.core import mail
-    from post_office.models import Email
-
-    from core.tasks import send_queued_mail
-
-    seed(capsys)  # committed for real, as a worker would see it
-    send_queued_mail.run()
-
-    assert Email.objects.filter(expires_at__isnull=False).count() > 5  # proposals, reports, ...
-    assert not Email.objects.filter(expires_at__isnull=True).exists()
-    assert not mail.outbox
-
-
-def test_e4_the_demo_club_has_three_past_nights_in_every_state_and_one_tonight(
-    db, capsys, django_capture_on_commit_callbacks
-):
+def test_e4_the_demo_club_has_three_past_nights_in_every_state_and_one_tonight(demo, db):
     from league.models import League
     from matches.models import Match
 
-    with django_capture_on_commit_callbacks(execute=True):
-        seed(capsys)
     club = League.objects.get(format="club")
     nights = list(club.rounds.order_by("number"))
     assert len(nights) == 4 and nights[-1].play_by == club.season.institution.today()
@@ -144,16 +79,12 @@ def test_e4_the_demo_club_has_three_past_nights_in_every_state_and_one_tonight(
     assert club.standings.filter(games__gt=0).exists()
 
 
-def test_e3_the_demo_event_has_forty_entrants_round_one_entered_and_round_two_paired(
-    db, capsys, django_capture_on_commit_callbacks
-):
+def test_e3_the_demo_event_has_forty_entrants_round_one_entered_and_round_two_paired(demo, db):
     from events import selectors as event_selectors
     from events.models import Team
     from league.models import League
     from matches.models import Match
 
-    with django_capture_on_commit_callbacks(execute=True):
-        out = seed(capsys)
     fest = League.objects.get(slug="scrabble-fest")
     assert fest.entries.count() == 40 and Team.objects.filter(league=fest).count() == 4
     assert fest.entries.filter(player__user__isnull=True).count() > 20  # guests
@@ -172,20 +103,16 @@ def test_e3_the_demo_event_has_forty_entrants_round_one_entered_and_round_two_pa
     board = event_selectors.event_state(fest).board
     assert all(len(board.categories[name]) >= 3 for name in board.categories)
     assert len(board.teams) == 4
-    assert "event_scorer volunteer@example.edu scrabble-demo" in out
+    assert "event_scorer volunteer@example.edu scrabble-demo" in demo
 
 
-def test_e5_the_demo_challenge_has_twelve_teams_apart_round_one_scored_and_assists_sold(
-    db, capsys, django_capture_on_commit_callbacks
-):
+def test_e5_the_demo_challenge_has_twelve_teams_apart_round_one_scored_and_assists_sold(demo, db):
     from events import selectors as event_selectors
     from events.models import AssistSale
     from events.selectors import ledger
     from league.models import League
     from matches.models import Match
 
-    with django_capture_on_commit_callbacks(execute=True):
-        seed(capsys)
     challenge = League.objects.get(slug="corporate-challenge")
     assert challenge.entries.count() == 47 and challenge.teams.count() == 12
     tables = Match.objects.filter(round__league=challenge, round__number=1)
@@ -212,21 +139,19 @@ def test_e5_the_demo_challenge_has_twelve_teams_apart_round_one_scored_and_assis
     assert len(board.teams) == 12 and next(t for t in board.teams if t.filled == 1)
 
 
-def test_the_demo_prints_a_site_admin_who_reaches_the_whole_admin(db, capsys):
-    """Issue 17: the demo had no login for the person who runs the installation."""
-    lines = seed(capsys)
-    admin = next(line for line in lines if line.startswith("site_admin "))
+def test_the_demo_prints_a_site_admin_who_reaches_the_whole_admin(demo, db):
+    """The person who runs the installation has a login of their own."""
+    admin = next(line for line in demo if line.startswith("site_admin "))
     _, email, password = admin.split()
     client = Client()
     assert client.login(email=email, password=password)
     assert client.get("/admin/accounts/institution/").status_code == 200
 
 
-def test_the_demo_has_a_league_open_to_join_and_no_two_students_share_a_name(db, capsys):
+def test_the_demo_has_a_league_open_to_join_and_no_two_students_share_a_name(demo, db):
     from league.models import League
     from league.policies import join_refusal
 
-    seed(capsys)
     league = League.objects.get(slug="wednesday-open")
     assert not league.rounds.exists()
     student = PlayerProfile.objects.get(user__email="student00001@example.edu")
