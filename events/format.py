@@ -84,6 +84,7 @@ EVENT = formats.Format(
     on_enter=first_category,
     registration_open=open_until_its_day,
     open_for_entry=open_for_entry,
+    entry_rule_reads=("event",),
     home=public.event_home,
     join=public.event_join_view,
     stored_pages=pages.render_event,

@@ -40,6 +40,9 @@ class Format:
     # until its day): (league, today) -> bool, and the same as a filter, (today) -> Q.
     registration_open: Callable | None = None
     open_for_entry: Callable | None = None
+    # The rows of its own that registration_open reads (an event's Event row), joined where
+    # leagues are listed so that deciding for each costs no query of its own.
+    entry_rule_reads: tuple[str, ...] = ()
     # The league's page for this format: (request, league) -> response. None: league's own.
     home: Callable | None = None
     # A student's entry from the league's page: (request, league) -> response. None: league's.
@@ -89,6 +92,11 @@ def of(value: str) -> Format:
 def with_trait(trait: str) -> tuple[str, ...]:
     """The format values that have `trait` (a boolean field of Format), for queries."""
     return tuple(sorted(value for value, spec in _FORMATS.items() if getattr(spec, trait)))
+
+
+def entry_rule_reads() -> tuple[str, ...]:
+    """Every format's `entry_rule_reads`, for select_related on a list of leagues."""
+    return tuple(sorted({read for spec in _FORMATS.values() for read in spec.entry_rule_reads}))
 
 
 def registered() -> list[Format]:

@@ -29,7 +29,7 @@ def leagues_for(institution):
     )
     return (
         League.objects.filter(season__institution=institution)
-        .select_related("season__institution")
+        .select_related("season__institution", *formats.entry_rule_reads())
         .annotate(
             players=Coalesce(Subquery(players), 0),
             has_rounds=Exists(Round.objects.filter(league=OuterRef("pk"))),
