@@ -16,12 +16,12 @@ from django.urls import reverse
 from accounts.models import PlayerProfile
 from events import selectors as event_selectors
 from events import services as events
-from events.models import Team
-from league.models import CheckIn, Entry, League, Round
+from events.models import Event, Team
+from league.models import CheckIn, Entry, League, LeagueFormat, Round
 from matches.models import AuditEvent, Match, MatchStatus
 from matches.policy import CARDS_ONLY_REFUSAL
 from matches.services import CardConflict, card_enter, report_submit
-from tests.support import FEST, eligible_student, refused, run, write
+from tests.support import FEST, LeagueFactory, eligible, eligible_student, refused, run, write
 
 
 @pytest.fixture
@@ -755,3 +755,27 @@ def test_e3_every_event_page_runs_the_same_queries_at_two_sizes(entered, client,
     more = "name,category\n" + "".join(f"Extra {i},Just for Fun\n" for i in range(40))
     run("import_entrants", write(tmp_path, "more.csv", more), "--league", "fest")
     assert counts() == small
+
+
+@pytest.mark.parametrize("events_listed", [1, 4])
+def test_e3_events_on_the_leagues_list_cost_no_query_of_their_own(
+    client, player, season, events_listed, django_assert_num_queries
+):
+    """An event takes entries until its day (or, without a day, until the season's deadline):
+    the leagues list joins each event's day to its page's one query, so one event or four, with
+    a day or without, run the same queries as plain leagues do."""
+    eligible(player, season)
+    for number in range(events_listed):
+        league = LeagueFactory(season=season, format=LeagueFormat.EVENT, slug=f"event-{number}")
+        if number % 2:
+            Event.objects.create(league=league, date=season.starts_on + timedelta(days=10))
+    client.force_login(player.user)
+    client.get(reverse("league_list"))
+    # The session with its user; the list's count and its page; filtered, the open leagues.
+    pages = {}
+    for query, queries in (({}, 3), ({"open": "1"}, 2)):
+        with django_assert_num_queries(queries):
+            response = client.get(reverse("league_list"), data=query)
+        assert response.status_code == 200
+        pages[bool(query)] = response.content.decode()
+    assert all(f"/leagues/event-{number}/" in pages[False] for number in range(events_listed))
