@@ -23,6 +23,7 @@ from league.settings_files import (
     locked_league_of_file,
     require_file_director,
     save_settings,
+    shared_settings,
 )
 
 MAX_NIGHTS = 100  # twice a week for a year: far beyond a club's season
@@ -92,16 +93,7 @@ def club_league_save(
         league = locked_league_of_file(
             club.slug, season, LeagueFormat.CLUB, "a club", update=update
         )
-        settings = {
-            "name": club.name,
-            "venue": club.venue or season.institution.default_venue,
-            "public": club.public,
-            "campus_only": club.campus_only,
-            "lexicon": club.lexicon,
-            "end_of_game_rule": club.end_of_game_rule,
-            "challenge_rule": club.challenge_rule,
-            "challenge_points": club.challenge_points,
-        }
+        settings = shared_settings(club, season)
         changed = league is None
         if league is None:
             league = League.objects.create(

@@ -26,6 +26,7 @@ from league.settings_files import (
     locked_league_of_file,
     require_file_director,
     save_settings,
+    shared_settings,
 )
 
 DEFAULT_ROUNDS = [(1, [(time(18, 0), 45)]), (2, [(time(19, 0), 45)]), (3, [(time(20, 0), 45)])]
@@ -193,14 +194,7 @@ def event_league_save(
             event.slug, season, LeagueFormat.EVENT, "an event", update=update
         )
         settings = {
-            "name": event.name,
-            "venue": event.venue or season.institution.default_venue,
-            "public": event.public,
-            "campus_only": event.campus_only,
-            "lexicon": event.lexicon,
-            "end_of_game_rule": event.end_of_game_rule,
-            "challenge_rule": event.challenge_rule,
-            "challenge_points": event.challenge_points,
+            **shared_settings(event, season),
             # An event has no cap of its own: the door decides (the field's largest).
             "capacity": 512,
         }

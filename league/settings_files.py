@@ -64,6 +64,21 @@ def locked_league_of_file(
     return league
 
 
+def shared_settings(file, season) -> dict:
+    """The League fields every format's file gives, read from its parsed file (a club's or an
+    event's: both carry these attributes); the venue, when left out, the institution's."""
+    return {
+        "name": file.name,
+        "venue": file.venue or season.institution.default_venue,
+        "public": file.public,
+        "campus_only": file.campus_only,
+        "lexicon": file.lexicon,
+        "end_of_game_rule": file.end_of_game_rule,
+        "challenge_rule": file.challenge_rule,
+        "challenge_points": file.challenge_points,
+    }
+
+
 def save_settings(row, settings: dict) -> bool:
     """Set the row's fields (a league's, or its format's own row's) that differ from
     `settings`; whether any did."""
