@@ -14,7 +14,7 @@ from matches.models import Seat
 
 from . import demo, entrants_file, file_shape, files, pages, selectors, services
 from .models import Entrant
-from .views import public
+from .views import public, volunteers
 
 
 def pair_for_command(*, league, round, seed: int, repair: bool, all_entrants: bool):
@@ -87,6 +87,7 @@ EVENT = formats.Format(
     entry_rule_reads=("event",),
     home=public.event_home,
     join=public.event_join_view,
+    helper_home=volunteers.volunteer_home,
     stored_pages=pages.render_event,
     page_sources=(
         Path(pages.__file__),

@@ -368,3 +368,25 @@ def round_cards(round_: Round) -> RoundCards | None:
 def paired_round(league: League, number: int) -> Round | None:
     """The round `number` once it has tables, None before."""
     return league.rounds.filter(number=number, matches__isnull=False).distinct().first()
+
+
+# --- A volunteer's home ---------------------------------------------------------------------
+
+
+def scoring_for(user) -> list[League]:
+    """The events a volunteer was invited to score, newest first, each with its event row."""
+    return list(
+        League.objects.filter(scorers__user=user)
+        .select_related("season__institution", "event")
+        .order_by("-event__date", "name")
+    )
+
+
+def round_to_score(league: League) -> Round | None:
+    """The round whose cards are coming in: the first paired round with a table still without
+    its card, else the last paired round; None before any is paired."""
+    paired = league.rounds.filter(matches__isnull=False).distinct().order_by("number")
+    waiting = paired.filter(
+        matches__in=Match.objects.exclude(status__in=[*FINAL_STATUSES, MatchStatus.BYE])
+    ).first()
+    return waiting or paired.last()

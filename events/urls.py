@@ -20,6 +20,7 @@ urlpatterns = [
     path("<slug:slug>/desk/walk-in/", door.event_walk_in, name="event_walk_in"),
     path("<slug:slug>/volunteers/", volunteers.event_scorers, name="event_scorers"),
     path("<slug:slug>/assists/", assists.event_assists, name="event_assists"),
+    path("<slug:slug>/scores/", scoring.event_scoring_now, name="event_scoring_now"),
     path("<slug:slug>/rounds/<int:number>/", public.event_round, name="event_round"),
     path("<slug:slug>/rounds/<int:number>/pair/", rounds.event_pair, name="event_pair"),
     path("<slug:slug>/rounds/<int:number>/swap/", rounds.event_swap, name="event_swap"),

@@ -47,6 +47,10 @@ class Format:
     home: Callable | None = None
     # A student's entry from the league's page: (request, league) -> response. None: league's.
     join: Callable | None = None
+    # The home page of a signed-in person who neither plays nor staffs the institution but
+    # helps at this format's leagues (an event's volunteer scorers): (request) -> response, or
+    # None when they help at none.
+    helper_home: Callable | None = None
     # More stored pages (the read model): (league, now) -> {column of LeaguePage: text}; and
     # the source files whose change makes the stored pages stale.
     stored_pages: Callable | None = None
@@ -97,6 +101,14 @@ def with_trait(trait: str) -> tuple[str, ...]:
 def entry_rule_reads() -> tuple[str, ...]:
     """Every format's `entry_rule_reads`, for select_related on a list of leagues."""
     return tuple(sorted({read for spec in _FORMATS.values() for read in spec.entry_rule_reads}))
+
+
+def helper_home(request):
+    """The first format's home page for a helper (see Format.helper_home), or None."""
+    for spec in registered():
+        if spec.helper_home and (response := spec.helper_home(request)) is not None:
+            return response
+    return None
 
 
 def registered() -> list[Format]:

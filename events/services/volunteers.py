@@ -32,6 +32,11 @@ def scorer_access_ends(league: League) -> datetime:
     return datetime.combine(day, time(0, 0), tzinfo=league.season.institution.tz)
 
 
+def scoring_path(league: League) -> str:
+    """Where a volunteer's link leads: the event's scoring table, at the round in play."""
+    return reverse("event_scoring_now", args=[league.slug])
+
+
 def scorer_invite(*, actor, league: League, name: str, email: str, now=None) -> EventScorer:
     """The director invites a volunteer to enter this event's score cards, by name and address.
     Volunteers belong to the director's institution: an address without an account gets a new
@@ -95,7 +100,7 @@ def _send_invitation(league: League, scorer: EventScorer, now) -> None:
         token = sign_in_link_create(
             user=scorer.user,
             expires_at=scorer_access_ends(league),
-            next_path=league.get_absolute_url(),
+            next_path=scoring_path(league),
             now=now,
         )
         lines = [
@@ -137,7 +142,7 @@ def scorer_slip(*, actor, league: League, scorer: EventScorer, now=None) -> str:
         token = sign_in_link_create(
             user=scorer.user,
             expires_at=scorer_access_ends(league),
-            next_path=league.get_absolute_url(),
+            next_path=scoring_path(league),
             now=now,
         )
         return _log_in_url(token)
@@ -153,6 +158,9 @@ def scorer_remove(*, actor, league: League, scorer: EventScorer) -> None:
             return
         if scorer.user is not None:
             SignInLink.objects.filter(
-                user=scorer.user, used_at__isnull=True, next_path=league.get_absolute_url()
+                user=scorer.user,
+                used_at__isnull=True,
+                # Links made before they led to the scoring table led to the event's page.
+                next_path__in=[scoring_path(league), league.get_absolute_url()],
             ).update(used_at=timezone.now())
         scorer.delete()

@@ -152,6 +152,18 @@ def _scoring_context(league: League, round_: Round, form: ScoreCardForm | None =
 
 
 @login_required
+def event_scoring_now(request: HttpRequest, slug: str) -> HttpResponse:
+    """The scoring table at the round whose cards are coming in (a volunteer's link leads
+    here); before round 1 is paired, the event's page says when it will be."""
+    league = scorer_event_of(request, slug)
+    round_ = selectors.round_to_score(league)
+    if round_ is None:
+        messages.info(request, "No round is paired yet: the scoring table opens with round 1.")
+        return redirect(league.get_absolute_url())
+    return redirect(reverse("event_scores", args=[league.slug, round_.number]))
+
+
+@login_required
 def event_scores(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """The scoring table's page: type a card, Enter, next card."""
     league = scorer_event_of(request, slug)

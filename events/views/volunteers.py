@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from core.errors import DomainError
 from core.forms import TextField
-from events import printables, services
+from events import printables, rights, selectors, services
 from events.models import event_of_league
 from events.views.access import staff_event_of
 from league.models import League
@@ -103,3 +103,29 @@ def _scorer_slip(request: HttpRequest, league: League, scorer) -> HttpResponse:
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{league.slug}-volunteer-slip.pdf"'
     return response
+
+
+def volunteer_home(request: HttpRequest) -> HttpResponse | None:
+    """The home page of an event's volunteer scorer (league's home asks each format): the
+    scoring table of the round whose cards are coming in, when they score one event today;
+    otherwise their events, each with its scoring table (and assists, where it sells them).
+    None for anyone who was never invited."""
+    leagues = selectors.scoring_for(request.user)
+    if not leagues:
+        return None
+    rows = []
+    for league in leagues:
+        open_now = rights.may_score(request.user, league)
+        round_ = selectors.round_to_score(league) if open_now else None
+        rows.append(
+            {
+                "league": league,
+                "open": open_now,
+                "round": round_,
+                "assists": open_now and league.assist_items.exists(),
+            }
+        )
+    in_play = [row for row in rows if row["round"] is not None]
+    if len(in_play) == 1 and len([row for row in rows if row["open"]]) == 1:
+        return redirect(reverse("event_scoring_now", args=[in_play[0]["league"].slug]))
+    return render(request, "events/volunteer_home.html", {"rows": rows})

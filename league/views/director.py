@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.timesince import timesince
 
 from accounts import roles
-from accounts.models import Eligibility, PlayerProfile, player_name
+from accounts.models import Eligibility, Institution, PlayerProfile, player_name
 from accounts.selectors import (
     current_season,
     institution_counts,
@@ -38,12 +38,41 @@ from ..nights import last_run, nightly_overdue
 from ..pages import JSON_KEYS
 from ..selectors import leagues_for, standings_of
 
+# The institution a site admin (who belongs to none) chose on the dashboard, kept in the session.
+CHOSEN_INSTITUTION = "director_institution"
+
 
 def _director_institution(request: HttpRequest):
+    """The director's institution; a site admin's is the one they picked on the dashboard. 404
+    for everyone else, and for a site admin who has not picked one yet."""
     institution = roles.institution_of(request.user)
+    if institution is None and roles.is_site_admin(request.user):
+        chosen = request.session.get(CHOSEN_INSTITUTION)
+        institution = Institution.objects.filter(pk=chosen).first() if chosen else None
     if institution is None or not roles.is_director_of(request.user, institution):
         raise Http404
     return institution
+
+
+def _site_admin_choice(request: HttpRequest) -> HttpResponse | None:
+    """A site admin sees any institution's dashboard: `?institution=SLUG` picks it (kept for
+    the director's other pages); without a pick, the list to pick from."""
+    if not roles.is_site_admin(request.user) or roles.institution_of(request.user):
+        return None
+    slug = request.GET.get("institution")
+    if slug:
+        institution = Institution.objects.filter(slug=slug).first()
+        if institution is None:
+            raise Http404
+        request.session[CHOSEN_INSTITUTION] = institution.pk
+        return None
+    if request.session.get(CHOSEN_INSTITUTION) and "pick" not in request.GET:
+        return None
+    return render(
+        request,
+        "league/pick_institution.html",
+        {"institutions": Institution.objects.order_by("name").only("name", "slug")},
+    )
 
 
 def _queue_counts(institution_id, season_id, now):
@@ -85,6 +114,8 @@ DASHBOARD_LEAGUES = CompiledQuery(
 def dashboard(request: HttpRequest) -> HttpResponse:
     """The queues' counts, the nightly job's last run, and the institution's leagues
     (``?page=``, newest season first), each row kept rendered by what it shows."""
+    if picking := _site_admin_choice(request):
+        return picking
     institution = _director_institution(request)
     season = current_season(institution)
     now = timezone.now()
@@ -122,6 +153,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         "league/dashboard.html",
         {
             "institution": institution,
+            "site_admin": roles.is_site_admin(request.user),
             "season": season,
             "nightly": nightly,
             "nightly_overdue": nightly_overdue(nightly, now),

@@ -267,6 +267,12 @@ def home(request: HttpRequest) -> HttpResponse:
     context = {}
     # The authentication backend loaded the profile and its institution with the user.
     profile = getattr(request.user, "profile", None) if request.user.is_authenticated else None
+    if profile and not profile.campus_id:
+        # Not a student: staff, or a helper whose home is their format's (a volunteer scorer's
+        # scoring table).
+        if not roles.is_front_desk_of(request.user, profile.institution):
+            if (helping := formats.helper_home(request)) is not None:
+                return helping
     if profile:
         season = current_season(profile.institution)
         eligibility = eligibility_of(profile, season) if season else None

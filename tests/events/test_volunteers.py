@@ -63,7 +63,9 @@ def test_e3_a_new_address_becomes_an_account_of_the_directors_institution_with_a
     assert link_in(invitation)
 
 
-def test_e3_the_link_logs_in_once_verifies_the_address_and_opens_the_event(fest, client, director):
+def test_e3_the_link_logs_in_once_verifies_the_address_and_opens_the_scoring_table(
+    fest, client, director
+):
     volunteer = events.scorer_invite(
         actor=director.user, league=fest, name="Val Unteer", email="val@example.org"
     ).user
@@ -73,7 +75,12 @@ def test_e3_the_link_logs_in_once_verifies_the_address_and_opens_the_event(fest,
     assert opened.status_code == 200 and "Log in" in opened.content.decode()
     followed = client.post(path)
 
-    assert followed.status_code == 302 and followed["Location"] == fest.get_absolute_url()
+    scoring = reverse("event_scoring_now", args=["fest"])
+    assert followed.status_code == 302 and followed["Location"] == scoring
+    # No round is paired yet: the event's page, saying when the scoring table opens.
+    before = client.get(scoring, follow=True)
+    assert before.redirect_chain[-1][0] == fest.get_absolute_url()
+    assert "the scoring table opens with round 1" in before.content.decode()
     assert int(client.session["_auth_user_id"]) == volunteer.pk
     assert EmailAddress.objects.get(user=volunteer).verified
     assert may_score(volunteer, fest)
