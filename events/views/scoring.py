@@ -8,6 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
+from accounts import roles
 from core.errors import DomainError
 from core.forms import TextField, WholeNumberField
 from events import selectors, services
@@ -15,6 +16,7 @@ from events.views.access import NUMBER, round_of, scorer_event_of
 from league.models import League, Round
 from matches.forms import SCORE
 from matches.models import GameEnd, Match
+from matches.services import CardConflict
 
 # --- The scoring table ------------------------------------------------------------------------
 
@@ -40,7 +42,7 @@ class ScoreCardForm(forms.Form):
         label="How the game ended", choices=GameEnd.choices, initial=GameEnd.WENT_OUT
     )
     override_reason = TextField(
-        label="Reason to replace a different card (director only)",
+        label="Reason to replace the table's result",
         required=False,
         max_length=300,
     )
@@ -120,7 +122,9 @@ def _card_for_seats(
     return seen, scores
 
 
-def _scoring_context(league: League, round_: Round, form: ScoreCardForm | None = None) -> dict:
+def _scoring_context(
+    league: League, round_: Round, form: ScoreCardForm | None = None, *, is_director: bool
+) -> dict:
     tables = selectors.scoring_tables(round_)
     numbers = selectors.player_numbers(league)
     seating = {
@@ -138,10 +142,31 @@ def _scoring_context(league: League, round_: Round, form: ScoreCardForm | None =
         for match in tables
     }
     entered = sum(1 for match in tables if match.is_final)
+    form = form or ScoreCardForm()
+    # A card that comes back with an error keeps its table's names and seats without waiting
+    # for the script (which draws the same as the table number is typed).
+    shown = seating.get(str(form["table"].value()).strip()) if form.is_bound else None
+    seat_rows = []
+    for order, number, score in form.seat_rows():
+        person = shown["seats"][order - 1] if shown and order <= len(shown["seats"]) else None
+        seat_rows.append(
+            {
+                "order": order,
+                "number": number,
+                "score": score,
+                "label": f"Seat {order}: {person['name']} ({person['number']})"
+                if person
+                else score.label,
+                "hidden": (order > len(shown["seats"])) if shown else order > 2,
+            }
+        )
     return {
         "league": league,
         "round": round_,
-        "form": form or ScoreCardForm(),
+        "form": form,
+        "seat_rows": seat_rows,
+        "shown": shown,
+        "is_director": is_director,
         "tables": tables,
         "seating": seating,
         "numbers_required": selectors.numbers_required(round_),
@@ -168,8 +193,13 @@ def event_scores(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """The scoring table's page: type a card, Enter, next card."""
     league = scorer_event_of(request, slug)
     round_ = round_of(league, number)
+    is_director = roles.is_director_of(request.user, league.season.institution)
     if request.method != "POST":
-        return render(request, "events/scores.html", _scoring_context(league, round_))
+        return render(
+            request,
+            "events/scores.html",
+            _scoring_context(league, round_, is_director=is_director),
+        )
     form = ScoreCardForm(request.POST)
     if form.is_valid():
         table = selectors.scoring_table(round_, form.cleaned_data["table"])
@@ -191,6 +221,18 @@ def event_scores(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                     override_reason=form.cleaned_data["override_reason"],
                     unusual_confirmed=True,  # the card is what the table signed
                 )
+            except CardConflict as conflict:
+                form.add_error(
+                    None,
+                    f"{conflict.facts}. "
+                    + (
+                        "To replace it, give the reason under “How it ended, or a correction” "
+                        "and enter the card again."
+                        if is_director
+                        else "Nothing was entered: only the director can replace a result, "
+                        "so call them over with the card."
+                    ),
+                )
             except DomainError as error:
                 form.add_error(None, error.message)
             except Match.DoesNotExist:
@@ -205,4 +247,8 @@ def event_scores(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                     f"Table {table.table}: {'–'.join(map(str, scores))} entered.",
                 )
                 return redirect(reverse("event_scores", args=[league.slug, number]))
-    return render(request, "events/scores.html", _scoring_context(league, round_, form), status=200)
+    return render(
+        request,
+        "events/scores.html",
+        _scoring_context(league, round_, form, is_director=is_director),
+    )

@@ -41,7 +41,13 @@ SCORED_STATUSES = (MatchStatus.CONFIRMED, MatchStatus.RESOLVED)
 
 
 class CardConflict(MatchError):
-    """The table already has a different result: only the director's override replaces it."""
+    """The table already has a different result: only the director's override replaces it.
+    `facts` says what the table has and what the card says, for a page to add what the person
+    looking can do about it (the director gives a reason; anyone else calls the director)."""
+
+    def __init__(self, facts: str):
+        super().__init__(f"{facts}: give a reason to override.")
+        self.facts = facts
 
 
 class SeatingChanged(MatchError):
@@ -115,7 +121,7 @@ def card_enter(
         # A scorekeeper's pending report with the card's very scores is no conflict: the card
         # settles it.
         if standing is not None and standing != scores and not override_reason:
-            raise CardConflict(_conflict_message(match, standing, scores))
+            raise CardConflict(_conflict_facts(match, standing, scores))
         before = snapshot(match, seats)
         apply_scores(seats, scores, pre)
         close_live_reports(match)
@@ -157,11 +163,9 @@ def _what_the_table_has(match: Match, seats) -> list[int] | str | None:
     return [line.score for line in report.scores.order_by("order")]
 
 
-def _conflict_message(match: Match, standing, scores) -> str:
+def _conflict_facts(match: Match, standing, scores) -> str:
+    table = f"Table {match.table}" if match.table else "The table"
     if isinstance(standing, str):
-        return f"Table is already {standing}: give a reason to override."
+        return f"{table} is already {standing}"
     where = "already has" if match.is_final else "has a report of"
-    return (
-        f"Table {where} {'–'.join(map(str, standing))}, not {'–'.join(map(str, scores))}: "
-        "give a reason to override."
-    )
+    return f"{table} {where} {'–'.join(map(str, standing))}, not {'–'.join(map(str, scores))}"

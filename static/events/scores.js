@@ -33,9 +33,15 @@
       : "";
     if (!table.value) { said.textContent = ""; return; }
     if (!entry) { said.textContent = "No table " + table.value + " this round."; return; }
-    said.textContent = entry.scores
-      ? "Already entered: " + entry.scores.join("–") + ". A different card needs the director."
-      : entry.seats.length + " seats.";
+    // A card that came back with an error says what to do about it there: this line then only
+    // counts the seats, so the page gives one message, not two.
+    var returned = form.getAttribute("data-returned-table") === table.value;
+    if (!entry.scores || returned) { said.textContent = entry.seats.length + " seats."; return; }
+    said.textContent = "Already entered: " + entry.scores.join("–") + ". " + (
+      form.getAttribute("data-director") === "true"
+        ? "To replace it, give the reason under “How it ended, or a correction”."
+        : "Only the director can replace it: call them over if this card differs."
+    );
   }
   table.addEventListener("input", show);
   show();
