@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.db.models import F, Q, Sum
+from django.db.models import Count, F, Q, Sum
 
 from events.leaderboard import BoardEntrant, BoardTable, Leaderboard, leaderboard
 from events.models import AssistItem, AssistSale, RoundCards, event_of_league
@@ -262,8 +262,9 @@ class Desk:
     """The door's list: the entrants the search found, with who is here and who has played."""
 
     rows: list[dict]
-    here_count: int
-    entrant_count: int
+    here_count: int  # checked in and still here
+    entrant_count: int  # still in the event (those who left are not)
+    left_count: int
 
 
 def desk(league: League, query: str | None) -> Desk:
@@ -275,7 +276,11 @@ def desk(league: League, query: str | None) -> Desk:
         entries = entries.none()
     elif query:
         entries = entries.filter(search_filter(query))
-    here = set(CheckIn.objects.filter(round__league=league).values_list("entry_id", flat=True))
+    here = set(
+        CheckIn.objects.filter(round__league=league, entry__withdrawn_at__isnull=True).values_list(
+            "entry_id", flat=True
+        )
+    )
     seated = set(
         Entry.objects.filter(league=league, player__seats__match__league=league).values_list(
             "pk", flat=True
@@ -287,7 +292,10 @@ def desk(league: League, query: str | None) -> Desk:
             for entry in entries.order_by("player_number", "id")
         ],
         here_count=len(here),
-        entrant_count=Entry.objects.filter(league=league, withdrawn_at__isnull=True).count(),
+        **Entry.objects.filter(league=league).aggregate(
+            entrant_count=Count("pk", filter=Q(withdrawn_at__isnull=True)),
+            left_count=Count("pk", filter=Q(withdrawn_at__isnull=False)),
+        ),
     )
 
 

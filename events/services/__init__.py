@@ -26,7 +26,14 @@ from events.rights import EventError
 
 from .assists import AssistError, sale_record, sale_void
 from .cards import card_enter
-from .door import check_in_entry, entrant_leave, entrant_return, event_check_in, event_check_out
+from .door import (
+    check_in_entry,
+    entrant_leave,
+    entrant_return,
+    event_arrive,
+    event_check_in,
+    event_check_out,
+)
 from .entrants import EntrantDetails, Saved, clean_details, entrant_save, entries_named, event_join
 from .rounds import SwapNeedsConfirming, cards_printed, close_round, pair_event_round, swap_players
 from .volunteers import scorer_access_ends, scorer_invite, scorer_remove, scorer_slip
@@ -46,6 +53,7 @@ __all__ = [
     "entrant_return",
     "entrant_save",
     "entries_named",
+    "event_arrive",
     "event_check_in",
     "event_check_out",
     "event_join",

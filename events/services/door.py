@@ -40,6 +40,25 @@ def event_check_in(
         return check_in_entry(league, entry, actor, now) is not None
 
 
+def event_arrive(*, actor, league: League, entry: Entry, now=None) -> str:
+    """Someone at the door gives their number or scans their card: checked in ("checked_in"),
+    or already here ("already"); someone marked as leaving comes back ("back": paired again
+    from the next round to pair), so the desk never has to find the other button."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        league = lock_event(league)
+        require(actor, league, staff=True)
+        entry = Entry.objects.select_for_update().get(pk=entry.pk, league=league)
+        if entry.withdrawn_at is not None:
+            entry.withdrawn_at = None
+            entry.withdrawn_reason = ""
+            entry.save(update_fields=["withdrawn_at", "withdrawn_reason"])
+            check_in_entry(league, entry, actor, now)
+            refresh_leagues([league.pk])
+            return "back"
+        return "checked_in" if check_in_entry(league, entry, actor, now) else "already"
+
+
 def event_check_out(*, actor, league: League, entry: Entry) -> None:
     """Undo a check-in made by mistake; refused once they have been paired (they leave
     instead: ``entrant_leave``)."""

@@ -44,6 +44,7 @@ def _desk_context(request, league: League, walk_in: WalkInForm | None = None) ->
         "rows": desk.rows,
         "here_count": desk.here_count,
         "entrant_count": desk.entrant_count,
+        "left_count": desk.left_count,
         "walk_in": walk_in or WalkInForm(league=league),
         "next_round": selectors.next_round(league),
     }
@@ -76,7 +77,14 @@ def event_check_in(request: HttpRequest, slug: str) -> HttpResponse:
         if request.POST.get("leave"):
             services.entrant_leave(actor=request.user, league=league, entry=entry)
             return f"{entry.player.name} has left: their scores stay, they are not paired again."
-        if services.event_check_in(actor=request.user, league=league, entry=entry):
+        arrived = services.event_arrive(actor=request.user, league=league, entry=entry)
+        if arrived == "back":
+            return (
+                f"{entry.player.name} (number {entry.player_number}) had left and is back: "
+                "paired again from the next round. If they came only to collect something, "
+                "mark them as leaving again."
+            )
+        if arrived == "checked_in":
             return f"{entry.player.name} (number {entry.player_number}) is checked in."
         return f"{entry.player.name} was already checked in."
 
