@@ -13,9 +13,12 @@ a seating of the same night happen one after another. The commands act as the si
 ``as_system=True``; nothing else may leave out the acting user.
 """
 
+from dataclasses import dataclass
+
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
+from django.db.models import Count, Max
 from django.utils import timezone
 
 from accounts.models import GUEST_NAME_MAX, PlayerProfile, User
@@ -25,8 +28,9 @@ from league.models import CheckIn, Entry, League, LeagueFormat, Round
 from league.services import enter, lock_league, number_entries, require_staff
 from league.tables import SeatingError
 from matches.models import OPEN_STATUSES, Match, MatchStatus, ResultReport, Seat
-from matches.services import NewMatch, double_forfeit_tables, matches_create
+from matches.services import NewMatch, double_forfeit_tables, matches_create, seat_add
 
+from .models import NightClosing
 from .seating import seat_tables
 
 
@@ -43,6 +47,17 @@ def _lock_night(round_: Round) -> Round:
     if night.league.format != LeagueFormat.CLUB:
         raise ClubError(f"{night.league} is not a club: it has no club nights.")
     return night
+
+
+def _require_open(night: Round) -> None:
+    """A closed night takes no more check-ins, seats nobody, and is not closed again."""
+    closing = NightClosing.objects.filter(night=night).first()
+    if closing is not None:
+        tz = night.league.season.institution.tz
+        raise ClubError(
+            f"Night {night.number} is closed (since "
+            f"{timezone.localtime(closing.closed_at, tz):%-I:%M %p}): nothing more happens at it."
+        )
 
 
 def _active_entry(league: League, player: PlayerProfile) -> Entry:
@@ -65,6 +80,7 @@ def check_in(
     with transaction.atomic():
         night = _lock_night(round)
         require_staff(actor, night.league, front_desk=True, as_system=as_system)
+        _require_open(night)
         entry = _active_entry(night.league, player)
         if entry.player_number is None:
             number_entries(night.league)
@@ -183,13 +199,15 @@ def seat_night(
     with transaction.atomic():
         night = _lock_night(round)
         require_staff(actor, night.league, as_system=as_system)
+        _require_open(night)
         tables = Match.objects.filter(round=night)
         played = tables.exclude(status__in=OPEN_STATUSES).exists() or (
             ResultReport.objects.filter(match__round=night).exists()
         )
         if played:
             raise ClubError(
-                f"Night {night.number} has results reported: it cannot be seated again."
+                f"Night {night.number} has results reported: it cannot be seated again. "
+                "Seat those who came late instead: the tables already seated stay as they are."
             )
         if tables.exists():
             if not repair:
@@ -226,6 +244,108 @@ def seat_night(
         )
 
 
+@dataclass(frozen=True)
+class Latecomers:
+    """What seating the latecomers did: the new tables, or the table one latecomer joined."""
+
+    tables: list[Match]
+    joined: Match | None = None
+
+
+def unseated_players(night: Round) -> list[tuple[int, int | None]]:
+    """Those checked in tonight with an active entry who have no table yet: (profile id, user
+    id, None for a guest), by player number."""
+    seated = seated_players(night)
+    return [
+        (player_id, user_id)
+        for player_id, user_id in CheckIn.objects.filter(
+            round=night, entry__withdrawn_at__isnull=True
+        )
+        .order_by("entry__player_number", "entry_id")
+        .values_list("entry__player_id", "entry__player__user_id")
+        if player_id not in seated
+    ]
+
+
+def tables_a_latecomer_may_join(night: Round) -> list[Match]:
+    """Tables of three with no result and no report: a single latecomer may join one, once
+    the desk has seen that its game has not started (the software cannot know)."""
+    return list(
+        Match.objects.filter(round=night, status__in=OPEN_STATUSES)
+        .exclude(reports__isnull=False)
+        .annotate(seated=Count("seats"))
+        .filter(seated=3)
+        .order_by("table", "id")
+    )
+
+
+def seat_latecomers(
+    *, actor, round: Round, seed: int = 1, join: Match | None = None, now=None
+) -> Latecomers:
+    """Those checked in after the night was seated sit down, and every table already seated
+    stays as it is (E4, G9). Two or more get tables of their own by E4's sizes: fours and
+    threes, a table of two only when forced (2: one table of two; 5: three and two; 6: three
+    and three; 7: four and three), away from recent tablemates, numbered after the night's
+    last table. A single latecomer joins the table of three `join`, which the desk confirmed
+    has not started, in its last seat; without one they wait for the next latecomer."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        night = _lock_night(round)
+        require_staff(actor, night.league, front_desk=True)  # the desk sees who came late
+        _require_open(night)
+        if not Match.objects.filter(round=night).exists():
+            raise ClubError(f"Night {night.number} is not seated yet: seat it first.")
+        waiting = unseated_players(night)
+        if not waiting:
+            raise ClubError(f"Everyone checked in for night {night.number} has a table.")
+        if len(waiting) == 1:
+            ((player_id, _),) = waiting
+            if join is None:
+                raise ClubError(
+                    "One latecomer cannot make a table: they join a table of three that has not "
+                    "started, or wait for the next latecomer."
+                )
+            if not any(table.pk == join.pk for table in tables_a_latecomer_may_join(night)):
+                raise ClubError(
+                    f"Table {join.table} cannot take a latecomer: only a table of three "
+                    "without a result can."
+                )
+            player = PlayerProfile.objects.get(pk=player_id)
+            joined = seat_add(
+                actor=actor,
+                match=join,
+                player=player,
+                reason=f"Night {night.number}: {player.name} came late",
+                now=now,
+            )
+            return Latecomers(tables=[], joined=joined)
+        guests = {player_id for player_id, user_id in waiting if user_id is None}
+        try:
+            seating = seat_tables(
+                [player_id for player_id, _ in waiting], history=_history(night), seed=seed
+            )
+        except SeatingError as error:
+            raise ClubError(str(error)) from None
+        last = Match.objects.filter(round=night).aggregate(last=Max("table"))["last"] or 0
+        tables = matches_create(
+            actor=actor,
+            new=[
+                NewMatch(
+                    round=night,
+                    players=table,
+                    status=MatchStatus.SCHEDULED,
+                    scheduled_at=now,
+                    scorekeeper=_scorekeeper(table, guests),
+                    table=last + number,
+                )
+                for number, table in enumerate(seating.tables, start=1)
+            ],
+            reason=f"Night {night.number}: latecomers seated (seed {seed})",
+            now=now,
+        )
+        return Latecomers(tables=tables)
+
+
 def night_add(*, actor, league: League, on) -> Round:
     """The director schedules the club's next night on date `on` (within the season, after the
     last night)."""
@@ -256,5 +376,13 @@ def close_night(*, actor, round: Round, reason: str, now=None) -> int:
     with transaction.atomic():
         night = _lock_night(round)
         require_staff(actor, night.league)
+        _require_open(night)
         ids = list(Match.objects.filter(round=night).values_list("id", flat=True))
-        return len(double_forfeit_tables(ids, actor=actor, reason=reason, now=now))
+        forfeited = len(double_forfeit_tables(ids, actor=actor, reason=reason, now=now))
+        NightClosing.objects.create(
+            night=night,
+            closed_at=now,
+            closed_by=actor if actor is not None and actor.is_authenticated else None,
+            reason=reason[:300],
+        )
+        return forfeited

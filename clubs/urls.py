@@ -14,6 +14,11 @@ urlpatterns = [
     ),
     path("<slug:slug>/nights/<int:number>/guest/", views.club_guest, name="club_guest"),
     path("<slug:slug>/nights/<int:number>/seat/", views.club_seat, name="club_seat"),
+    path(
+        "<slug:slug>/nights/<int:number>/latecomers/",
+        views.club_latecomers,
+        name="club_latecomers",
+    ),
     path("<slug:slug>/nights/<int:number>/close/", views.club_close, name="club_close"),
     path(
         "<slug:slug>/nights/<int:number>/tables/<int:match_id>/card/",

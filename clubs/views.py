@@ -118,6 +118,10 @@ def _render(
             "query": query,
             "entries": check_in.rows,
             "present_count": check_in.present_count,
+            "waiting": check_in.waiting,
+            "played": check_in.played,
+            "joinable": check_in.joinable,
+            "closing": check_in.closing,
             "tables": list(zip(tables, cards, strict=True)),
             "is_director": is_director,
             "guest_form": guest_form or GuestForm(),
@@ -175,6 +179,39 @@ def club_seat(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         lambda tables: (
             f"{len(tables)} table{'' if len(tables) == 1 else 's'} seated (draw {seed})."
         ),
+    )
+    return redirect(_back(night))
+
+
+@login_required
+@require_POST
+def club_latecomers(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Seat those who came after the tables were drawn; a single one joins the table of three
+    the desk picked (its game has not started)."""
+    night = _night(request, slug, number)
+    seed = secrets.randbelow(1_000_000)
+    join = request.POST.get("join", "")
+    table = (
+        Match.objects.filter(round=night, pk=int(join)).first()
+        if join.isascii() and join.isdecimal() and len(join) < 19
+        else None
+    )
+    if join and table is None:
+        messages.error(request, "That table is not one of tonight's.")
+        return redirect(_back(night))
+
+    def said(seated: club.Latecomers) -> str:
+        if seated.joined is not None:
+            newcomer = seated.joined.seats.order_by("-order").first().player
+            return f"{newcomer.name} joins table {seated.joined.table} in the last seat."
+        numbers = ", ".join(str(t.table) for t in seated.tables)
+        count = len(seated.tables)
+        return f"Latecomers seated at table{'' if count == 1 else 's'} {numbers} (draw {seed})."
+
+    act_and_say(
+        request,
+        lambda: club.seat_latecomers(actor=request.user, round=night, seed=seed, join=table),
+        said,
     )
     return redirect(_back(night))
 

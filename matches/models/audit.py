@@ -27,6 +27,7 @@ AUDIT_ACTIONS = {
     "report_upheld": "Report upheld",
     "report_taken_back": "Report taken back",
     "bye_filled": "Bye given to a late entrant: now a game",
+    "seat_added": "A latecomer joined the table",
 }
 
 

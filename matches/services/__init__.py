@@ -20,7 +20,7 @@ transaction with the match row locked, writes an audit event, and raises a `Matc
 
 from .cards import CardConflict, SeatingChanged, card_enter
 from .confirming import report_confirm, report_dispute, report_take_back
-from .creation import MAX_SEATS, NewMatch, bye_fill, match_create, matches_create
+from .creation import MAX_SEATS, NewMatch, bye_fill, match_create, matches_create, seat_add
 from .kernel import MatchError, UnusualScores, is_match_director, scorekeeper_seat
 from .nightly import confirm_stale_reports, forfeit_overdue_matches
 from .reporting import report_submit
@@ -56,6 +56,7 @@ __all__ = [
     "SeatingChanged",
     "MatchError",
     "MAX_SEATS",
+    "seat_add",
     "NewMatch",
     "RoundChange",
     "Ruling",

@@ -163,3 +163,24 @@ def bye_fill(*, actor, match: Match, player, reason: str, now=None) -> Match:
         ],
     )
     return match
+
+
+def seat_add(*, actor, match: Match, player, reason: str, now=None) -> Match:
+    """A latecomer joins a table that has not started (G9, E4): they take the table's last
+    seat, so they play last. Only a table still open, with no report and a free seat, takes
+    one; callers are services that checked the actor's rights and hold their transaction."""
+    now = now or timezone.now()
+    match = lock(match)
+    seats = seats_of(match)
+    if match.status not in (MatchStatus.UNSCHEDULED, MatchStatus.SCHEDULED):
+        raise MatchError(f"Table {match.table} has a result: nobody joins it now.")
+    if match.reports.exists():
+        raise MatchError(f"Table {match.table} has reported: nobody joins it now.")
+    if len(seats) >= MAX_SEATS:
+        raise MatchError(f"Table {match.table} is full ({MAX_SEATS} seats).")
+    if any(seat.player_id == player.pk for seat in seats):
+        raise MatchError(f"{player.name} already sits at table {match.table}.")
+    before = snapshot(match, seats)
+    seats.append(Seat.objects.create(match=match, order=len(seats) + 1, player=player))
+    audit(match, actor, "seat_added", before, snapshot(match, seats), reason)
+    return match

@@ -203,7 +203,8 @@ def test_l8_g9_closing_the_night_forfeits_only_tables_without_scores(club, staff
     assert set(empty.seats.values_list("outcome", flat=True)) == {Outcome.DOUBLE_FORFEIT}
     event = AuditEvent.objects.get(match=empty, action="double_forfeit")
     assert (event.actor, event.reason) == (director.user, "Night over")
-    assert close_night(actor=director.user, round=tonight, reason="Again") == 0
+    with pytest.raises(DomainError, match="Night 1 is closed"):  # closing again says so
+        close_night(actor=director.user, round=tonight, reason="Again")
     assert AuditEvent.objects.filter(action="double_forfeit").count() == 1
 
 

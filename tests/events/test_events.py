@@ -357,7 +357,7 @@ def test_e3_a_volunteer_scorer_enters_cards_and_only_the_director_overrides(
     match.refresh_from_db()
     assert match.status == MatchStatus.CONFIRMED
     again = client.post(url, {**data, "score_1": 351})
-    assert again.status_code == 200 and b"give a reason" in again.content
+    assert again.status_code == 200 and b"call them over" in again.content
     overriding = client.post(url, {**data, "score_1": 351, "override_reason": "Misread"})
     assert b"Only the director" in overriding.content
     with pytest.raises(CardConflict):
