@@ -6,7 +6,7 @@ from django.db import transaction
 from league import formats
 from league.models import Entry, LeagueFormat
 
-from . import demo, files, services, views
+from . import demo, files, members, services, views
 
 
 def seat_for_command(*, league, round, seed: int, repair: bool, all_entrants: bool):
@@ -31,6 +31,12 @@ def seat_for_command(*, league, round, seed: int, repair: bool, all_entrants: bo
     )
 
 
+def import_for_command(*, league, data: bytes, strict: bool):
+    return members.members_import(
+        actor=None, league=league, data=data, strict=strict, as_system=True
+    )
+
+
 CLUB = formats.Format(
     value=LeagueFormat.CLUB,
     round_name="night",
@@ -47,6 +53,8 @@ CLUB = formats.Format(
     settings_file_export=files.export_file,
     describe=lambda league: f"club, {league.rounds.count()} nights",
     pair_round=seat_for_command,
+    import_entrants=import_for_command,
+    entrants_max_bytes=members.MAX_BYTES,
     demo=lambda institution, season, director, desk, rng, password: demo.make_club(
         institution, season, director, desk, rng
     ),

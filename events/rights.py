@@ -4,6 +4,7 @@ from accounts import roles
 from accounts.models import PlayerProfile
 from core.errors import DomainError, NotAllowed
 from events.models import Team, event_of_league
+from league.entrants_file import PLAYER_NUMBER_MAX as PLAYER_NUMBER_MAX
 from league.models import League, LeagueFormat
 from league.services import lock_league, require_staff
 
@@ -12,10 +13,10 @@ class EventError(DomainError):
     pass
 
 
-# The columns' lengths: longer would fail the insert (PlayerProfile.email, Team.name).
+# The columns' lengths: longer would fail the insert (PlayerProfile.email, Team.name); the
+# player number's bound is every format's (league.entrants_file).
 EMAIL_MAX = PlayerProfile._meta.get_field("email").max_length
 TEAM_NAME_MAX = Team._meta.get_field("name").max_length
-PLAYER_NUMBER_MAX = 99999
 
 
 # --- Locks and rights ---------------------------------------------------------------------------

@@ -34,7 +34,7 @@ from .door import (
     event_check_in,
     event_check_out,
 )
-from .entrants import EntrantDetails, Saved, clean_details, entrant_save, entries_named, event_join
+from .entrants import EntrantDetails, Saved, clean_details, entrant_save, event_join
 from .rounds import SwapNeedsConfirming, cards_printed, close_round, pair_event_round, swap_players
 from .volunteers import scorer_access_ends, scorer_invite, scorer_remove, scorer_slip
 
@@ -52,7 +52,6 @@ __all__ = [
     "entrant_leave",
     "entrant_return",
     "entrant_save",
-    "entries_named",
     "event_arrive",
     "event_check_in",
     "event_check_out",

@@ -7,13 +7,10 @@ from dataclasses import dataclass
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
-from django.db.models import Case, CharField, F, Q, Value, When
-from django.db.models.functions import Concat, Trim
 from django.utils import timezone
 
 from accounts.campus_ids import normalize_campus_id
 from accounts.models import GUEST_NAME_MAX, PlayerProfile
-from accounts.services import guest_for
 from core.errors import NotAllowed
 from core.values import shown
 from events.models import Entrant, EventCategory, Team, event_of_league
@@ -30,6 +27,7 @@ from events.services.door import check_in_entry
 from league.models import Entry, League
 from league.refresh import refresh_leagues
 from league.services import enter, number_entries
+from league.services.entrants import entry_found, person_to_enter
 
 # --- Entrants -----------------------------------------------------------------------------------
 
@@ -78,79 +76,24 @@ def _team(league: League, name: str, entry: Entry | None) -> Team | None:
 
 
 def _existing_entry(league: League, details: EntrantDetails) -> Entry | None:
-    """A person already entered: the same player number, else e-mail, else campus ID; a row
-    with none of the three is the league's only entrant with that name (ignoring case), so the
-    same file imported twice changes nothing. Namesakes need a number or an e-mail."""
-    entries = Entry.objects.filter(league=league).select_related("player__user")
-    if details.player_number is not None:
-        found = entries.filter(player_number=details.player_number).first()
-        if found is not None:
-            return found
-    if details.email:
-        found = entries.filter(
-            Q(player__email__iexact=details.email) | Q(player__user__email__iexact=details.email)
-        ).first()
-        if found is not None:
-            return found
-    if details.campus_id:
-        return entries.filter(player__campus_id=details.campus_id).first()
-    if details.player_number is not None or details.email or not details.name:
-        return None
-    namesakes = list(entries_named(league, details.name)[:2])
-    if len(namesakes) > 1:
-        raise EventError(
-            f"{entries_named(league, details.name).count()} entrants are named {details.name}: "
-            "give the player number or the e-mail of the one you mean."
-        )
-    return namesakes[0] if namesakes else None
-
-
-def entries_named(league: League, name: str):
-    """The league's entries whose player has this name, ignoring case: a guest's display name,
-    a student's full name (as ``PlayerProfile.name`` shows it)."""
-    full_name = Case(
-        When(player__user__isnull=True, then=F("player__display_name")),
-        default=Trim(Concat("player__user__first_name", Value(" "), "player__user__last_name")),
-        output_field=CharField(),
-    )
-    return (
-        Entry.objects.filter(league=league)
-        .select_related("player__user")
-        .annotate(full_name=full_name)
-        .filter(full_name__iexact=name)
-        .order_by("pk")
+    return entry_found(
+        league,
+        player_number=details.player_number,
+        email=details.email,
+        campus_id=details.campus_id,
+        name=details.name,
+        error=EventError,
     )
 
 
 def _person(league: League, details: EntrantDetails) -> PlayerProfile:
-    """The student the details name (campus ID, else a student's e-mail), or a guest."""
-    institution = league.season.institution
-    if details.campus_id:
-        student = (
-            PlayerProfile.objects.filter(
-                institution=institution, campus_id=details.campus_id, user__isnull=False
-            )
-            .select_related("user")
-            .first()
-        )
-        if student is None:
-            raise EventError(f"No student has the campus ID {details.campus_id}.")
-        return student
-    if details.email:
-        student = (
-            PlayerProfile.objects.filter(institution=institution, user__email__iexact=details.email)
-            .select_related("user")
-            .first()
-        )
-        if student is not None:
-            return student
-    if league.campus_only:
-        raise EventError(
-            f"{league} is for students only: give {details.name or 'the entrant'}'s campus ID."
-        )
-    if not details.name:
-        raise EventError("Give the entrant's name.")
-    return guest_for(institution=institution, name=details.name, email=details.email)
+    return person_to_enter(
+        league,
+        name=details.name,
+        email=details.email,
+        campus_id=details.campus_id,
+        error=EventError,
+    )
 
 
 def clean_details(details: EntrantDetails) -> EntrantDetails:

@@ -137,7 +137,8 @@ for path in ("/", f"/leagues/{league.slug}/standings/", f"/leagues/{league.slug}
 for user in User.objects.order_by("pk"):
     client = Client(HTTP_HOST="127.0.0.1")
     client.force_login(user)
-    print("page / as", user.email, client.get("/").status_code)
+    # A volunteer's home sends them on to their scoring table: the page they land on counts.
+    print("page / as", user.email, client.get("/", follow=True).status_code)
 # The signed-in pages, as a student and as the director (the leagues list once broke here alone).
 from matches.models import Match
 match = Match.objects.filter(seats__player__user__email="student00001@example.edu").first()

@@ -8,13 +8,16 @@ from league.models import League
 
 class Command(BaseCommand):
     help = (
-        "Import an event's entrants from a CSV (E3): name, category, team, player_number, email, "
-        "campus_id. Bad rows are reported by line and skipped (--strict: nothing imported)."
+        "Import an event's entrants (E3: name, category, team, player_number, email, campus_id) "
+        "or a club's members (E4: name, player_number, email, campus_id) from a CSV. Bad rows "
+        "are reported by line and skipped (--strict: nothing imported)."
     )
 
     def add_arguments(self, parser):
         parser.add_argument("file", help="CSV with a header line naming the columns")
-        parser.add_argument("--league", required=True, type=slug_argument, help="the event's slug")
+        parser.add_argument(
+            "--league", required=True, type=slug_argument, help="the event's or club's slug"
+        )
         parser.add_argument("--strict", action="store_true", help="import nothing if a row is bad")
 
     def handle(self, *args, file, league, strict, **options):
@@ -23,7 +26,10 @@ class Command(BaseCommand):
             raise CommandError(f"No league {league!r}.")
         spec = formats.of(event.format)
         if spec.import_entrants is None:
-            raise CommandError(f"{league} is not an event: entrants are imported into events.")
+            raise CommandError(
+                f"{league} is a {event.get_format_display().lower()}: entrants are imported "
+                "into events and clubs."
+            )
         try:
             data = read_bounded(file, max_bytes=spec.entrants_max_bytes)
         except DomainError as error:
