@@ -2,8 +2,10 @@
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-$(shell sha1sum pyproject.toml | cut -c1-12)
-DEMO_ENV := DEBUG=true
 PORT   ?= 8000
+# Links in mail and calendar feeds come from SITE_URL, never from a request's Host: the demo's
+# name the port it runs on.
+DEMO_ENV := DEBUG=true SITE_URL=http://127.0.0.1:$(PORT)
 
 .PHONY: run test lint format bench clean
 

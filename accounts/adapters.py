@@ -25,6 +25,16 @@ class SiteName:
         return urlsplit(settings.SITE_URL).netloc
 
 
+def on_site(url):
+    """An absolute link allauth built from the request's Host header, moved onto SITE_URL: a
+    link in mail never trusts the Host a request came with (a reset link sent for a poisoned
+    Host would carry the key to another site), and names the port the site really runs on."""
+    if not isinstance(url, str) or not urlsplit(url).netloc:
+        return url
+    parts = urlsplit(url)
+    return settings.SITE_URL + parts.path + (f"?{parts.query}" if parts.query else "")
+
+
 class AccountAdapter(DefaultAccountAdapter):
     """Signup only with an e-mail domain an institution accepts; mail leaves through Celery."""
 
@@ -53,8 +63,17 @@ class AccountAdapter(DefaultAccountAdapter):
 
     def send_mail(self, template_prefix, email, context):
         # allauth greets "Hello from {site name}!"; without django.contrib.sites it has no name
-        # ("Hello from !"): the site's own name and address stand in.
-        context = {**context, "current_site": SiteName()}
+        # ("Hello from !"): the site's own name and address stand in. Its own send_mail, which
+        # this replaces, also gives the templates the address the mail is about ("an account
+        # using that email address already exists: {{ email }}").
+        context = {
+            "email": email,
+            **{
+                key: on_site(value) if key.endswith("_url") else value
+                for key, value in context.items()
+            },
+            "current_site": SiteName(),
+        }
         queue_email(self.render_mail(template_prefix, email, context))
 
     def get_client_ip(self, request):

@@ -1,5 +1,6 @@
 from allauth.account.models import EmailAddress
 from allauth.account.views import SignupView
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -285,7 +286,8 @@ def _render_profile(
     if name_form is None:
         user = profile.user
         name_form = NameForm(initial={"first_name": user.first_name, "last_name": user.last_name})
-    feed = request.build_absolute_uri(reverse("player_calendar", args=[profile.calendar_token]))
+    # From SITE_URL, as every link that leaves the page (a calendar app keeps it for months).
+    feed = settings.SITE_URL + reverse("player_calendar", args=[profile.calendar_token])
     return render(
         request,
         "accounts/profile.html",

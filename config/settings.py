@@ -69,7 +69,7 @@ MIDDLEWARE = [
     "accounts.middleware.SessionUserMiddleware",
     # Cache-Control on what belongs to a person (after the user is known).
     "core.middleware.PrivateResponsesMiddleware",
-    "core.middleware.AdminTimeZoneMiddleware",
+    "core.middleware.CampusTimeMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",

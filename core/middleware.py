@@ -73,22 +73,27 @@ class HealthCheckMiddleware:
         return HttpResponse("ok\n", content_type="text/plain")
 
 
-class AdminTimeZoneMiddleware:
-    """The admin shows times in the director's institution's time zone, as every other page
-    does, so a checkout due at 4:46 PM on the desk is not due at 10:46 AM (UTC) in the admin.
-    Only under /admin/: the other pages choose their institution's zone themselves, without this lookup."""
+class CampusTimeMiddleware:
+    """Every page speaks its institution's time zone. A signed-in person's pages (and the admin)
+    start in their institution's zone; a page about one league (a public event's projector,
+    read by anyone) switches to that league's with ``campus_time``. Whatever a view switched
+    to ends with its request: the zone in force before is put back, so the next request on
+    the same thread starts clean."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
-        institution = None
-        if request.path.startswith("/admin/") and request.user.is_authenticated:
-            institution = request.user.institution
-        if institution is None:
+        user = getattr(request, "user", None)
+        institution = user.institution if user is not None and user.is_authenticated else None
+        with timezone.override(institution.tz if institution else None):
             return self.get_response(request)
-        with timezone.override(institution.tz):
-            return self.get_response(request)
+
+
+def campus_time(institution) -> None:
+    """The rest of this request speaks `institution`'s time zone (CampusTimeMiddleware ends
+    it with the request)."""
+    timezone.activate(institution.tz)
 
 
 # Files that hold people's names and results whoever asks: rosters, score cards, calendars.

@@ -73,8 +73,17 @@ class TeamRow:
 class Leaderboard:
     rows: list[Row]
     categories: dict[str, list[Row]]
-    champions: list[Row]
+    # The champion category's first place (or places, when shared): its leaders while the
+    # event runs, its champions once `decided` (the last round complete).
+    leaders: list[Row]
     teams: list[TeamRow]
+    decided: bool = False
+
+    @property
+    def champions(self) -> list[Row]:
+        """Nobody is champion before the last round is complete: until then a bye still counts
+        at the entrant's average (E3), and one who lost their only game may lead."""
+        return self.leaders if self.decided else []
 
 
 def half_up(numerator: int, denominator: int) -> int:
@@ -92,6 +101,7 @@ def leaderboard(
     champion_category: str | None,
     team_size: int | None = None,
     short_team: str = "sum",
+    decided: bool = False,
 ) -> Leaderboard:
     if short_team not in SHORT_TEAM_RULES:
         raise ValueError(f"short_team: {short_team!r} is not one of {', '.join(SHORT_TEAM_RULES)}.")
@@ -142,14 +152,15 @@ def leaderboard(
     for name in categories:
         members = [row for row in ordered if row.entrant.category == name]
         by_category[name] = _top_three(members)
-    champions = []
+    leaders = []
     if champion_category is not None and by_category.get(champion_category):
-        champions = [row for row in by_category[champion_category] if row.rank == 1]
+        leaders = [row for row in by_category[champion_category] if row.rank == 1]
     return Leaderboard(
         rows=ordered,
         categories=by_category,
-        champions=champions,
+        leaders=leaders,
         teams=_teams(ordered, team_size, short_team),
+        decided=decided,
     )
 
 

@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 
 from django.db.models import Count, F, Q, Sum
 
+from core.clock import duration_words
 from events.leaderboard import BoardEntrant, BoardTable, Leaderboard, leaderboard
 from events.models import AssistItem, AssistSale, RoundCards, event_of_league
 from league.door import search_filter
@@ -79,6 +80,11 @@ def board_of(league: League, entries: Sequence[Entry], rounds, up_to: int | None
         champion_category=champion,
         team_size=event.team_size,
         short_team=event.short_team,
+        # The champion is named once the last round is complete (a board up to a round, what a
+        # pairing looks at, names none).
+        decided=up_to is None
+        and bool(rounds)
+        and all(round_status(matches) == "complete" for _, matches in rounds),
     )
 
 
@@ -139,12 +145,13 @@ class RoundClock:
     minutes_left: int = 0
 
     def __str__(self) -> str:
+        left = duration_words(self.minutes_left)
         if self.state == "period":
-            return f"Period {self.period}: {self.minutes_left} min left"
+            return f"Period {self.period}: {left} left"
         if self.state == "break":
-            return f"Break: period {self.period} starts in {self.minutes_left} min"
+            return f"Break: period {self.period} starts in {left}"
         if self.state == "before":
-            return f"Starts in {self.minutes_left} min"
+            return f"Starts in {left}"
         return "Time is up: play on until every player has had the same number of turns"
 
 

@@ -62,6 +62,7 @@ def messages(
     """The rendered messages `notify` queues, for a caller that queues many matches' at once.
     `recipients` are users (directors) or players' profiles (a guest's has no user)."""
     link = link or match.get_absolute_url()
+    subject = about_match(subject, match)
     addressees = [each for each in map(addressee, recipients) if each is not None]
     if preference:
         user_ids = [who for _, _, who in addressees if isinstance(who, int)]
@@ -84,6 +85,14 @@ def messages(
         )
         for address, greeting, _ in addressees
     ]
+
+
+def about_match(subject: str, match) -> str:
+    """A match's mail names the match and its league in the subject ("Confirm the result:
+    388–412 · Tuesday Night League, round 3: Ada Quill v Bo Vance"): a subject with only the
+    scores named neither."""
+    names = " v ".join(seat.player.name for seat in match.seats.all())
+    return f"{subject} · {match.league.name}, round {match.round.number}: {names}"
 
 
 def rendered_message(template: str, *, to: str, subject: str, context: dict):

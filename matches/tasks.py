@@ -29,7 +29,7 @@ def notify_double_forfeits(match_ids: list[int]) -> int:
         players = [seat.player for seat in match.seats.all()]
         rendered += messages(
             recipients=players,
-            subject=f"Double forfeit: {match.league}, round {match.round.number}",
+            subject="Double forfeit",
             lines=[
                 "Your match was not reported by its deadline, so it counts as a loss for both players (rule L8).",
                 "If you did play it, contact the director.",

@@ -5,6 +5,7 @@ from django.shortcuts import get_object_or_404
 
 from accounts import roles
 from core.errors import DomainError
+from core.middleware import campus_time
 from events import rights
 from league.door import entrant_scanned
 from league.models import Entry, League, LeagueFormat, Round
@@ -19,6 +20,7 @@ def event_of(request: HttpRequest, slug: str) -> League:
     )
     if not can_see_league(request.user, league):
         raise Http404
+    campus_time(league.season.institution)  # read by anyone: the event's clock, not UTC
     return league
 
 

@@ -1,10 +1,12 @@
 """A round's printables (E3, E5, G10): the wall pairings, the table score cards, the official
 score sheets, as PDF."""
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
 
+from core.clock import clock_time
 from events import printables, selectors, services
 from events.models import event_of_league
 from events.pages import rounds_view
@@ -62,15 +64,14 @@ def event_print(request: HttpRequest, slug: str, number: int, kind: str) -> Http
         venue=league.venue,
         date=event_of_league(league).date,
         round=number,
-        starts=first.starts.strftime("%H:%M") if first else "",
+        starts=clock_time(first.starts) if first else "",
         minutes=sum(period.minutes for period in view["periods"]),
         tables=tuple(
             printables.PrintTable(
                 number=match.table,
                 seats=tuple(seat_of(seat, entry) for seat, entry in seats),
-                url=request.build_absolute_uri(
-                    reverse("event_table", args=[league.slug, number, match.table])
-                ),
+                url=settings.SITE_URL
+                + reverse("event_table", args=[league.slug, number, match.table]),
                 turn_seconds=seconds(seats),
             )
             for match, seats in view["tables"]
@@ -78,7 +79,7 @@ def event_print(request: HttpRequest, slug: str, number: int, kind: str) -> Http
         byes=tuple(seat_of(*seats[0]) for _, seats in view["byes"]),
         two_letter_words=tuple(two_letter_words()),
         two_letter_caption=printables.TWO_LETTER_CAPTION,
-        periods=tuple((p.starts.strftime("%H:%M"), p.minutes) for p in view["periods"]),
+        periods=tuple((clock_time(p.starts), p.minutes) for p in view["periods"]),
         end_of_game=printables.END_OF_GAME_WORDS.get(league.end_of_game_rule, ""),
     )
     render_pdf = {

@@ -298,6 +298,7 @@ def export_standings(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 def export_results(request: HttpRequest, slug: str) -> HttpResponse:
     league = _own_league(request, slug)
+    tz = league.season.institution.tz
     matches = (
         Match.objects.filter(league=league, status__in=FINAL_STATUSES)
         .select_related("round")
@@ -334,7 +335,11 @@ def export_results(request: HttpRequest, slug: str) -> HttpResponse:
                 match.round.playoff,
                 match.status,
                 *cells,
-                match.finalised_at.isoformat() if match.finalised_at else "",
+                # In the institution's zone, with its offset: a spreadsheet reads the campus's
+                # clock, and the offset keeps the moment exact.
+                timezone.localtime(match.finalised_at, tz).isoformat(timespec="seconds")
+                if match.finalised_at
+                else "",
             ]
         )
     return _csv(f"{league.slug}-results.csv", header, rows)

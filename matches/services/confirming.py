@@ -4,6 +4,7 @@ confirmation window, and the reporter may take it back while nobody has answered
 from collections.abc import Sequence
 
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from ..game_records import stored_moves
@@ -160,17 +161,25 @@ def report_dispute(
             },
             reason=note,
         )
+        what = [
+            f"{actor} disputed the report {scoreline(report.score_list())}; their version is "
+            f"{scoreline(scores)}.",
+            f"Note: {note}",
+            *([f"It points at move {move} of the game record."] if move else []),
+        ]
         notify(
-            recipients=players(other_seats(seat, seats)) + directors(match),
-            subject=f"Result disputed: {match}",
-            lines=[
-                f"{actor} disputed the report {scoreline(report.score_list())}; their version is "
-                f"{scoreline(scores)}.",
-                f"Note: {note}",
-                *([f"It points at move {move} of the game record."] if move else []),
-                "The director will rule on it.",
-            ],
+            recipients=players(other_seats(seat, seats)),
+            subject="Result disputed",
+            lines=[*what, "The director will rule on it."],
             match=match,
+        )
+        # The director is told what to do, not that "the director will rule on it".
+        notify(
+            recipients=directors(match),
+            subject="Result disputed: your ruling is needed",
+            lines=[*what, "It waits for your ruling in the dispute queue (L9)."],
+            match=match,
+            link=reverse("director_disputes"),
         )
     return dispute
 

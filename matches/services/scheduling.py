@@ -192,7 +192,7 @@ def contact_issue_report(*, actor, match: Match, attempts: str) -> ContactIssue:
         audit(match, actor, "contact_issue_reported", {}, {"attempts": attempts})
         notify(
             recipients=directors(match),
-            subject=f"Can't reach opponent: {match}",
+            subject="Can't reach opponent",
             lines=[
                 f"{actor} cannot reach their opponent in {match.league}.",
                 f"Attempts: {attempts}",

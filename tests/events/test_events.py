@@ -435,7 +435,8 @@ def test_e3_event_json_has_the_contracts_shape(
         "spread",
     }
     assert set(document["categories"]) == {"Competitive", "Just for Fun", "Corporate Team"}
-    assert document["champion"] == document["categories"]["Competitive"][0]
+    # Round 1 of 3 complete: nobody is champion yet (the leader is on the page, not in here).
+    assert document["champion"] is None
     assert document["teams"][0]["team"] == "Acme Widgets"
 
 
@@ -779,3 +780,35 @@ def test_e3_events_on_the_leagues_list_cost_no_query_of_their_own(
         assert response.status_code == 200
         pages[bool(query)] = response.content.decode()
     assert all(f"/leagues/event-{number}/" in pages[False] for number in range(events_listed))
+
+
+def test_e3_the_champion_is_named_only_once_the_last_round_is_complete(
+    entered, client, tmp_path, django_capture_on_commit_callbacks
+):
+    """Issue 30: mid-event a player who lost their only game led through a bye at their average
+    and was called "Champion". Until the last round is complete the page names the leader and
+    event.json's champion is null; a bye still counts at the entrant's average (E3)."""
+    for number in (1, 2, 3):
+        pair("--all-entrants") if number == 1 else pair()
+        with django_capture_on_commit_callbacks(execute=True):
+            run(
+                "enter_scores",
+                "--league",
+                "fest",
+                "--round",
+                str(number),
+                write(
+                    tmp_path,
+                    f"r{number}.csv",
+                    _card_csv(number, lambda table, seat, n=number: 300 + table * 7 + seat + n),
+                ),
+            )
+        document = client.get(reverse("event_json", args=["fest"])).json()
+        page = client.get(reverse("event_leaderboard", args=["fest"])).content.decode()
+        if number < 3:
+            assert document["champion"] is None, number
+            assert 'data-testid="leader"' in page and "Champion:" not in page
+            assert "The champion is named when the last round is complete" in page
+        else:
+            assert document["champion"] == document["categories"]["Competitive"][0]
+            assert "Champion:" in page and 'data-testid="leader"' not in page

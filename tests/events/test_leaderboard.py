@@ -101,7 +101,7 @@ def test_e3_g9_the_ranking_equals_a_brute_force_recomputation(event):
             assert len(top) == len(members)
         for row in top:
             assert row.rank == 1 + sum(1 for key in members if key > keys[row.entrant.id])
-    assert [row.entrant.id for row in board.champions] == [
+    assert [row.entrant.id for row in board.leaders] == [
         row.entrant.id for row in board.categories["Competitive"] if row.rank == 1
     ]
     for team in board.teams:
@@ -124,7 +124,7 @@ def test_e3_equal_everything_is_a_shared_place_and_the_next_rank_skips():
         (3, True),
         (3, True),
     ]
-    assert len(board.champions) == 2  # a shared first place: the page says so
+    assert len(board.leaders) == 2  # a shared first place: the page says so
 
 
 def test_e3_ties_on_total_go_to_wins_then_spread_then_the_high_game():

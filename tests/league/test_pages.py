@@ -4,6 +4,7 @@ who may see it, and a constant number of queries whatever the data size."""
 from datetime import UTC, timedelta
 
 import pytest
+from django.conf import settings
 from django.core import mail
 from django.urls import reverse
 from django.utils import timezone
@@ -471,5 +472,6 @@ def test_the_profile_adds_the_calendar_in_one_tap_with_a_webcal_link(client, pla
     client.force_login(player.user)
     page = client.get("/profile/").content.decode()
     token = player.calendar_token
-    assert f'href="webcal://testserver/matches/calendar/{token}.ics"' in page
+    host = settings.SITE_URL.split("://", 1)[1]  # links that leave the site come from SITE_URL
+    assert f'href="webcal://{host}/matches/calendar/{token}.ics"' in page
     assert "onfocus" not in page and 'label for="calendar-link"' in page
