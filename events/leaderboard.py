@@ -194,7 +194,10 @@ def _assign_ranks(rows, key) -> None:
 
 
 def _top_three(members: list[Row]) -> list[Row]:
-    """The category's first three, everyone tied with the third included, ranked within it."""
+    """The category's first three, everyone tied with the third included, ranked within it;
+    only those who have played (a bye counts): before the first card nobody is on a podium,
+    not every entrant tied at 0."""
+    members = [row for row in members if row.games]
     top = []
     for index, row in enumerate(members):
         if index >= 3 and row.key() != members[2].key():

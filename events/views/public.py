@@ -1,12 +1,15 @@
 """An event's public pages (E3): the event, the leaderboard, the projector, a round's pairings,
 a table, event.json; public when the event is."""
 
+from datetime import date, datetime, timedelta
+
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 
 from accounts import roles
+from core.clock import clock_time, duration_words
 from core.errors import DomainError
 from events import rights, selectors, services
 from events.pages import rounds_view
@@ -89,16 +92,46 @@ def event_projector_panel(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "events/_projector_panel.html", _projector_context(league))
 
 
+# Rows of the leaders a hall screen shows at once: large enough to read across the hall at
+# 1280×720 and 1920×1080 alike (the type is sized to the screen's height).
+HALL_ROWS = 10
+
+
+def _round_words(current: dict | None) -> str:
+    """The round's state in words for the hall: a paired round that has not begun "starts at
+    7:00 PM, in 1 h 28 min" (it is not under way), one in play its period and time left."""
+    if current is None:
+        return ""
+    if current["status"] == "complete":
+        return "complete"
+    clock = current["clock"]
+    if clock.state == "before" and current["periods"]:
+        starts = clock_time(current["periods"][0].starts)
+        return f"paired: starts at {starts}, in {duration_words(clock.minutes_left)}"
+    return str(clock)
+
+
 def _projector_context(league: League) -> dict:
     state = selectors.event_state(league)
     rounds = rounds_view(state)
     current = next((r for r in reversed(rounds) if r["status"] != "unpaired"), None)
+    rows = state.board.rows
     return {
         "league": league,
         "board": state.board,
         "ledger": selectors.ledger(league),
-        "top": state.board.rows[:10],
+        "leader_pages": [rows[at : at + HALL_ROWS] for at in range(0, len(rows), HALL_ROWS)],
         "current": current,
+        "round_words": _round_words(current),
+        "period_spans": [
+            (
+                clock_time(period.starts),
+                clock_time(
+                    datetime.combine(date.min, period.starts) + timedelta(minutes=period.minutes)
+                ),
+            )
+            for period in (current["periods"] if current else [])
+        ],
         "now": timezone.now(),
     }
 

@@ -127,6 +127,24 @@ def test_e3_equal_everything_is_a_shared_place_and_the_next_rank_skips():
     assert len(board.leaders) == 2  # a shared first place: the page says so
 
 
+def test_e3_before_the_first_card_nobody_is_on_a_podium_or_leads():
+    """Issue 30: before any game every entrant was "1= (shared)" in their category's top three."""
+    board = leaderboard(_people("C", "C", "C"), [], categories=["C"], champion_category="C")
+
+    assert board.categories == {"C": []} and board.leaders == [] and board.champions == []
+
+
+def test_e3_nobody_is_champion_until_the_board_is_decided():
+    people = _people("C", "C")
+    tables = [BoardTable(1, ((1, 400), (2, 300)))]
+
+    running = leaderboard(people, tables, categories=["C"], champion_category="C")
+    final = leaderboard(people, tables, categories=["C"], champion_category="C", decided=True)
+
+    assert [row.entrant.id for row in running.leaders] == [1] and running.champions == []
+    assert [row.entrant.id for row in final.champions] == [1]
+
+
 def test_e3_ties_on_total_go_to_wins_then_spread_then_the_high_game():
     people = _people("C", "C", "C", "C")
     tables = [
