@@ -4,6 +4,7 @@ from its cards, round 2 paired. All through the real services, as the director, 
 the scoring table would."""
 
 import random
+from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 
 from allauth.account.models import EmailAddress
@@ -34,19 +35,48 @@ GUEST_LAST = [
 GUEST_NAMES = [(first, last) for first in GUEST_FIRST for last in GUEST_LAST]
 
 
-def fest_settings(day) -> dict:
-    """The event's settings file (the contract's create_event), as next year would export it."""
+def _to_five(moment: datetime, *, up: bool) -> datetime:
+    """`moment` on the five minutes, down or up, seconds dropped."""
+    moment = moment.replace(second=0, microsecond=0)
+    extra = moment.minute % 5
+    if not extra:
+        return moment
+    return moment + timedelta(minutes=5 - extra) if up else moment - timedelta(minutes=extra)
+
+
+@dataclass(frozen=True)
+class FestTimes:
+    """The demo's Fest around the moment the demo is made, whatever the hour: round 1 played
+    and its cards in before that moment, round 2 paired and starting soon after it."""
+
+    doors: datetime
+    rounds: tuple[datetime, datetime, datetime]
+    handed_in: datetime
+
+    @classmethod
+    def around(cls, now: datetime) -> "FestTimes":
+        first = _to_five(now - timedelta(minutes=75), up=False)  # 45 minutes, over 30 before
+        second = _to_five(now + timedelta(minutes=15), up=True)
+        return cls(
+            doors=first - timedelta(minutes=20),
+            rounds=(first, second, second + timedelta(minutes=60)),
+            handed_in=first + timedelta(minutes=50),
+        )
+
+
+def fest_settings(times: FestTimes) -> dict:
+    """The event's settings file (the contract's create_event), as next year would export it:
+    its day is round 1's, and a round after midnight falls on the next (events.files.round_days)."""
     return {
         "name": "Scrabble Fest",
         "slug": "scrabble-fest",
         "format": "event",
-        "date": day.isoformat(),
+        "date": times.rounds[0].date().isoformat(),
         "public": True,
         "campus_only": False,
         "rounds": [
-            {"number": 1, "periods": [{"starts": "18:00", "minutes": 45}]},
-            {"number": 2, "periods": [{"starts": "19:00", "minutes": 45}]},
-            {"number": 3, "periods": [{"starts": "20:00", "minutes": 45}]},
+            {"number": number, "periods": [{"starts": f"{starts:%H:%M}", "minutes": 45}]}
+            for number, starts in enumerate(times.rounds, start=1)
         ],
         "categories": [
             {"name": "Competitive", "pairing_group": "Competitive", "turn_seconds": 150},
@@ -57,10 +87,12 @@ def fest_settings(day) -> dict:
     }
 
 
-def make_event(institution, season, director, desk, rng: random.Random, password: str) -> League:
-    today = institution.today()
+def make_event(
+    institution, season, director, desk, rng: random.Random, password: str, now=None
+) -> League:
+    times = FestTimes.around(timezone.localtime(now or timezone.now(), institution.tz))
     league, _ = event_league_save(
-        actor=director, season=season, event=read_event_file(fest_settings(today))
+        actor=director, season=season, event=read_event_file(fest_settings(times))
     )
     students = list(
         PlayerProfile.objects.filter(
@@ -86,7 +118,7 @@ def make_event(institution, season, director, desk, rng: random.Random, password
             people.append(details)
     for details in people:
         events.entrant_save(actor=desk, league=league, details=details, refresh=False)
-    six = timezone.make_aware(datetime.combine(today, time(17, 40)), institution.tz)
+    six = times.doors
     for entry in league.entries.all():
         events.event_check_in(actor=desk, league=league, entry=entry, now=six)
     # Invited as a director would (an account of the institution, a log-in link mailed, which
@@ -99,7 +131,7 @@ def make_event(institution, season, director, desk, rng: random.Random, password
     EmailAddress.objects.filter(user=volunteer).update(verified=True)
     first, second = league.rounds.order_by("number")[:2]
     tables, _ = events.pair_event_round(actor=director, round=first, seed=2026, now=six)
-    handed_in = six + timedelta(minutes=70)
+    handed_in = times.handed_in
     for table in tables:
         seats = table.seats.count()
         events.card_enter(
@@ -119,15 +151,45 @@ COMPANIES = [
 ]  # fmt: skip
 
 
-def challenge_settings(day) -> dict:
+@dataclass(frozen=True)
+class ChallengeTimes:
+    """The demo's challenge around the moment the demo is made: round 1's two periods played,
+    assists sold in both, the sheets in before that moment; round 2 starting soon after."""
+
+    doors: datetime
+    periods: tuple[datetime, datetime]  # round 1's, 30 minutes each
+    second_round: datetime
+    handed_in: datetime
+
+    @classmethod
+    def around(cls, now: datetime) -> "ChallengeTimes":
+        first = _to_five(now - timedelta(minutes=105), up=False)
+        later = first + timedelta(minutes=40)
+        if later.date() != first.date():  # a round's periods fall on one day: both before 0:00
+            later = datetime.combine(first.date(), time(23, 15), tzinfo=first.tzinfo)
+            first = later - timedelta(minutes=40)
+        return cls(
+            doors=first - timedelta(minutes=20),
+            periods=(first, later),
+            second_round=_to_five(now + timedelta(minutes=20), up=True),
+            handed_in=later + timedelta(minutes=35),
+        )
+
+
+def challenge_settings(day, times: ChallengeTimes | None = None) -> dict:
     """A charity's corporate challenge (004, E5): teams of four at four-seat tables, one game in
     two periods of 30 minutes, 3-minute turns, the out-bonus ending, assists that cost more
-    from the second period on."""
+    from the second period on. Without `times`, an evening from 6:30 PM on `day`."""
+    starts = (
+        (f"{times.periods[0]:%H:%M}", f"{times.periods[1]:%H:%M}", f"{times.second_round:%H:%M}")
+        if times
+        else ("18:30", "19:30", "20:30")
+    )
     return {
         "name": "Corporate Scrabble Challenge",
         "slug": "corporate-challenge",
         "format": "event",
-        "date": day.isoformat(),
+        "date": (times.periods[0].date() if times else day).isoformat(),
         "public": True,
         "campus_only": False,
         "seats_per_table": 4,
@@ -138,9 +200,12 @@ def challenge_settings(day) -> dict:
         "rounds": [
             {
                 "number": 1,
-                "periods": [{"starts": "18:30", "minutes": 30}, {"starts": "19:30", "minutes": 30}],
+                "periods": [
+                    {"starts": starts[0], "minutes": 30},
+                    {"starts": starts[1], "minutes": 30},
+                ],
             },
-            {"number": 2, "periods": [{"starts": "20:30", "minutes": 45}]},
+            {"number": 2, "periods": [{"starts": starts[2], "minutes": 45}]},
         ],
         "categories": [{"name": "Corporate", "pairing_group": "Corporate", "turn_seconds": 180}],
         "assists": [
@@ -152,12 +217,14 @@ def challenge_settings(day) -> dict:
     }
 
 
-def make_challenge(institution, season, director, desk, rng: random.Random) -> League:
+def make_challenge(institution, season, director, desk, rng: random.Random, now=None) -> League:
     """Twelve teams of four (one of three) checked in, round 1 seated and its score sheets'
     totals entered, assists sold in both price tiers."""
-    today = institution.today()
+    times = ChallengeTimes.around(timezone.localtime(now or timezone.now(), institution.tz))
     league, _ = event_league_save(
-        actor=director, season=season, event=read_event_file(challenge_settings(today))
+        actor=director,
+        season=season,
+        event=read_event_file(challenge_settings(None, times)),
     )
     names = iter(rng.sample(GUEST_NAMES, 47))
     for index, company in enumerate(COMPANIES):
@@ -169,15 +236,15 @@ def make_challenge(institution, season, director, desk, rng: random.Random) -> L
                 details=events.EntrantDetails(name=f"{first} {last}", team=company),
                 refresh=False,  # pairing refreshes the pages
             )
-    doors = timezone.make_aware(datetime.combine(today, time(18, 10)), institution.tz)
+    doors = times.doors
     for entry in league.entries.all():
         events.event_check_in(actor=desk, league=league, entry=entry, now=doors)
     first_round = league.rounds.get(number=1)
     tables, _ = events.pair_event_round(actor=director, round=first_round, seed=4, now=doors)
     items = list(league.assist_items.all())
     entries = list(league.entries.all())
-    for when, sales in ((time(18, 45), 14), (time(19, 40), 10)):  # both price tiers
-        moment = timezone.make_aware(datetime.combine(today, when), institution.tz)
+    for period, sales in ((times.periods[0], 14), (times.periods[1], 10)):  # both price tiers
+        moment = period + timedelta(minutes=12)
         for _ in range(sales):
             sale_record(
                 actor=desk,
@@ -188,7 +255,7 @@ def make_challenge(institution, season, director, desk, rng: random.Random) -> L
                 round=first_round,
                 now=moment,
             )
-    handed_in = timezone.make_aware(datetime.combine(today, time(20, 5)), institution.tz)
+    handed_in = times.handed_in
     for table in tables:
         events.card_enter(
             actor=desk,

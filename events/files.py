@@ -12,7 +12,7 @@ Assists (E5's charity chits) are items with a first and a later price in whole c
 repriced item leaves the sales already made at the price they were sold at."""
 
 from dataclasses import dataclass
-from datetime import date, time
+from datetime import date, time, timedelta
 
 from django.db import transaction
 
@@ -274,9 +274,26 @@ def _save_categories(league: League, event: EventFile) -> bool:
     return changed
 
 
+def round_days(day: date, rounds) -> dict[int, date]:
+    """Each round's day: the event's, and one more each time a start comes earlier than the one
+    before it (an evening that runs past midnight: round 3 at 00:15 after round 2 at 23:15).
+    `rounds`: (number, [(starts, minutes)]) in any order."""
+    days, today, last = {}, day, None
+    for number, periods in sorted(rounds):
+        for index, (starts, _) in enumerate(periods):
+            if last is not None and starts < last:
+                today += timedelta(days=1)
+            last = starts
+            if index == 0:
+                days[number] = today
+        days.setdefault(number, today)
+    return days
+
+
 def _save_rounds(league: League, event: EventFile) -> bool:
     changed = False
     wanted = dict(event.rounds)
+    days = round_days(event.day, event.rounds)
     for round_ in Round.objects.filter(league=league).order_by("number"):
         paired = round_.matches.exists()
         if round_.number not in wanted:
@@ -286,17 +303,17 @@ def _save_rounds(league: League, event: EventFile) -> bool:
             changed = True
             continue
         periods = list(round_.periods.order_by("number").values_list("starts", "minutes"))
-        if round_.play_by != event.day or periods != wanted[round_.number]:
+        if round_.play_by != days[round_.number] or periods != wanted[round_.number]:
             if paired:
                 raise LeagueFileError(f"Round {round_.number} is paired: its times stay.")
-            round_.play_by = event.day
+            round_.play_by = days[round_.number]
             round_.save(update_fields=["play_by"])
             round_.periods.all().delete()
             _create_periods(round_, wanted[round_.number])
             changed = True
         wanted.pop(round_.number)
     for number, periods in wanted.items():
-        round_ = Round.objects.create(league=league, number=number, play_by=event.day)
+        round_ = Round.objects.create(league=league, number=number, play_by=days[number])
         _create_periods(round_, periods)
         changed = True
     return changed

@@ -176,13 +176,12 @@ def round_clock(day, periods, tz, now: datetime) -> RoundClock:
 
 
 def round_starts(league: League, round_: Round) -> datetime | None:
-    """When the round's first period starts, in the institution's time zone."""
+    """When the round's first period starts, in the institution's time zone, on the round's
+    own day (the event's, or the next for a round after midnight: events.files.round_days)."""
     first = round_.periods.order_by("number").first()
     if first is None or event_of_league(league).date is None:
         return None
-    return datetime.combine(
-        event_of_league(league).date, first.starts, tzinfo=league.season.institution.tz
-    )
+    return datetime.combine(round_.play_by, first.starts, tzinfo=league.season.institution.tz)
 
 
 # --- Assists: the price in force and the ledger (E5) -----------------------------------------
@@ -202,11 +201,9 @@ def later_price_from(league: League) -> datetime | None:
     tz = league.season.institution.tz
     first_periods = list(rounds[0].periods.all())
     if len(first_periods) > 1:
-        return datetime.combine(event_of_league(league).date, first_periods[1].starts, tzinfo=tz)
+        return datetime.combine(rounds[0].play_by, first_periods[1].starts, tzinfo=tz)
     if len(rounds) > 1 and rounds[1].periods.all():
-        return datetime.combine(
-            event_of_league(league).date, rounds[1].periods.all()[0].starts, tzinfo=tz
-        )
+        return datetime.combine(rounds[1].play_by, rounds[1].periods.all()[0].starts, tzinfo=tz)
     return None
 
 
