@@ -6,7 +6,7 @@ from django.views.generic import RedirectView
 from accounts import views as accounts_views
 from league import views as league_views
 from league.views import director as league_director
-from league.views import director_rounds, settings_files
+from league.views import director_draw, director_rounds, settings_files
 
 
 class FaviconRedirect(RedirectView):
@@ -35,6 +35,11 @@ urlpatterns = [
     path("director/events/new/", settings_files.league_file_setup, name="event_setup"),
     path("director/disputes/", league_director.disputes, name="director_disputes"),
     path("director/leagues/<slug:slug>/", director_rounds.director_league, name="director_league"),
+    path(
+        "director/leagues/<slug:slug>/draw/",
+        director_draw.league_draw,
+        name="director_league_draw",
+    ),
     path(
         "director/leagues/<slug:slug>/rounds/<int:number>/extend/",
         director_rounds.round_extend,

@@ -275,18 +275,13 @@ def _save_categories(league: League, event: EventFile) -> bool:
 
 
 def round_days(day: date, rounds) -> dict[int, date]:
-    """Each round's day: the event's, and one more each time a start comes earlier than the one
-    before it (an evening that runs past midnight: round 3 at 00:15 after round 2 at 23:15).
-    `rounds`: (number, [(starts, minutes)]) in any order."""
+    """Each round's day: the event's, and one more each time a round starts earlier than the
+    period before it (past midnight: round 3 at 00:15 after round 2 at 23:15)."""
     days, today, last = {}, day, None
     for number, periods in sorted(rounds):
-        for index, (starts, _) in enumerate(periods):
-            if last is not None and starts < last:
-                today += timedelta(days=1)
-            last = starts
-            if index == 0:
-                days[number] = today
-        days.setdefault(number, today)
+        if last is not None and periods and periods[0][0] < last:
+            today += timedelta(days=1)
+        days[number], last = today, periods[-1][0] if periods else last
     return days
 
 

@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from matches.models import MatchStatus
 
-from . import selectors
+from . import assist_ledger, selectors
 
 
 def seat_rows(state: selectors.EventState):
@@ -118,7 +118,7 @@ def event_document(state: selectors.EventState, now=None) -> dict:
             }
             for team in board.teams
         ],
-        "assists_cents": selectors.ledger(state.league).total_cents,
+        "assists_cents": assist_ledger.ledger(state.league).total_cents,
     }
 
 
@@ -128,6 +128,6 @@ def render_event(league, now=None) -> tuple[str, dict]:
     with timezone.override(league.season.institution.tz):
         html = render_to_string(
             "events/_leaderboard_page.html",
-            {"league": league, "board": state.board, "ledger": selectors.ledger(league)},
+            {"league": league, "board": state.board, "ledger": assist_ledger.ledger(league)},
         )
     return html, event_document(state, now=now)

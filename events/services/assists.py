@@ -1,5 +1,5 @@
 """Assists sold for the charity at a team challenge (E5): recording a sale and voiding one (the
-ledger is ``events.selectors.ledger``). Money is whole cents; a sale copies the price in force, so a later price change never
+ledger is ``events.assist_ledger.ledger``). Money is whole cents; a sale copies the price in force, so a later price change never
 touches it; a sale is never edited, only voided with a reason; every total is a query over the
 sales, never a counter kept on the side.
 
@@ -11,9 +11,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.errors import DomainError
+from events.assist_ledger import current_round, later_price_from, price_in_force
 from events.models import AssistItem, AssistSale
 from events.rights import lock_event, require_scorer
-from events.selectors import current_round, later_price_from, price_in_force
 from league.models import Entry, League, Round
 from league.refresh import refresh_leagues
 

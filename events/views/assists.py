@@ -11,7 +11,7 @@ from django.utils import timezone
 from core.actions import act_and_say
 from core.errors import DomainError
 from core.values import clean_text, row_id, whole_number
-from events import selectors
+from events import assist_ledger, selectors
 from events.models import AssistItem, AssistSale
 from events.money import money
 from events.services import assists
@@ -66,15 +66,17 @@ def event_assists(request: HttpRequest, slug: str) -> HttpResponse:
         # Back to the same table, still open, for the next sale there.
         anchor = f"?open={at}#{at}" if TABLE_ANCHOR.fullmatch(at) else ""
         return redirect(reverse("event_assists", args=[slug]) + anchor)
-    round_ = selectors.current_round(league)
+    round_ = assist_ledger.current_round(league)
     tables = selectors.assist_tables(league, round_) if round_ is not None else []
     items = list(league.assist_items.all())
-    later_from = selectors.later_price_from(league)
+    later_from = assist_ledger.later_price_from(league)
     now = timezone.now()
     prices = [
         (
             item,
-            selectors.price_in_force(item, round_, now, later_from) if round_ else item.first_cents,
+            assist_ledger.price_in_force(item, round_, now, later_from)
+            if round_
+            else item.first_cents,
         )
         for item in items
     ]
@@ -86,7 +88,7 @@ def event_assists(request: HttpRequest, slug: str) -> HttpResponse:
             "round": round_,
             "tables": tables,
             "prices": prices,
-            "ledger": selectors.ledger(league),
+            "ledger": assist_ledger.ledger(league),
             "open_table": request.GET.get("open", ""),
             "sales": selectors.recent_sales(league),
         },

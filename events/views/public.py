@@ -11,7 +11,7 @@ from django.utils import timezone
 from accounts import roles
 from core.clock import clock_time, duration_words
 from core.errors import DomainError
-from events import rights, selectors, services
+from events import assist_ledger, rights, selectors, services
 from events.pages import rounds_view
 from events.views.access import event_of, round_of
 from league.models import League, LeagueFormat
@@ -119,7 +119,7 @@ def _projector_context(league: League) -> dict:
     return {
         "league": league,
         "board": state.board,
-        "ledger": selectors.ledger(league),
+        "ledger": assist_ledger.ledger(league),
         "leader_pages": [rows[at : at + HALL_ROWS] for at in range(0, len(rows), HALL_ROWS)],
         "current": current,
         "round_words": _round_words(current),

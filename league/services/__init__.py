@@ -24,11 +24,13 @@ from .leaving import (
     leave_warning,
     remaining_games,
 )
-from .rounds import rounds_generate
+from .rounds import DrawPlan, draw_preview, rounds_generate
 from .staff import lock_league, require_staff
 
 __all__ = [
+    "DrawPlan",
     "LeagueError",
+    "draw_preview",
     "enter",
     "entry_enrol",
     "entry_leave",

@@ -4,6 +4,8 @@ extend the deadlines of its open matches, rule its unplayed ones. Each action is
 that shows the matches it will change and asks to confirm, then one service call
 (``matches.services`` · ``round_deadlines_extend``, ``round_unplayed_rule``). Others get 404."""
 
+from datetime import timedelta
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -33,8 +35,9 @@ from matches.selectors import (
 )
 from matches.services.rounds import MAX_EXTENSION_DAYS
 
-from ..models import League, Round
+from ..models import League, LeagueFormat, Round
 from .director import _own_league
+from .director_draw import DrawForm
 
 REASON = forms.CharField(
     label="Reason (required; every player of these matches is e-mailed it)",
@@ -65,6 +68,15 @@ class RuleForm(forms.Form):
     """Rule a round's unplayed matches; who forfeits is picked on the confirm page."""
 
     reason = REASON
+
+
+def _first_play_by_offered(league: League):
+    """A first play-by date to offer: a round length from today, within the season."""
+    today = league.season.institution.today()
+    return min(
+        max(today, league.season.starts_on) + timedelta(days=league.round_length_days),
+        league.season.ends_on,
+    )
 
 
 def _league_and_round(request, slug: str, number: int) -> tuple[League, Round]:
@@ -157,12 +169,18 @@ def director_league(request: HttpRequest, slug: str) -> HttpResponse:
         counts = queues.counts
         shown = {key: getattr(queues, key) for key in QUEUES}
     tz = league.season.institution.tz
+    # A plain league not drawn yet: its draw is here, as it was in the admin.
+    can_draw = league.format == LeagueFormat.LEAGUE and not rounds
     return render(
         request,
         "league/director_league.html",
         {
             "league": league,
             "tz": tz,
+            "draw_form": DrawForm(initial={"first_play_by": _first_play_by_offered(league)})
+            if can_draw
+            else None,
+            "players": league.entries.filter(withdrawn_at__isnull=True).count() if can_draw else 0,
             "round_filter": rendered(
                 "league/_round_filter.html",
                 {

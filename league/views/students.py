@@ -291,12 +291,28 @@ def home(request: HttpRequest) -> HttpResponse:
         tz = profile.institution.tz
         for row in rows:
             row["html"] = _my_match_row(row["match"], row["step"], tz)
+        # Leagues joined whose rounds are not drawn yet: home says so, and when they will be.
+        joined = (
+            list(
+                League.objects.filter(
+                    season=season,
+                    entries__player=profile,
+                    entries__withdrawn_at__isnull=True,
+                    rounds__isnull=True,
+                )
+                .select_related("season")
+                .order_by("name")
+            )
+            if season
+            else []
+        )
         context.update(
             profile=profile,
             season=season,
             eligibility=eligibility,
             next_step=next_step_for(eligibility) if eligibility else "",
             rows=rows,
+            joined=joined,
             tz=profile.institution.tz,
             is_front_desk=roles.is_front_desk_of(request.user, profile.institution),
             is_director=roles.is_director_of(request.user, profile.institution),

@@ -6,6 +6,7 @@ from django import forms
 from django.contrib import messages
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
+from django.utils.http import url_has_allowed_host_and_scheme
 
 from core.errors import DomainError
 
@@ -73,7 +74,11 @@ def ruling_view(
     model_admin, request, *, match, title, back, dispute=None, contact_issue=None, extra=None
 ):
     """The ruling form for a match, its dispute or its can't-reach report: one form, one service
-    call (`services.rule`)."""
+    call (`services.rule`). Afterwards, back where the director came from when the link said
+    so (`?next=`, a path of this site: the dispute queue), else to `back`."""
+    came_from = request.GET.get("next", "")
+    if came_from and url_has_allowed_host_and_scheme(came_from, allowed_hosts=None):
+        back = came_from
     match = Match.objects.select_related("league__season__institution", "round").get(pk=match.pk)
     seats = list(Seat.objects.filter(match=match).select_related("player__user").order_by("order"))
     tz = match.league.season.institution.tz

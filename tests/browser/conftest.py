@@ -24,3 +24,11 @@ def no_content_security_policy_violations(browser, monkeypatch):
     monkeypatch.setattr(browser, "new_context", watched_context)
     yield violations
     assert not violations, "\n".join(violations)
+
+
+@pytest.fixture(autouse=True)
+def site_url_is_the_live_server(request, settings):
+    """Links in mail come from SITE_URL (issue 30): a journey that follows one must find the
+    live server there."""
+    if "live_server" in request.fixturenames:
+        settings.SITE_URL = request.getfixturevalue("live_server").url

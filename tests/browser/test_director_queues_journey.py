@@ -113,4 +113,14 @@ def test_l9_the_director_opens_the_dispute_queue_from_the_dashboard_and_resolves
     check_page(page, viewport)
     shoot(page, f"director-disputes-{viewport['width']}")
     row.get_by_role("link", name="Resolve").click()
-    expect(page).to_have_url(re.compile(f"/admin/matches/dispute/{dispute.pk}/resolve/$"))
+    expect(page).to_have_url(
+        re.compile(f"/admin/matches/dispute/{dispute.pk}/resolve/\\?next=/director/disputes/$")
+    )
+    page.get_by_label("Uphold the report").check()
+    page.get_by_label("Reason (required; every player sees it)").fill(
+        "The card agrees with the report."
+    )
+    page.get_by_role("button", name="Record decision").click()
+    # Issue 30: after the ruling, back at the queue the director came from.
+    expect(page).to_have_url(re.compile("/director/disputes/$"))
+    expect(page.get_by_test_id(f"dispute-{dispute.pk}")).to_have_count(0)

@@ -8,11 +8,11 @@ import subprocess
 import pytest
 from playwright.sync_api import expect
 
+from events.assist_ledger import ledger
 from events.demo import COMPANIES, challenge_settings
 from events.entrants_file import entrants_import
 from events.files import event_league_save, read_event_file
 from events.models import AssistSale
-from events.selectors import ledger
 from league.models import Entry
 from matches.models import Match
 from tests.browser import DESKTOP, PHONE, SHOTS, log_in, shoot

@@ -8,7 +8,7 @@ from datetime import datetime, time, timedelta
 import pytest
 from django.urls import reverse
 
-from events import selectors as assists_read
+from events import assist_ledger as assists_read
 from events.models import AssistItem, AssistSale
 from events.money import money
 from events.services import assists

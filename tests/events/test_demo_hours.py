@@ -45,3 +45,24 @@ def test_e3_e5_the_demo_events_are_scheduled_around_the_moment_whatever_the_hour
     sales = AssistSale.objects.filter(league=challenge)
     assert sales.exists() and max(sale.sold_at for sale in sales) <= now
     assert len({sale.unit_cents > sale.item.first_cents for sale in sales}) == 2  # both tiers
+
+
+def test_e3_a_round_that_starts_earlier_than_the_one_before_falls_on_the_next_day():
+    from datetime import date
+
+    from events.files import round_days
+
+    day = date(2026, 11, 26)
+    rounds = [
+        (1, [(time(22, 0), 30), (time(22, 40), 30)]),
+        (2, [(time(23, 30), 45)]),
+        (3, [(time(0, 30), 45)]),
+        (4, [(time(1, 30), 45)]),
+    ]
+
+    assert round_days(day, rounds) == {
+        1: day,
+        2: day,
+        3: date(2026, 11, 27),
+        4: date(2026, 11, 27),
+    }

@@ -303,7 +303,7 @@ def test_l8_a_worker_killed_mid_night_then_restarted_sends_the_nights_digest_and
         redis.Redis.from_url(settings.CELERY_BROKER_URL).delete(queue)
 
     outbox = list(Email.objects.all())
-    notices = sorted(e.to[0] for e in outbox if "Double forfeit:" in e.subject)
+    notices = sorted(e.to[0] for e in outbox if "Double forfeit ·" in e.subject)
     assert notices == players  # each told once
     digests = [e for e in outbox if director.user.email in e.to]
     assert len(digests) == 1

@@ -108,8 +108,8 @@ def test_e3_the_demo_event_has_forty_entrants_round_one_entered_and_round_two_pa
 
 def test_e5_the_demo_challenge_has_twelve_teams_apart_round_one_scored_and_assists_sold(demo, db):
     from events import selectors as event_selectors
+    from events.assist_ledger import ledger
     from events.models import AssistSale
-    from events.selectors import ledger
     from league.models import League
     from matches.models import Match
 
