@@ -153,12 +153,22 @@ def event_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         key=lambda row: row[0],
     )
     institution = league.season.institution
+    me = getattr(request.user, "profile", None) if request.user.is_authenticated else None
+    mine = next(
+        (
+            (match, seats)
+            for match, seats in view["tables"] + view["byes"]
+            if me and any(seat.player_id == me.pk for seat, _ in seats)
+        ),
+        None,
+    )
     return render(
         request,
         "events/round.html",
         {
             "league": league,
             "view": view,
+            "mine": mine,
             "by_name": [(entry, match) for _, entry, match in by_name],
             "is_staff": roles.is_front_desk_of(request.user, institution),
             "is_director": roles.is_director_of(request.user, institution),

@@ -34,9 +34,15 @@ def league_page_context(request: HttpRequest, league: League) -> dict:
     place in it. A format's own page (a club's) adds to it."""
     entries = list(league.entries.filter(withdrawn_at__isnull=True).select_related("player__user"))
     rounds = schedule(league)
+    today = league.season.institution.today()
+    # On a phone the round in play is what a player came for: it stays open, the rest fold.
+    in_play = next(
+        (r.number for r in rounds if r.play_by >= today), rounds[-1].number if rounds else 0
+    )
     return {
         "league": league,
         "rounds": rounds,
+        "round_in_play": in_play,
         "entries": entries,
         "me": student_place(request, league, entries, rounds, started=league.started(bool(rounds))),
         "is_staff": roles.is_front_desk_of(request.user, league.season.institution),

@@ -55,11 +55,16 @@ STAFF = {
         "/leagues/scrabble-fest/desk/",
         "/leagues/scrabble-fest/rounds/2/scores/",
         "/leagues/corporate-challenge/assists/",
+        "/leagues/scrabble-fest/rounds/1/scores/",
     ],
+    # Issue 30: the volunteer's home (their scoring table), a site admin's institution picker.
+    "volunteer@example.edu": ["/", "/leagues/scrabble-fest/assists/"],
+    "admin@example.edu": ["/director/"],
     "director@example.edu": [
         "/director/",
         "/director/events/new/",
         "/director/disputes/",
+        "/director/leagues/wednesday-open/",
         "/leagues/tuesday-night/",
         "/leagues/scrabble-fest/rounds/2/",
         "/leagues/scrabble-fest/volunteers/",

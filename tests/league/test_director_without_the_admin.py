@@ -106,3 +106,28 @@ def test_l1_a_student_who_joined_a_league_not_drawn_yet_is_told_so_at_home(clien
     assert f"Registration closes {deadline:%a %b} {deadline.day}" in page
     assert "No matches yet. " not in page
     assert League.objects.get(slug="undrawn").rounds.count() == 0
+
+
+def test_a_club_tables_e_mail_links_stand_apart_on_a_students_home():
+    """A club night's row read "E-mail KaiE-mail Casey" (issue 30)."""
+    from core.fragments import rendered
+
+    row = rendered(
+        "league/_my_match_row.html",
+        {
+            "match_id": 1,
+            "needs_you": True,
+            "step": "Report the result",
+            "opponents": (
+                ("Kai Thistlewood", "Kai", "kai@example.edu"),
+                ("Casey Ives", "Casey", "casey@example.edu"),
+            ),
+            "placings": "",
+            "league_name": "Thursday Club",
+            "round_number": 4,
+            "table": 2,
+            "due": "",
+        },
+    )
+
+    assert "E-mail Kai</a> <a" in row and "E-mail Casey" in row
