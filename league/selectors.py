@@ -214,6 +214,7 @@ SELECT m.id, m.status, m.deadline, m.scheduled_at, league.name, round.number, se
      OR EXISTS (SELECT 1 FROM matches_dispute dispute
         WHERE dispute.report_id = live.id AND dispute.raised_by_id = seat.player_id)),
     seat.place, seat.score, league.format IN ({cards_only_formats}), m."table",
+    league.report_window_days,
     other.player_id, COALESCE(person.first_name, profile.display_name),
     COALESCE(person.last_name, ''), COALESCE(person.email, profile.email), other.place, other.score
 FROM matches_seat seat

@@ -40,6 +40,7 @@ class MyMatch:
     my_score: int | None = None
     cards_only: bool = False  # an event: the scoring table enters the card (E3)
     table: int | None = None  # the table's number at a club night or event
+    report_window_days: int = 0  # the league's days to report after play (the deadline's words)
     opponents: list[Opponent] = field(default_factory=list)
 
     @property

@@ -56,14 +56,16 @@ def send_reminders(match_ids: list[int]) -> int:
     rendered = []
     for match in matches:
         names = [seat.player.name for seat in match.seats.all()]
-        deadline = deadline_text(match.deadline, match.league.season.institution.tz)
+        deadline = deadline_text(
+            match.deadline, match.league.season.institution.tz, match.league.report_window_days
+        )
         recipients = [seat.player for seat in match.seats.all() if seat.player.email_reminders]
         todo = "schedule and play" if match.status == "unscheduled" else "play and report"
         rendered += messages(
             recipients=recipients,
-            subject=f"Reminder: your match is due {deadline}",
+            subject=f"Reminder: {deadline}",
             lines=[
-                f"{' v '.join(names)} ({match.league}, round {match.round.number}) is due {deadline}.",
+                f"{' v '.join(names)} ({match.league}, round {match.round.number}): {deadline}.",
                 f"Remember to {todo} it: an unreported match becomes a double forfeit (L8).",
             ],
             match=match,

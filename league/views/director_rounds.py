@@ -23,6 +23,7 @@ from core.errors import DomainError
 from core.fragments import rendered
 from core.values import BIGINT_MAX, INT_MAX, number_or_none
 from matches import services as match_services
+from matches.deadlines import deadline_text
 from matches.models import ContactIssue, Seat
 from matches.selectors import (
     ON_TRACK,
@@ -123,7 +124,7 @@ QUEUE_TEXTS = {
 }
 
 
-def _queue_row(match, tz) -> str:
+def _queue_row(match, tz, report_window_days: int) -> str:
     """A queue's row, kept rendered by what it shows (core.fragments)."""
     return rendered(
         "league/_queue_row.html",
@@ -132,7 +133,7 @@ def _queue_row(match, tz) -> str:
             "names": tuple(match.player_names),
             "round": match.round_number,
             "confirm_by": match.confirm_by,
-            "deadline": match.deadline,
+            "due": deadline_text(match.deadline, tz, report_window_days),
             "scheduled_at": match.scheduled_at,
             "open_issue_id": match.open_issue_id,
             "open_dispute_id": match.open_dispute_id,
@@ -197,7 +198,7 @@ def director_league(request: HttpRequest, slug: str) -> HttpResponse:
                     "count": counts.get(key, 0),
                     "rows": None
                     if shown.get(key) is None
-                    else [_queue_row(m, tz) for m in shown[key]],
+                    else [_queue_row(m, tz, league.report_window_days) for m in shown[key]],
                     "more": counts.get(key, 0) - len(shown.get(key) or ()),
                 }
                 for key in QUEUES
@@ -259,6 +260,10 @@ def round_extend(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         (match, match_services.extension_of(match.deadline, days=days, until=until, tz=tz, now=now))
         for match in _open_matches(round_)
     ]
+
+    def due(moment) -> str:
+        return deadline_text(moment, tz, league.report_window_days)
+
     return render(
         request,
         "league/director_round_confirm.html",
@@ -268,8 +273,10 @@ def round_extend(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "tz": tz,
             "action": "extend",
             "form": form,
-            "changing": [(match, new) for match, new in plan if new is not None],
-            "unchanged": [match for match, new in plan if new is None],
+            "changing": [
+                (match, due(match.deadline), due(new)) for match, new in plan if new is not None
+            ],
+            "unchanged": [(match, due(match.deadline)) for match, new in plan if new is None],
         },
     )
 
@@ -319,7 +326,16 @@ def round_rule(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "tz": league.season.institution.tz,
             "action": "rule",
             "form": form,
-            "changing": [(match, None) for match in _open_matches(round_)],
+            "changing": [
+                (
+                    match,
+                    deadline_text(
+                        match.deadline, league.season.institution.tz, league.report_window_days
+                    ),
+                    None,
+                )
+                for match in _open_matches(round_)
+            ],
         },
     )
 

@@ -336,6 +336,8 @@ def _my_match_row(match, step, tz) -> str:
             "league_name": match.league_name,
             "round_number": match.round_number,
             "table": match.table,
-            "due": "" if match.is_final else deadline_text(match.deadline, tz),
+            "due": ""
+            if match.is_final
+            else deadline_text(match.deadline, tz, match.report_window_days),
         },
     )

@@ -7,6 +7,7 @@ from django.utils.html import format_html
 
 from core.admin import InstitutionScopedAdmin
 
+from ..deadlines import match_due
 from ..models import AuditEvent, Match, Seat
 from .ruling import ruling_view
 
@@ -24,9 +25,9 @@ class SeatInline(admin.TabularInline):
 @admin.register(Match)
 class MatchAdmin(InstitutionScopedAdmin):
     institution_path = "league__season__institution_id"
-    list_display = ["__str__", "league", "status", "deadline", "scheduled_at", "rule_link"]
+    list_display = ["__str__", "league", "status", "due", "scheduled_at", "rule_link"]
     list_filter = ["status", "league"]
-    list_select_related = ["league", "round"]
+    list_select_related = ["league__season__institution", "round"]
     search_fields = [
         "seats__player__user__last_name",
         "seats__player__display_name",
@@ -43,6 +44,11 @@ class MatchAdmin(InstitutionScopedAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+    @admin.display(description="Deadline", ordering="deadline")
+    def due(self, match):
+        """As every page says it: "play by Thu Dec 3", not "Dec. 4, 2026, midnight"."""
+        return match_due(match)
 
     @admin.display(description="")
     def rule_link(self, match):

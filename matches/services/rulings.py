@@ -13,6 +13,7 @@ from datetime import datetime
 from django.db import models, transaction
 from django.utils import timezone
 
+from ..deadlines import match_due
 from ..models import (
     FINAL_STATUSES,
     ContactIssue,
@@ -32,7 +33,6 @@ from .kernel import (
     clear_scores,
     close_live_reports,
     finalise,
-    local,
     lock,
     require_director,
     require_reason,
@@ -254,7 +254,7 @@ def _replay(*, actor, match, seats, reason, new_deadline, now, **_) -> Match:
         seats,
         "Replay ordered",
         [
-            f"The director ordered the game replayed by {local(match, new_deadline)}.",
+            f"The director ordered the game replayed: {match_due(match)}.",
             f"Reason: {reason}",
         ],
     )
@@ -277,7 +277,7 @@ def _extend(*, actor, match, seats, reason, new_deadline, now, **_) -> Match:
         seats,
         "Deadline extended",
         [
-            f"The director extended the deadline to {local(match, new_deadline)}.",
+            f"The director extended the deadline: {match_due(match)}.",
             f"Reason: {reason}",
         ],
     )

@@ -131,3 +131,36 @@ def test_a_club_tables_e_mail_links_stand_apart_on_a_students_home():
     )
 
     assert "E-mail Kai</a> <a" in row and "E-mail Casey" in row
+
+
+def test_a_deadline_reads_the_same_in_the_mail_and_the_admin(
+    client, director, match, player, django_capture_on_commit_callbacks
+):
+    """Issue 30: an extension "to the end of Thu Dec 3" was mailed as "Fri Dec 4, 12:00 AM" and
+    the admin listed "Dec. 4, 2026, midnight". One wording everywhere: the last day and what is
+    due that day."""
+    from django.core import mail
+
+    from matches.deadlines import match_due
+    from matches.services import rule
+
+    league = match.league
+    league.report_window_days = 2
+    league.save(update_fields=["report_window_days"])
+    match.refresh_from_db()
+    new = match.deadline + timedelta(days=7)
+    with django_capture_on_commit_callbacks(execute=True):
+        rule(
+            actor=director.user,
+            match=match,
+            ruling="extend",
+            reason="Snow day",
+            new_deadline=new,
+        )
+    match.refresh_from_db()
+    words = match_due(match)
+    assert words.startswith("report by ") and "12:00 AM" not in words
+    assert any(words in message.body for message in mail.outbox)
+    client.force_login(director.user)
+    listing = client.get(reverse("admin:matches_match_changelist")).content.decode()
+    assert words in listing and "midnight" not in listing

@@ -126,20 +126,25 @@ def test_home_runs_a_constant_number_of_queries(
     client.force_login(player.user)
     client.get(reverse("home"))
     # The session read with the user, profile, institution and roles (accounts/sessions.py),
-    # the season, eligibility, the matches with their opponents.
-    with django_assert_num_queries(4):
+    # the season, eligibility, the matches with their opponents, the leagues joined and not
+    # drawn yet (issue 30).
+    with django_assert_num_queries(5):
         assert client.get(reverse("home")).status_code == 200
 
 
 def test_deadlines_show_in_the_institutions_time_zone(client, match, player):
-    """A round's deadline is midnight in the institution's zone: said as the end of the day the
-    league page calls "play by", not as 12:00 AM the next day."""
+    """A round's deadline is midnight in the institution's zone: said as the last day, with what
+    is due that day (issue 30: one wording everywhere), not as 12:00 AM the next day."""
+    league = match.league
+    league.report_window_days = 0
+    league.save(update_fields=["report_window_days"])
     client.force_login(player.user)
     page = client.get(reverse("home")).content.decode()
     play_by = match.round.play_by
-    assert f"due end of {play_by.strftime('%a %b %-d')}" in page
+    assert f"play by {play_by.strftime('%a %b %-d')}" in page
     detail = client.get(match.get_absolute_url()).content.decode()
-    assert f"end of {play_by.strftime('%a %b %-d')} (" in detail
+    assert f"Play by {play_by.strftime('%a %b %-d')} (" in detail
+    assert "12:00 AM" not in detail and "midnight" not in detail
 
 
 def test_a_deadline_at_another_time_reads_as_a_day_and_time():
@@ -149,10 +154,11 @@ def test_a_deadline_at_another_time_reads_as_a_day_and_time():
     from matches.deadlines import deadline_text
 
     chicago = ZoneInfo("America/Chicago")
-    assert deadline_text(datetime(2026, 11, 28, 6, 0, tzinfo=UTC), chicago) == "end of Fri Nov 27"
-    assert (
-        deadline_text(datetime(2026, 11, 28, 21, 30, tzinfo=UTC), chicago) == "Sat Nov 28, 3:30 PM"
-    )
+    midnight = datetime(2026, 11, 28, 6, 0, tzinfo=UTC)
+    assert deadline_text(midnight, chicago) == "play by Fri Nov 27"
+    assert deadline_text(midnight, chicago, report_window_days=2) == "report by Fri Nov 27"
+    afternoon = datetime(2026, 11, 28, 21, 30, tzinfo=UTC)
+    assert deadline_text(afternoon, chicago) == "play by Sat Nov 28, 3:30 PM"
 
 
 # --- Leagues ---------------------------------------------------------------------------------------

@@ -323,8 +323,9 @@ def test_the_director_resolves_a_dispute_in_the_admin_with_a_reason(
     assert "Report (" in page and "'s version" in page
     # The deadline in the institution's clock, as the new-deadline field expects it.
     deadline = dispute.report.match.deadline
-    said = deadline_text(deadline, season.institution.tz)
-    assert f"Deadline {said} ({season.institution.tz.key})" in page
+    league = dispute.report.match.league
+    said = deadline_text(deadline, season.institution.tz, league.report_window_days)
+    assert f"Deadline: {said} ({season.institution.tz.key})" in page
     assert "Result disputed by" in page and "— disputed by" not in page  # labels, not codes
     assert "Turn 5: Miscount at turn 5" in page and "Turn ?" not in page
 
