@@ -6,7 +6,7 @@ from django.db import transaction
 from league import formats
 from league.models import Entry, LeagueFormat
 
-from . import demo, files, members, services, views
+from . import demo, files, members, services, setup_form, views
 
 
 def seat_for_command(*, league, round, seed: int, repair: bool, all_entrants: bool):
@@ -51,6 +51,8 @@ CLUB = formats.Format(
     file_required=files.CLUB_REQUIRED,
     settings_file_save=files.save_file,
     settings_file_export=files.export_file,
+    setup_form=setup_form.ClubSetupForm,
+    setup_name="a club",
     describe=lambda league: f"club, {league.rounds.count()} nights",
     pair_round=seat_for_command,
     import_entrants=import_for_command,

@@ -33,6 +33,11 @@ urlpatterns = [
     path("leagues/", include("league.urls")),
     path("director/", league_director.dashboard, name="director_dashboard"),
     path("director/events/new/", settings_files.league_file_setup, name="event_setup"),
+    path(
+        "director/events/new/<slug:kind>/",
+        settings_files.league_setup_form,
+        name="league_setup_form",
+    ),
     path("director/disputes/", league_director.disputes, name="director_disputes"),
     path("director/leagues/<slug:slug>/", director_rounds.director_league, name="director_league"),
     path(

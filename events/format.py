@@ -12,7 +12,7 @@ from league import formats
 from league.models import LeagueFormat
 from matches.models import Seat
 
-from . import demo, entrants_file, file_shape, files, pages, selectors, services
+from . import demo, entrants_file, file_shape, files, pages, selectors, services, setup_form
 from .models import Entrant
 from .views import public, volunteers
 
@@ -106,6 +106,8 @@ EVENT = formats.Format(
     file_required=file_shape.EVENT_REQUIRED,
     settings_file_save=files.save_file,
     settings_file_export=files.export_file,
+    setup_form=setup_form.EventSetupForm,
+    setup_name="an event",
     describe=lambda league: (
         f"event on {event_of_league(league).date}, {league.rounds.count()} rounds, "
         f"{league.categories.count()} categories"

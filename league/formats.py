@@ -60,6 +60,10 @@ class Format:
     # ((league, slug, day) -> dict).
     settings_file_save: Callable | None = None
     settings_file_export: Callable | None = None
+    # The director's set-up form (league.setup_forms.SetupForm's subclass): the settings file's
+    # keys typed, at /director/events/new/<format>/; and what the page calls the league.
+    setup_form: type | None = None
+    setup_name: str = ""
     # The format's own keys of the settings file (league.file_schema's nodes by key) and those
     # of them it requires; None: the format has no settings file.
     file_keys: dict | None = None

@@ -57,6 +57,37 @@ def league_file_setup(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
+def league_setup_form(request: HttpRequest, kind: str) -> HttpResponse:
+    """The director sets up an event or a club by form: every key of its settings file with
+    its default, saved through the same check and saver as the upload."""
+    institution = roles.institution_of(request.user)
+    if institution is None or not roles.is_director_of(request.user, institution):
+        raise Http404
+    spec = formats.of(kind)
+    if spec.setup_form is None:
+        raise Http404
+    form = spec.setup_form(request.POST or None, institution=institution)
+    if request.method == "POST" and form.is_valid():
+        data = form.settings_file()  # a list line that cannot be read becomes a field error
+        if not form.errors:
+            try:
+                league, _ = league_file_save(
+                    actor=request.user, season=form.cleaned_data["season"], data=data
+                )
+            except DomainError as error:
+                form.add_error(None, error.message)
+            else:
+                messages.success(request, f"{league.name} is set up.")
+                return redirect(league)
+    return render(
+        request,
+        "league/setup_form.html",
+        {"form": form, "kind": kind, "what": spec.setup_name},
+        status=200,
+    )
+
+
+@login_required
 def league_settings_file(request: HttpRequest, slug: str) -> HttpResponse:
     """The event's (or club's) settings file to save for next year."""
     league = get_object_or_404(League.objects.select_related("season__institution"), slug=slug)
