@@ -79,7 +79,9 @@ class SetupForm(forms.Form):
 
     def __init__(self, *args, institution, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["season"].queryset = institution.seasons.order_by("-starts_on")
+        seasons = institution.seasons.order_by("-starts_on")
+        self.fields["season"].queryset = seasons
+        self.fields["season"].initial = seasons.values_list("pk", flat=True).first()  # the latest
 
     def settings_file(self) -> dict:
         """The settings file the form stands for (call after is_valid; its own keys added by
