@@ -20,7 +20,7 @@ from league.entrants_file import (
 )
 from league.models import Entry, League, LeagueFormat
 from league.services import enter, lock_league, number_entries, require_staff
-from league.services.entrants import entry_found, person_to_enter
+from league.services.entrants import entry_found, guest_renamed, number_holder, person_to_enter
 
 from .services import ClubError
 
@@ -91,22 +91,13 @@ def member_save(
             entry = enter(league, entry.player, by_director=True, refresh=False)
             changed = True
         if details.player_number is not None and entry.player_number != details.player_number:
-            taken = (
-                Entry.objects.filter(league=league, player_number=details.player_number)
-                .exclude(pk=entry.pk)
-                .select_related("player__user")
-                .first()
-            )
+            taken = number_holder(league, details.player_number, besides=entry)
             if taken is not None:
                 raise ClubError(f"Player number {details.player_number} is {taken.player.name}'s.")
             entry.player_number = details.player_number
             entry.save(update_fields=["player_number"])
             changed = True
-        player = entry.player
-        if player.is_guest and details.name and player.display_name != details.name:
-            player.display_name = details.name
-            player.save(update_fields=["display_name"])
-            changed = True
+        changed = guest_renamed(entry.player, details.name) or changed
         if entry.player_number is None:
             number_entries(league)
             entry.refresh_from_db(fields=["player_number"])

@@ -27,7 +27,7 @@ from events.services.door import check_in_entry
 from league.models import Entry, League
 from league.refresh import refresh_leagues
 from league.services import enter, number_entries
-from league.services.entrants import entry_found, person_to_enter
+from league.services.entrants import entry_found, guest_renamed, number_holder, person_to_enter
 
 # --- Entrants -----------------------------------------------------------------------------------
 
@@ -188,12 +188,7 @@ def entrant_save(
             )
         team = _team(league, details.team, entry) if details.team else entrant.team
         if details.player_number is not None and entry.player_number != details.player_number:
-            taken = (
-                Entry.objects.filter(league=league, player_number=details.player_number)
-                .exclude(pk=entry.pk)
-                .select_related("player__user")
-                .first()
-            )
+            taken = number_holder(league, details.player_number, besides=entry)
             if taken is not None:
                 raise EventError(f"Player number {details.player_number} is {taken.player.name}'s.")
             if entry.player_number is not None and has_played(entry):
@@ -208,11 +203,7 @@ def entrant_save(
             entrant.category, entrant.team = category, team
             entrant.save(update_fields=["category", "team"])
         entry.save(update_fields=["player_number"])
-        player = entry.player
-        if player.is_guest and details.name and player.display_name != details.name:
-            player.display_name = details.name
-            player.save(update_fields=["display_name"])
-            changed = True
+        changed = guest_renamed(entry.player, details.name) or changed
         if entry.player_number is None:
             number_entries(league)
             entry.refresh_from_db(fields=["player_number"])

@@ -89,3 +89,23 @@ def person_to_enter(
     if not name:
         raise error("Give the entrant's name.")
     return guest_for(institution=institution, name=name, email=email)
+
+
+def number_holder(league: League, number: int, *, besides: Entry) -> Entry | None:
+    """The league's other entry that already has player number `number`, if any."""
+    return (
+        Entry.objects.filter(league=league, player_number=number)
+        .exclude(pk=besides.pk)
+        .select_related("player__user")
+        .first()
+    )
+
+
+def guest_renamed(player: PlayerProfile, name: str) -> bool:
+    """A guest's name as the row gives it (a student's name is theirs to change); whether it
+    changed."""
+    if not player.is_guest or not name or player.display_name == name:
+        return False
+    player.display_name = name
+    player.save(update_fields=["display_name"])
+    return True
