@@ -22,7 +22,7 @@ def demo(transactional_db):
     call_command("seed_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
 
 
-def test_e3_the_volunteer_goes_from_the_printed_login_to_the_first_card_in_three_taps(
+def test_e3_the_volunteer_goes_from_the_printed_login_to_the_first_card_and_the_door_works(
     browser, live_server, demo
 ):
     base = live_server.url
@@ -56,10 +56,11 @@ def test_e3_the_volunteer_goes_from_the_printed_login_to_the_first_card_in_three
     match.refresh_from_db()
     assert match.status == MatchStatus.CONFIRMED and taps == 3
     shoot(page, "volunteer-first-card-phone")
+    door_brings_back_a_leaver_and_adds_a_latecomer(browser, base)
 
 
-def test_e3_the_door_brings_back_a_leaver_and_adds_a_latecomer(browser, live_server, demo):
-    base = live_server.url
+def door_brings_back_a_leaver_and_adds_a_latecomer(browser, base):
+    """E3: the door, on the same demo (one demo per test file keeps the suite quick)."""
     page = browser.new_context(viewport=PHONE).new_page()
     log_in(page, base, "frontdesk@example.edu", PASSWORD)
     leaver = Entry.objects.filter(league__slug="scrabble-fest").order_by("player_number")[3]

@@ -30,7 +30,7 @@ def phone(browser, base, email):
     return page
 
 
-def test_what_each_person_came_for_comes_first_on_a_phone(browser, live_server, demo):
+def test_what_each_person_came_for_comes_first_and_lines_up_on_a_phone(browser, live_server, demo):
     from league.models import Entry
 
     base = live_server.url
@@ -61,11 +61,7 @@ def test_what_each_person_came_for_comes_first_on_a_phone(browser, live_server, 
     assert opened.count() == 1  # the round in play; the others a tap away
     assert league.locator("details.round").count() > 1
 
-
-def test_names_break_between_words_headers_never_and_a_club_card_lines_up(
-    browser, live_server, demo
-):
-    base = live_server.url
+    # Names break between words, headers never, and a club card's inputs line up.
     student = phone(browser, base, "student00001@example.edu")
     student.goto(base + "/leagues/thursday-club/standings/")
     names = student.locator("table tbody .col-player").all()
