@@ -1,5 +1,5 @@
 """Institutions, seasons, people and eligibility (rule L10), one module per idea: institutions,
-people, eligibility, front_desk, sign_in. Every model is named here too, so `from accounts.models
+people, eligibility, front_desk, sign_in, records. Every model is named here too, so `from accounts.models
 import X` and the migrations' `accounts.models.validate_regex` hold.
 
 Words used here:
@@ -22,13 +22,15 @@ from .eligibility import (
     Season,
 )
 from .front_desk import Checkout, EquipmentItem, EquipmentKind
-from .institutions import Institution, validate_regex, validate_timezone
+from .institutions import Institution, PublicNames, validate_regex, validate_timezone
 from .people import GUEST_NAME_MAX, PlayerProfile, User, UserManager, player_name
+from .records import DataExport
 from .sign_in import SignInLink, UserSession
 
 __all__ = [
     "GUEST_NAME_MAX",
     "Checkout",
+    "DataExport",
     "Eligibility",
     "EligibilityEvent",
     "EligibilitySource",
@@ -38,6 +40,7 @@ __all__ = [
     "IdCheck",
     "Institution",
     "PlayerProfile",
+    "PublicNames",
     "RosterEntry",
     "Season",
     "SignInLink",

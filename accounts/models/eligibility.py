@@ -55,6 +55,9 @@ class RosterEntry(models.Model):
     first_name = models.CharField(max_length=150, blank=True)
     last_name = models.CharField(max_length=150, blank=True)
     email = models.EmailField(blank=True)
+    withholds_name = models.BooleanField(
+        default=False, help_text="The registrar's directory-information opt-out (P2)."
+    )
     imported_at = models.DateTimeField(default=timezone.now)
     imported_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from core.errors import DomainError
 
+from .. import privacy
 from ..campus_ids import campus_id_fits, normalize_campus_id
 
 
@@ -27,6 +28,12 @@ def validate_regex(value: str) -> None:
 def _within(domain: str, parent: str) -> bool:
     """`domain` is `parent` or one of its subdomains."""
     return domain == parent or domain.endswith("." + parent)
+
+
+class PublicNames(models.TextChoices):
+    FULL = privacy.FULL, "Full name"
+    SHORT = privacy.SHORT, "First name and last initial"
+    NUMBER = privacy.NUMBER, "Player number only"
 
 
 class Institution(models.Model):
@@ -56,6 +63,26 @@ class Institution(models.Model):
     )
     loan_hours = models.PositiveSmallIntegerField(
         default=3, help_text="How long a board or dictionary may be out before it is overdue (L3)."
+    )
+    public_names = models.CharField(
+        "names in public",
+        max_length=10,
+        choices=PublicNames.choices,
+        default=PublicNames.FULL,
+        help_text="How players are named to anyone not signed in here (P1); a league may be "
+        "stricter. Students who withhold their name are a number everywhere (P2).",
+    )
+    guest_data_days = models.PositiveSmallIntegerField(
+        "keep guests' addresses and volunteer accounts (days)",
+        default=30,
+        help_text="Days after an event before its guests' e-mail addresses and its volunteers' "
+        "accounts are erased (P5).",
+    )
+    personal_data_years = models.PositiveSmallIntegerField(
+        "keep a past season's personal data (years)",
+        default=3,
+        help_text="Years after a season ends before its roster, ID checks and loans are erased, "
+        "and students who played no later season are forgotten (P5).",
     )
 
     class Meta:

@@ -9,6 +9,7 @@ from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
 
+from .. import privacy
 from .institutions import Institution
 
 
@@ -107,6 +108,23 @@ class PlayerProfile(models.Model):
     calendar_token = models.UUIDField(
         default=uuid.uuid4, unique=True, help_text="The secret in the player's calendar feed URL."
     )
+    withholds_name = models.BooleanField(
+        "withhold my name",
+        default=False,
+        help_text="Their own choice: shown as a number to everyone but their opponents and "
+        "staff (P2).",
+    )
+    registrar_withholds = models.BooleanField(
+        default=False,
+        help_text="The registrar's roster says this student withholds their directory "
+        "information (P2); only a new roster changes it.",
+    )
+    erased_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When this player was forgotten (P4): their name, e-mail, campus ID and "
+        "calendar token are gone; their results stay.",
+    )
 
     class Meta:
         ordering = ["user__last_name", "user__first_name", "display_name"]
@@ -136,9 +154,30 @@ class PlayerProfile(models.Model):
         return self.user_id is None
 
     @property
+    def withheld(self) -> bool:
+        """Named only to their opponents and staff (P2)."""
+        return self.withholds_name or self.registrar_withholds
+
+    @property
+    def anonymous_number(self) -> int:
+        return privacy.anonymous_number(self.pk)
+
+    def name_in(self, style: str) -> str:
+        """Their name on a page others read, under a privacy style (``accounts.privacy``)."""
+        return privacy.shown_name(
+            self.pk,
+            self.name,
+            style=style,
+            withheld=self.withheld,
+            erased=self.erased_at is not None,
+        )
+
+    @property
     def name(self) -> str:
-        """The name shown wherever a player appears: a user's full name, else their e-mail;
-        a guest's display name."""
+        """The name staff and the player's opponents see: a user's full name, else their e-mail;
+        a guest's display name; "Former player N" once forgotten (P4)."""
+        if self.erased_at is not None:
+            return privacy.former_name(self.pk)
         if self.user is not None:
             return player_name(self.user.first_name, self.user.last_name, self.user.email, "")
         return self.display_name

@@ -8,7 +8,8 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.models import Season
+from accounts import privacy
+from accounts.models import PublicNames, Season
 from matches.scrabble import endgame
 
 from .. import formats
@@ -100,6 +101,19 @@ class League(models.Model):
     public = models.BooleanField(
         default=True, help_text="Standings, schedule and bracket visible to anyone."
     )
+    public_names = models.CharField(
+        "names in public",
+        max_length=10,
+        blank=True,
+        choices=PublicNames.choices,
+        help_text="Stricter than the institution's setting for this league (P1); empty: the "
+        "institution's.",
+    )
+    search_engines = models.BooleanField(
+        "let search engines index",
+        default=False,
+        help_text="Public pages that name players carry noindex unless this is ticked (P3).",
+    )
     campus_only = models.BooleanField(
         default=True,
         help_text="Only eligible students play (L10); untick to admit guests without a campus "
@@ -128,6 +142,12 @@ class League(models.Model):
     @property
     def institution(self):
         return self.season.institution
+
+    @property
+    def names_in_public(self) -> str:
+        """How this league names players to the public (P1): its own setting where it is
+        stricter than its institution's."""
+        return privacy.stricter(self.public_names, self.season.institution.public_names)
 
     # What the league's format does differently (league.formats: each format's app says).
 

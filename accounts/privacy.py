@@ -1,0 +1,72 @@
+"""How a player is named where others see them (privacy rules P1–P4 in docs/rules.md).
+
+Pure: plain values in, a name out, no database. A page decides the *style* for who is looking
+(``league.privacy.name_style``); this module turns a player's stored facts into the name that
+style allows.
+
+Words used here:
+- public names: the institution's setting (a league may be stricter) for how players are named
+  to people who are not signed in as its members: ``full`` (as the player gave it), ``short``
+  (first name and last initial) or ``number`` ("Player 4821").
+- withheld: the student asked the registrar to withhold their directory information, or chose it
+  on their profile: everywhere but their own matches and staff pages they are "Player N".
+- anonymous number: the player's number at their institution, the N above; it never changes and
+  never reveals who they are.
+- erased: the player asked to be forgotten; their name is gone and they are "Former player N".
+"""
+
+FULL = "full"
+SHORT = "short"
+NUMBER = "number"
+STYLES = [FULL, SHORT, NUMBER]  # from the most open to the strictest
+
+# Anonymous numbers: a profile's id mapped one-to-one onto numbers from 1000 up, shuffled inside
+# each block of 9,000 so neighbouring numbers say nothing about who signed up first.
+_BLOCK = 9000
+_STRIDE = 4973  # shares no factor with 9,000 (2³·3²·5³), so each block maps onto itself
+
+
+def anonymous_number(profile_id: int) -> int:
+    """The number a player goes by where their name is not shown: unique for every profile (and
+    so within an institution), four digits for the first nine thousand profiles."""
+    block, within = divmod(profile_id - 1, _BLOCK)
+    return 1000 + block * _BLOCK + (within * _STRIDE) % _BLOCK
+
+
+def anonymous_name(profile_id: int) -> str:
+    return f"Player {anonymous_number(profile_id)}"
+
+
+def former_name(profile_id: int) -> str:
+    return f"Former player {anonymous_number(profile_id)}"
+
+
+def stricter(first: str, second: str) -> str:
+    """The stricter of two styles; an empty one (a league that follows its institution) yields."""
+    if not first:
+        return second
+    if not second:
+        return first
+    return max(first, second, key=STYLES.index)
+
+
+def short_name(full_name: str) -> str:
+    """First name and last initial: "Ada Quill" → "Ada Q."; one word stays as it is."""
+    words = full_name.split()
+    if len(words) < 2:
+        return full_name
+    return f"{words[0]} {words[-1][0]}."
+
+
+def shown_name(
+    profile_id: int, full_name: str, *, style: str, withheld: bool, erased: bool = False
+) -> str:
+    """The name a page shows for this player under ``style`` (P1–P3). ``full_name`` is the name
+    as the player gave it (``PlayerProfile.name``)."""
+    if erased:
+        return former_name(profile_id)
+    if withheld or style == NUMBER or "@" in full_name:  # a user with no name goes by e-mail
+        return anonymous_name(profile_id)
+    if style == SHORT:
+        return short_name(full_name)
+    return full_name
