@@ -70,6 +70,8 @@ MIDDLEWARE = [
     # Cache-Control on what belongs to a person (after the user is known).
     "core.middleware.PrivateResponsesMiddleware",
     "core.middleware.CampusTimeMiddleware",
+    # X-Robots-Tag: noindex unless a page names nobody or its league opted in (P3).
+    "core.middleware.NoIndexMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",

@@ -119,3 +119,29 @@ class PrivateResponsesMiddleware:
         if (user is not None and user.is_authenticated) or content_type in PRIVATE_CONTENT_TYPES:
             response["Cache-Control"] = "private, no-store"
         return response
+
+
+# Pages a search engine may index whatever the leagues say: they name no player.
+INDEXABLE_PATHS = {"/", "/leagues/", "/accounts/login/", "/accounts/signup/"}
+
+
+def indexed_if_welcome(response: HttpResponse, welcome: bool) -> HttpResponse:
+    """Let search engines index a league's page where its director opted in (P3)."""
+    if welcome:
+        response["X-Robots-Tag"] = "all"
+    return response
+
+
+class NoIndexMiddleware:
+    """Search engines are asked not to index any page (HTML, JSON, calendars, PDFs alike) unless
+    it names no player or its league opted in (P3): the header, unlike a meta tag, covers every
+    kind of file, and being the default it cannot be forgotten on a new page."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if "X-Robots-Tag" not in response and request.path not in INDEXABLE_PATHS:
+            response["X-Robots-Tag"] = "noindex, nofollow"
+        return response

@@ -63,7 +63,7 @@ def event_document(state: selectors.EventState, now=None) -> dict:
                             {
                                 "seat": seat.order,
                                 "player_number": entry.player_number if entry else None,
-                                "name": seat.player.name if entry is None else entry.player.name,
+                                "name": seat.player.name_in(state.style),
                                 "category": entry.entrant.category.name
                                 if entry and entry.entrant.category_id
                                 else None,
@@ -122,9 +122,10 @@ def event_document(state: selectors.EventState, now=None) -> dict:
     }
 
 
-def render_event(league, now=None) -> tuple[str, dict]:
-    """The leaderboard's HTML content and event.json's document, from one read of the event."""
-    state = selectors.event_state(league)
+def render_event(league, now=None, style: str = "") -> tuple[str, dict]:
+    """The leaderboard's HTML content and event.json's document, from one read of the event,
+    its players named under a privacy style (P1, P2)."""
+    state = selectors.event_state(league, style)
     with timezone.override(league.season.institution.tz):
         html = render_to_string(
             "events/_leaderboard_page.html",

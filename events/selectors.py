@@ -36,16 +36,19 @@ def rounds_with_tables(league: League) -> list[tuple[Round, list[Match]]]:
     return [(round_, tables[round_.pk]) for round_ in rounds]
 
 
-def board_of(league: League, entries: Sequence[Entry], rounds, up_to: int | None = None):
+def board_of(
+    league: League, entries: Sequence[Entry], rounds, up_to: int | None = None, style: str = ""
+):
     """The leaderboard (a pure function's answer) from the event's entries and tables; only
-    rounds numbered below `up_to` when given (what a pairing may look at)."""
+    rounds numbered below `up_to` when given (what a pairing may look at); players named under
+    a privacy style (``league.names``; empty: as given)."""
     categories = list(league.categories.order_by("position", "id"))
     names = {c.pk: c.name for c in categories}
     entrants = [
         BoardEntrant(
             id=entry.player_id,
             number=entry.player_number,
-            name=entry.player.name,
+            name=entry.player.name_in(style),
             category=names.get(entry.entrant.category_id, ""),
             team=entry.entrant.team.name if entry.entrant.team_id else None,
             withdrawn=entry.withdrawn_at is not None,
@@ -102,13 +105,17 @@ class EventState:
     entries: list[Entry]
     rounds: list[tuple[Round, list[Match]]]
     board: Leaderboard
+    style: str = ""  # how its pages name players (``league.names``)
 
 
-def event_state(league: League) -> EventState:
-    """What the event's pages show: entries, rounds with tables, the leaderboard."""
+def event_state(league: League, style: str = "") -> EventState:
+    """What the event's pages show: entries, rounds with tables, the leaderboard, its players
+    named under a privacy style (``league.names``: the page's reader decides it)."""
     entries = event_entries(league)
     rounds = rounds_with_tables(league)
-    return EventState(league, entries, rounds, board_of(league, entries, rounds))
+    return EventState(
+        league, entries, rounds, board_of(league, entries, rounds, style=style), style
+    )
 
 
 def next_round(league: League) -> Round | None:

@@ -51,7 +51,8 @@ class Format:
     # helps at this format's leagues (an event's volunteer scorers): (request) -> response, or
     # None when they help at none.
     helper_home: Callable | None = None
-    # More stored pages (the read model): (league, now) -> {column of LeaguePage: text}; and
+    # More stored pages (the read model): (league, now, style) -> (html, JSON document), its
+    # players named under a privacy style (``league.names``); and
     # the source files whose change makes the stored pages stale.
     stored_pages: Callable | None = None
     page_sources: tuple[Path, ...] = ()

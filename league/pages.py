@@ -17,11 +17,12 @@ from django.db import connection
 from django.template.loader import render_to_string
 from django.utils import timezone
 
+from accounts import privacy
 from accounts.models import PlayerProfile
 
 from . import formats
 from .models import Bracket, BracketSlot, League, LeaguePage
-from .selectors import bracket_rounds, standings_rows_of
+from .selectors import bracket_rounds, named_rows, standings_rows_of
 
 
 @dataclass(frozen=True)
@@ -68,7 +69,7 @@ def table_columns(league) -> list[Column]:
 
 PAGE_COLUMNS = [
     "standings_html", "standings_json", "bracket_html", "bracket_json", "event_html", "event_json",
-    "rendered_at", "layout",
+    "standings_html_public", "bracket_html_public", "event_html_public", "rendered_at", "layout",
 ]  # fmt: skip
 
 
@@ -118,7 +119,7 @@ def _json(payload: dict) -> str:
 
 
 def _brackets(ids) -> tuple[dict, dict, dict]:
-    """Brackets of these leagues, their slots and their players' names: three queries."""
+    """Brackets of these leagues, their slots and their players: three queries."""
     brackets = {
         bracket.league_id: bracket
         for bracket in Bracket.objects.filter(league_id__in=ids).select_related("champion__user")
@@ -129,81 +130,99 @@ def _brackets(ids) -> tuple[dict, dict, dict]:
     ):
         slots.setdefault(slot.bracket_id, []).append(slot)
     seeds = {seed for bracket in brackets.values() for seed in bracket.seeds}
-    names = {
-        profile.pk: profile.name
+    players = {
+        profile.pk: profile
         for profile in PlayerProfile.objects.filter(pk__in=seeds).select_related("user")
     }
-    return brackets, slots, names
+    return brackets, slots, players
+
+
+def _standings_html(league, rows, columns, updated, bracket, champion) -> str:
+    with timezone.override(league.season.institution.tz):  # times in the campus's clock
+        return render_to_string(
+            "league/_standings.html",
+            {
+                "league": league,
+                "columns": columns,
+                "rows": _add_cells(rows, columns),
+                "updated": updated,
+                "champion": champion or "",
+                "has_bracket": bracket is not None,
+            },
+        )
 
 
 def render_pages(league_ids, now=None) -> int:
     """Render and store the standings and bracket pages of these leagues, and an event's
     leaderboard and event.json; returns how many. A fixed number of queries whatever the number
-    of leagues, and a few more for each event among them (events are few: one an evening)."""
+    of leagues, and a few more for each event among them (events are few: one an evening).
+
+    Each page is rendered for the institution's members (full names, withheld students as
+    numbers: P1, P2) and, where the league names players more strictly in public, once more for
+    everyone else; the JSON feeds always carry the public's names."""
     ids = sorted(set(league_ids))
     if not ids:
         return 0
     now = now or timezone.now()
     leagues = League.objects.filter(pk__in=ids).select_related("season__institution")
     rows_by_league = standings_rows_of(ids)
-    brackets, slots, names = _brackets(ids)
+    brackets, slots, players = _brackets(ids)
     pages = []
     for league in leagues:
         rows = rows_by_league.pop(league.pk, [])  # freed once its pages are rendered
+        public = league.names_in_public
+        styles = [privacy.FULL] if public == privacy.FULL else [privacy.FULL, public]
         bracket = brackets.get(league.pk)
-        champion_profile = bracket.champion if bracket else None
         updated = max((row["updated_at"] for row in rows), default=None)
         columns = table_columns(league)
-        with timezone.override(league.season.institution.tz):  # times in the campus's clock
-            standings_html = render_to_string(
-                "league/_standings.html",
-                {
-                    "league": league,
-                    "columns": columns,
-                    "rows": _add_cells(rows, columns),
-                    "updated": updated,
-                    "champion": champion_profile.name if champion_profile else "",
-                    "has_bracket": bracket is not None,
-                },
+        standings, bracket_pages, bracket_docs = {}, {}, {}
+        for style in styles:
+            names = {pk: profile.name_in(style) for pk, profile in players.items()}
+            champion = names.get(bracket.champion_id) if bracket else None
+            standings[style] = _standings_html(
+                league, named_rows(rows, style), columns, updated, bracket, champion
             )
-        standings_json = _json(
-            {
-                "league": league.slug,
-                "updated": updated.isoformat() if updated else None,
-                "standings": [{key: row[key] for key in JSON_KEYS} for row in rows],
-            }
-        )
-        rounds = bracket_rounds(bracket, slots.get(bracket.pk, []), names) if bracket else []
-        champion = names.get(bracket.champion_id) if bracket else None
-        bracket_html = render_to_string(
-            "league/_bracket.html",
-            {"league": league, "bracket": bracket, "rounds": rounds, "champion": champion},
-        )
-        for games in rounds:
-            for game in games:
-                game.pop("match_id")
-        bracket_json = _json(
-            {
+            rounds = bracket_rounds(bracket, slots.get(bracket.pk, []), names) if bracket else []
+            bracket_pages[style] = render_to_string(
+                "league/_bracket.html",
+                {"league": league, "bracket": bracket, "rounds": rounds, "champion": champion},
+            )
+            for games in rounds:
+                for game in games:
+                    game.pop("match_id")
+            bracket_docs[style] = {
                 "league": league.slug,
                 "size": bracket.size if bracket else 0,
                 "champion": champion,
                 "rounds": rounds,
             }
+        standings_json = _json(
+            {
+                "league": league.slug,
+                "updated": updated.isoformat() if updated else None,
+                "standings": [
+                    {key: row[key] for key in JSON_KEYS} for row in named_rows(rows, public)
+                ],
+            }
         )
-        event_html, event_json = "", ""
+        event_pages, event_json = {}, ""
         render_own = formats.of(league.format).stored_pages
         if render_own is not None:  # an event's leaderboard and event.json
-            event_html, document = render_own(league, now=now)
-            event_json = _json(document)
+            for style in styles:
+                event_pages[style], document = render_own(league, now=now, style=style)
+            event_json = _json(document)  # the last style's: the public's
         pages.append(
             (
                 league.pk,
-                standings_html,
+                standings[privacy.FULL],
                 standings_json,
-                bracket_html,
-                bracket_json,
-                event_html,
+                bracket_pages[privacy.FULL],
+                _json(bracket_docs[public]),
+                event_pages.get(privacy.FULL, ""),
                 event_json,
+                standings.get(public, "") if public != privacy.FULL else "",
+                bracket_pages.get(public, "") if public != privacy.FULL else "",
+                event_pages.get(public, "") if public != privacy.FULL else "",
                 now,
                 layout(),
             )

@@ -6,12 +6,13 @@ from django.db.models import Count, Exists, OuterRef, Prefetch, Subquery
 from django.db.models.functions import Coalesce
 from django.utils.dateparse import parse_datetime
 
-from accounts import roles
+from accounts import privacy, roles
 from matches.models import Match, Seat
 from matches.next_step import MyMatch, Opponent
 
 from . import formats
 from .models import STANDING_COLUMNS, Entry, League, Round, Standing, WaitlistEntry
+from .names import is_member
 
 
 def leagues_for(institution):
@@ -62,7 +63,16 @@ class LeaguePageRow(NamedTuple):
     name: str
     public: bool
     layout: str
-    content: str
+    content: str  # as the institution's members read it
+    public_content: str  # as everyone else does, where it differs (P1); else empty
+    institution_id: int
+    search_engines: bool  # the league lets search engines index its pages (P3)
+
+    def content_for(self, user) -> str:
+        """The page for this reader: the public's names unless they are the institution's."""
+        if self.public_content and not is_member(user, self.institution_id):
+            return self.public_content
+        return self.content
 
 
 PAGE_PARTS = (
@@ -75,10 +85,13 @@ def league_page_row(slug: str, part: str) -> LeaguePageRow | None:
     needs. Hand-written SQL: building the ORM query took most of a one-query page's time."""
     if part not in PAGE_PARTS:
         raise ValueError(f"{part!r} is not one of {PAGE_PARTS}")
+    public_part = f"page.{part}_public" if part.endswith("_html") else "''"
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT league.id, league.name, league.public, page.layout, page.{part} "
+            f"SELECT league.id, league.name, league.public, page.layout, page.{part}, "
+            f"{public_part}, season.institution_id, league.search_engines "
             "FROM league_league league JOIN league_leaguepage page ON page.league_id = league.id "
+            "JOIN accounts_season season ON season.id = league.season_id "
             "WHERE league.slug = %s",
             [slug],
         )
@@ -147,6 +160,24 @@ def bracket_rounds(bracket, slots, players: dict) -> list[list[dict]]:
     return rounds
 
 
+def named_rows(rows: list[dict], style: str) -> list[dict]:
+    """Copies of standings rows (``standings_rows_of``) with each player named under a privacy
+    style (P1–P4): the rows of one league's page for one audience."""
+    return [
+        {
+            **row,
+            "player": privacy.shown_name(
+                row["player_id"],
+                row["full_name"],
+                style=style,
+                withheld=row["withheld"],
+                erased=row["erased"],
+            ),
+        }
+        for row in rows
+    ]
+
+
 def _plural(count: int, one: str, many: str) -> str:
     return f"{count} {one if count == 1 else many}"
 
@@ -169,6 +200,9 @@ def standings_rows_of(league_ids) -> dict[int, list[dict]]:
             "player__user__last_name",
             "player__display_name",
             "player__user_id",
+            "player__withholds_name",
+            "player__registrar_withholds",
+            "player__erased_at",
         )
     )
     for row in rows:
@@ -176,7 +210,13 @@ def standings_rows_of(league_ids) -> dict[int, list[dict]]:
         first, last = row.pop("player__user__first_name"), row.pop("player__user__last_name")
         guest_name = row.pop("player__display_name")
         row["user_id"] = row.pop("player__user_id")  # the page marks the reader's own row
-        row["player"] = f"{first or ''} {last or ''}".strip() or guest_name
+        # The name as given and what privacy needs to show it (``named_rows``, P1–P4).
+        row["full_name"] = f"{first or ''} {last or ''}".strip() or guest_name
+        row["withheld"] = row.pop("player__withholds_name") or row.pop(
+            "player__registrar_withholds"
+        )
+        row["erased"] = row.pop("player__erased_at") is not None
+        row["player"] = row["full_name"]
         row["spread_display"] = f"+{row['spread']}" if row["spread"] > 0 else str(row["spread"])
         row["win_pct"] = float(row["win_pct"])  # a number in standings.json, not a string
         notes = []

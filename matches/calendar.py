@@ -17,8 +17,10 @@ def _calendar(name: str) -> Calendar:
     return calendar
 
 
-def _names(match) -> str:
-    return " v ".join(seat.player.name or "TBD" for seat in match.seats.all())
+def _names(match, style: str = "") -> str:
+    """The match's players, named under a privacy style (a league's feed: ``league.names``);
+    a player's own feed names their opponents as given."""
+    return " v ".join(seat.player.name_in(style) or "TBD" for seat in match.seats.all())
 
 
 def _add_match_events(calendar: Calendar, match, stamp) -> None:
@@ -54,7 +56,7 @@ def player_calendar(profile, matches, stamp) -> bytes:
     return calendar.to_ical()
 
 
-def league_calendar(league, rounds, stamp) -> bytes:
+def league_calendar(league, rounds, stamp, style: str = "") -> bytes:
     calendar = _calendar(f"Scrabble: {league.name}")
     tz = league.season.institution.tz
     for round_ in rounds:
@@ -73,7 +75,7 @@ def league_calendar(league, rounds, stamp) -> bytes:
                 game.add("dtstamp", stamp)
                 game.add("dtstart", match.scheduled_at.astimezone(tz))
                 game.add("dtend", match.scheduled_at.astimezone(tz) + GAME_LENGTH)
-                game.add("summary", f"Scrabble: {_names(match)}")
+                game.add("summary", f"Scrabble: {_names(match, style)}")
                 game.add("location", match.venue)
                 calendar.add_component(game)
     return calendar.to_ical()

@@ -163,7 +163,10 @@ class PlayerProfile(models.Model):
         return privacy.anonymous_number(self.pk)
 
     def name_in(self, style: str) -> str:
-        """Their name on a page others read, under a privacy style (``accounts.privacy``)."""
+        """Their name on a page others read, under a privacy style (``accounts.privacy``); no
+        style: the name as given (staff pages)."""
+        if not style:
+            return self.name
         return privacy.shown_name(
             self.pk,
             self.name,

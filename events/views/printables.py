@@ -6,6 +6,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
 
+from accounts import privacy
 from core.clock import clock_time
 from events import printables, selectors, services
 from events.models import event_of_league
@@ -31,7 +32,10 @@ def event_print(request: HttpRequest, slug: str, number: int, kind: str) -> Http
         round_ = selectors.paired_round(league, number)
         if round_ is not None:
             services.cards_printed(actor=request.user, round=round_)
-    state = selectors.event_state(league)
+    # Printed sheets leave the staff's hands: a withheld student is their number on every one
+    # (P2), and the wall's pairings name players as the league does in public (P1).
+    style = league.names_in_public if kind == "pairings" else privacy.FULL
+    state = selectors.event_state(league, style)
     view = next((r for r in rounds_view(state) if r["round"].number == number), None)
     if view is None or not view["tables"]:
         raise Http404
@@ -39,7 +43,7 @@ def event_print(request: HttpRequest, slug: str, number: int, kind: str) -> Http
     def seat_of(seat, entry):
         return printables.PrintSeat(
             seat=seat.order,
-            name=seat.player.name,
+            name=seat.player.name_in(style),
             number=entry.player_number if entry else None,
             category=entry.entrant.category.name if entry and entry.entrant.category_id else "",
             team=entry.entrant.team.name if entry and entry.entrant.team_id else "",

@@ -11,10 +11,12 @@ from django.utils import timezone
 from accounts import roles
 from core.clock import clock_time, duration_words
 from core.errors import DomainError
+from core.middleware import indexed_if_welcome
 from events import assist_ledger, rights, selectors, services
 from events.pages import rounds_view
 from events.views.access import event_of, round_of
 from league.models import League, LeagueFormat
+from league.names import STAFF, name_style
 from league.pages import layout, render_pages
 from league.selectors import league_page_row
 from league.wordlists import two_letter_words
@@ -22,7 +24,8 @@ from league.wordlists import two_letter_words
 
 def event_home(request: HttpRequest, league: League) -> HttpResponse:
     """The event's page (``/leagues/<slug>/`` for an event)."""
-    state = selectors.event_state(league)
+    style = name_style(request.user, league)
+    state = selectors.event_state(league, style)
     institution = league.season.institution
     rounds = rounds_view(state)
     return render(
@@ -30,6 +33,7 @@ def event_home(request: HttpRequest, league: League) -> HttpResponse:
         "events/home.html",
         {
             "league": league,
+            "names": style,
             "state": state,
             "rounds": rounds,
             "next_round": next((r for r in rounds if r["status"] != "complete"), None),
@@ -56,8 +60,8 @@ def _my_entry(request, state: selectors.EventState):
     return next((e for e in state.entries if e.player.user_id == request.user.pk), None)
 
 
-def _event_page(request: HttpRequest, slug: str, part: str) -> tuple[str, str]:
-    """The event's name and its stored leaderboard or event.json (one query for a public
+def _event_page(request: HttpRequest, slug: str, part: str):
+    """The event's stored leaderboard or event.json (``LeaguePageRow``; one query for a public
     event). A private event's are for its institution's front desk and directors only (the
     contract's event.json); one rendered by older templates is rendered again first."""
     row = league_page_row(slug, part)
@@ -71,14 +75,17 @@ def _event_page(request: HttpRequest, slug: str, part: str) -> tuple[str, str]:
         league = League.objects.select_related("season__institution").get(pk=row.league_id)
         if not roles.is_front_desk_of(request.user, league.season.institution):
             raise Http404
-    return row.name, row.content
+    return row
 
 
 def event_leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
-    name, content = _event_page(request, slug, "event_html")
-    return render(
-        request, "league/page.html", {"title": f"{name}: leaderboard", "content": content}
+    row = _event_page(request, slug, "event_html")
+    response = render(
+        request,
+        "league/page.html",
+        {"title": f"{row.name}: leaderboard", "content": row.content_for(request.user)},
     )
+    return indexed_if_welcome(response, row.search_engines)
 
 
 def event_projector(request: HttpRequest, slug: str) -> HttpResponse:
@@ -112,7 +119,9 @@ def _round_words(current: dict | None) -> str:
 
 
 def _projector_context(league: League) -> dict:
-    state = selectors.event_state(league)
+    # The hall's screen is read by everyone in the hall, whoever signed in at its laptop: the
+    # league's public names (P1, P2).
+    state = selectors.event_state(league, league.names_in_public)
     rounds = rounds_view(state)
     current = next((r for r in reversed(rounds) if r["status"] != "unpaired"), None)
     rows = state.board.rows
@@ -139,13 +148,14 @@ def _projector_context(league: League) -> dict:
 def event_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """A round's pairings: by table, and by name (what goes on the wall)."""
     league = event_of(request, slug)
-    state = selectors.event_state(league)
+    style = name_style(request.user, league)
+    state = selectors.event_state(league, style)
     view = next((r for r in rounds_view(state) if r["round"].number == number), None)
     if view is None:
         raise Http404
     by_name = sorted(
         (
-            (entry.player.name.casefold(), entry, match)
+            (entry.player.name_in(style).casefold(), entry, match)
             for match, seats in view["tables"] + view["byes"]
             for _, entry in seats
             if entry is not None
@@ -167,6 +177,7 @@ def event_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "events/round.html",
         {
             "league": league,
+            "names": style,
             "view": view,
             "mine": mine,
             "by_name": [(entry, match) for _, entry, match in by_name],
@@ -187,17 +198,22 @@ def event_table(request: HttpRequest, slug: str, number: int, table: int) -> Htt
     if found is None:
         raise Http404
     match, seats = found
+    # The players at the table know each other: they, and staff, read names as given (P2).
+    me = getattr(request.user, "profile", None) if request.user.is_authenticated else None
+    seated = me is not None and any(seat.player_id == me.pk for seat, _ in seats)
+    style = STAFF if seated else name_style(request.user, league)
     seconds = max(
         (e.entrant.category.turn_seconds or 0 for _, e in seats if e and e.entrant.category_id),
         default=0,
     )
-    names = ",".join(seat.player.name.replace(",", " ") for seat, _ in seats)
+    names = ",".join(seat.player.name_in(style).replace(",", " ") for seat, _ in seats)
     return render(
         request,
         "events/table.html",
         {
             "league": league,
             "round": round_,
+            "names": style,
             "match": match,
             "seats": seats,
             "turn_seconds": seconds,
@@ -215,9 +231,9 @@ def event_table(request: HttpRequest, slug: str, number: int, table: int) -> Htt
 
 def event_json(request: HttpRequest, slug: str) -> HttpResponse:
     """The contract's event.json for campus websites, as stored (``event_pages``)."""
-    return HttpResponse(
-        _event_page(request, slug, "event_json")[1], content_type="application/json"
-    )
+    row = _event_page(request, slug, "event_json")
+    response = HttpResponse(row.content, content_type="application/json")
+    return indexed_if_welcome(response, row.search_engines)
 
 
 def event_join_view(request: HttpRequest, league: League) -> HttpResponse:

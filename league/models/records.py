@@ -67,8 +67,9 @@ class NightlyRun(models.Model):
 
 
 class LeaguePage(models.Model):
-    """A league's public pages as they are served: the standings and bracket pages' content and
-    their JSON, rendered in the transaction that changes what they show (``league.pages``).
+    """A league's public pages as they are served: the standings and bracket pages' content (for
+    the institution's members and, where the league is stricter in public, for everyone else) and
+    their JSON (the public's names), rendered in the transaction that changes what they show (``league.pages``).
 
     A read model, not a timed cache: it is never stale, because the only code that changes
     standings, brackets or a league's details also rewrites it. Serving a page is then one query
@@ -84,6 +85,11 @@ class LeaguePage(models.Model):
     # An event's leaderboard content and event.json (E3); empty for other formats.
     event_html = models.TextField(blank=True, default="")
     event_json = models.TextField(blank=True, default="")
+    # What readers who are not the institution's members see where the league names players
+    # more strictly in public (P1); empty where they see the same as members.
+    standings_html_public = models.TextField(blank=True, default="")
+    bracket_html_public = models.TextField(blank=True, default="")
+    event_html_public = models.TextField(blank=True, default="")
     rendered_at = models.DateTimeField()
     layout = models.CharField(
         max_length=12, help_text="Which version of the templates rendered it (league.pages.layout)."

@@ -9,10 +9,12 @@ from django.utils import timezone
 
 from accounts import roles
 from accounts.selectors import eligibility_of
+from core.middleware import indexed_if_welcome
 from matches.calendar import league_calendar
 
 from .. import formats
 from ..models import Entry, League
+from ..names import name_style
 from ..pages import layout, render_pages
 from ..policies import join_refusal
 from ..selectors import can_see_league, league_page_row, schedule, waitlist_place
@@ -25,8 +27,12 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
         raise Http404
     home = formats.of(league.format).home
     if home is not None:
-        return home(request, league)
-    return render(request, "league/league_detail.html", league_page_context(request, league))
+        response = home(request, league)
+    else:
+        response = render(
+            request, "league/league_detail.html", league_page_context(request, league)
+        )
+    return indexed_if_welcome(response, league.search_engines)
 
 
 def league_page_context(request: HttpRequest, league: League) -> dict:
@@ -41,6 +47,7 @@ def league_page_context(request: HttpRequest, league: League) -> dict:
     )
     return {
         "league": league,
+        "names": name_style(request.user, league),
         "rounds": rounds,
         "round_in_play": in_play,
         "entries": entries,
@@ -92,10 +99,10 @@ def _public_league(request, slug) -> League:
     return league
 
 
-def _league_page(request, slug: str, part: str) -> tuple[str, str]:
-    """The league's name and one part of its stored pages, if this visitor may see the league:
-    one query for a public league. A league not rendered yet, or rendered by other templates
-    (before a deploy), is rendered now."""
+def _league_page(request, slug: str, part: str):
+    """One part of the league's stored pages (``LeaguePageRow``: its name, its content for this
+    reader), if this visitor may see the league: one query for a public league. A league not
+    rendered yet, or rendered by other templates (before a deploy), is rendered now."""
     row = league_page_row(slug, part)
     if row is None or row.layout != layout():
         league = get_object_or_404(League, slug=slug)
@@ -105,50 +112,55 @@ def _league_page(request, slug: str, part: str) -> tuple[str, str]:
         league = League.objects.select_related("season__institution").get(pk=row.league_id)
         if not can_see_league(request.user, league):
             raise Http404
-    return row.name, row.content
+    return row
 
 
-def _json_response(body: str) -> HttpResponse:
-    return HttpResponse(body, content_type="application/json")
+def _json_response(row) -> HttpResponse:
+    response = HttpResponse(row.content, content_type="application/json")
+    return indexed_if_welcome(response, row.search_engines)
 
 
 def league_standings(request: HttpRequest, slug: str) -> HttpResponse:
-    name, content = _league_page(request, slug, "standings_html")
-    return render(
+    row = _league_page(request, slug, "standings_html")
+    response = render(
         request,
         "league/page.html",
         {
-            "title": f"{name} standings",
-            "content": content,
+            "title": f"{row.name} standings",
+            "content": row.content_for(request.user),
             "sortable": True,
         },
     )
+    return indexed_if_welcome(response, row.search_engines)
 
 
 def league_standings_json(request: HttpRequest, slug: str) -> HttpResponse:
-    return _json_response(_league_page(request, slug, "standings_json")[1])
+    return _json_response(_league_page(request, slug, "standings_json"))
 
 
 def league_bracket_json(request: HttpRequest, slug: str) -> HttpResponse:
-    return _json_response(_league_page(request, slug, "bracket_json")[1])
+    return _json_response(_league_page(request, slug, "bracket_json"))
 
 
 def league_bracket(request: HttpRequest, slug: str) -> HttpResponse:
-    name, content = _league_page(request, slug, "bracket_html")
-    return render(
+    row = _league_page(request, slug, "bracket_html")
+    response = render(
         request,
         "league/page.html",
         {
-            "title": f"{name} bracket",
-            "content": content,
+            "title": f"{row.name} bracket",
+            "content": row.content_for(request.user),
         },
     )
+    return indexed_if_welcome(response, row.search_engines)
 
 
 def league_calendar_feed(request: HttpRequest, slug: str) -> HttpResponse:
 
     league = _public_league(request, slug)
-    body = league_calendar(league, schedule(league), timezone.now())
+    body = league_calendar(
+        league, schedule(league), timezone.now(), name_style(request.user, league)
+    )
     response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
     response["Content-Disposition"] = f'inline; filename="{league.slug}.ics"'
     return response
