@@ -1,8 +1,9 @@
 """Reading the registrar's roster CSV: plain data in, plain data out, no database.
 
 A roster has a header line naming its columns. `campus_id` (or `student_id`, `campus id`, `id`)
-is required; `first_name`, `last_name` and `email` are kept when present; other columns are
-ignored. A problem with the file as a whole raises RosterFileError naming the line; a problem
+is required; `first_name`, `last_name` and `email` are kept when present; `withhold` (or
+`directory_opt_out`, `ferpa_hold`, `confidential`: yes/no, y/n, true/false, 1/0, x or empty) says
+the student withholds their directory information (P2); other columns are ignored. A problem with the file as a whole raises RosterFileError naming the line; a problem
 with one row rejects that row with its line number and reason.
 """
 
@@ -16,8 +17,18 @@ from .campus_ids import campus_id_fits, normalize_campus_id
 from .errors import RosterFileError
 
 CAMPUS_ID_HEADERS = {"campus_id", "student_id", "campusid", "studentid", "id", "campus_id_number"}
-OPTIONAL_HEADERS = {"first_name", "last_name", "email"}
+OPTIONAL_HEADERS = {"first_name", "last_name", "email", "withhold"}
+YES = {"yes", "y", "true", "1", "x"}
+NO = {"no", "n", "false", "0", ""}
 HEADER_ALIASES = {
+    "withhold_name": "withhold",
+    "withheld": "withhold",
+    "directory_opt_out": "withhold",
+    "directory_hold": "withhold",
+    "ferpa": "withhold",
+    "ferpa_hold": "withhold",
+    "confidential": "withhold",
+    "no_release": "withhold",
     "first": "first_name",
     "firstname": "first_name",
     "given_name": "first_name",
@@ -43,6 +54,7 @@ class RosterRow:
     first_name: str = ""
     last_name: str = ""
     email: str = ""
+    withholds_name: bool | None = None  # None: the file has no withhold column
 
 
 @dataclass
@@ -158,6 +170,12 @@ def parse_roster(text: str, campus_id_pattern: str, campus_id_hint: str = "") ->
         if email and not re.fullmatch(r"[^@\s]+@[^@\s]+\.[^@\s]+", email):
             parsed.rejected.append((line, f"e-mail {email!r} is not an e-mail address"))
             continue
+        withhold = values.get("withhold")
+        if withhold is not None and withhold.lower() not in YES | NO:
+            parsed.rejected.append(
+                (line, f"withhold {withhold!r} is not yes or no (empty means no)")
+            )
+            continue
         parsed.rows.append(
             RosterRow(
                 line=line,
@@ -165,6 +183,7 @@ def parse_roster(text: str, campus_id_pattern: str, campus_id_hint: str = "") ->
                 first_name=values.get("first_name", "")[:150],
                 last_name=values.get("last_name", "")[:150],
                 email=email,
+                withholds_name=None if withhold is None else withhold.lower() in YES,
             )
         )
     return parsed

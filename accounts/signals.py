@@ -5,3 +5,8 @@ from django.dispatch import Signal
 # student's remaining matches; `accounts` imports neither `matches` nor `league`. A receiver that
 # fails undoes the ruling.
 ruled_ineligible = Signal()
+
+# Sent inside the transaction that changes how players are named in public (P2: a withheld
+# name, the registrar's or their own; P4: forgotten), with `profile_ids`. `league` connects to it
+# to render the pages of those players' leagues again once the change is committed.
+names_changed = Signal()

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 from core.compiled import CompiledQuery
 from core.errors import DomainError
 
-from . import roles
+from . import privacy, roles
 from .campus_ids import normalize_campus_id
 from .errors import CampusIdTaken
 from .forms import CampusIdLookupForm, IdCheckForm, LendForm, NameForm, PreferencesForm
@@ -33,6 +33,7 @@ from .services import (
     equipment_check_out,
     id_check_record,
     name_change,
+    name_withhold,
     preferences_update,
     sign_in_link_find,
     sign_in_link_redeem,
@@ -271,6 +272,33 @@ def profile_name(request: HttpRequest) -> HttpResponse:
     return _render_profile(request, profile, name_form=form)
 
 
+# How the profile says who else reads a student's name (P1), by the institution's setting.
+PUBLIC_WORDS = {
+    privacy.FULL: "anyone else sees it too",
+    privacy.SHORT: "anyone else sees your first name and last initial",
+    privacy.NUMBER: "anyone else sees only your player number",
+}
+
+
+@login_required
+@require_POST
+def profile_privacy(request: HttpRequest) -> HttpResponse:
+    """A student withholds their name, or shows it again (P2)."""
+    profile = _own_profile(request.user)
+    if profile is None:
+        raise Http404
+    withhold = request.POST.get("withhold") == "1"
+    name_withhold(actor=request.user, profile=profile, withhold=withhold)
+    if withhold:
+        messages.success(
+            request,
+            f"Your name is withheld: others see you as {privacy.anonymous_name(profile.pk)}.",
+        )
+    else:
+        messages.success(request, "Your name shows again on standings and brackets.")
+    return redirect("profile")
+
+
 def _render_profile(
     request: HttpRequest,
     profile: PlayerProfile,
@@ -298,6 +326,8 @@ def _render_profile(
             "next_step": next_step_for(eligibility) if eligibility else "",
             "form": preferences_form,
             "name_form": name_form,
+            "anonymous_name": privacy.anonymous_name(profile.pk),
+            "public_words": PUBLIC_WORDS[profile.institution.public_names],
             "calendar_url": feed,
             # Calendar apps subscribe to a webcal:// link in one tap; the https one is to copy.
             "webcal_url": "webcal://" + feed.split("://", 1)[-1] if feed else "",

@@ -118,6 +118,11 @@ def make_event(
             people.append(details)
     for details in people:
         events.entrant_save(actor=desk, league=league, details=details, refresh=False)
+    # One student at the Fest chose on their profile to withhold their name (P2).
+    first_student = league.entries.filter(player__user__isnull=False).order_by("player_number")
+    PlayerProfile.objects.filter(pk__in=first_student.values("player_id")[:1]).update(
+        withholds_name=True
+    )
     six = times.doors
     for entry in league.entries.all():
         events.event_check_in(actor=desk, league=league, entry=entry, now=six)

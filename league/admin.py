@@ -74,6 +74,10 @@ class LeagueAdmin(InstitutionScopedAdmin):
             },
         ),
         (
+            "Privacy (P1, P3)",
+            {"fields": ("public_names", "search_engines")},
+        ),
+        (
             "Game rules",
             {
                 "fields": (

@@ -135,6 +135,11 @@ def _user(email: str, first: str, last: str, password_hash: str) -> User:
     return User(email=email, first_name=first, last_name=last, password=password_hash)
 
 
+# The demo student the registrar's roster says withholds their directory information (P2): a
+# number on every public page, named to their opponents and staff. A demo login.
+WITHHELD_STUDENT = 2
+
+
 def _make_students(institution, season, count, password_hash, rng, say) -> None:
     """Students 1..count: most on the roster (eligible), a few pending, one ruled ineligible."""
     students_group = Group.objects.get(name=roles.STUDENTS)
@@ -147,7 +152,12 @@ def _make_students(institution, season, count, password_hash, rng, say) -> None:
         )
         profiles = PlayerProfile.objects.bulk_create(
             [
-                PlayerProfile(user=u, institution=institution, campus_id=f"{2000000 + n}")
+                PlayerProfile(
+                    user=u,
+                    institution=institution,
+                    campus_id=f"{2000000 + n}",
+                    registrar_withholds=n == WITHHELD_STUDENT,
+                )
                 for u, n in zip(users, numbers, strict=True)
             ]
         )
@@ -165,6 +175,7 @@ def _make_students(institution, season, count, password_hash, rng, say) -> None:
                     campus_id=p.campus_id,
                     first_name=p.user.first_name,
                     last_name=p.user.last_name,
+                    withholds_name=n == WITHHELD_STUDENT,
                 )
                 for p, n in zip(profiles, numbers, strict=True)
                 if n % 7 != 0

@@ -6,10 +6,10 @@ from django.db.models.signals import post_save, pre_save
 from django.dispatch import receiver
 
 from accounts.models import Institution
-from accounts.signals import ruled_ineligible
+from accounts.signals import names_changed, ruled_ineligible
 from matches.signals import results_finalised
 
-from .models import Entry
+from .models import Entry, League
 from .pages import render_pages
 from .refresh import refresh_leagues
 from .schedules import sync_nightly_schedule
@@ -74,6 +74,35 @@ def render_the_pages_of_a_renamed_player(sender, instance, update_fields=None, *
         render_pages(list(leagues))
 
     transaction.on_commit(render)
+
+
+@receiver(names_changed)
+def render_the_pages_of_players_named_anew(sender, profile_ids, **kwargs):
+    """A name withheld, released or forgotten (P2, P4) shows on those players' leagues' pages."""
+    ids = list(profile_ids)
+
+    def render():
+        leagues = Entry.objects.filter(player_id__in=ids).values_list("league_id", flat=True)
+        render_pages(set(leagues))
+
+    transaction.on_commit(render)
+
+
+@receiver(pre_save, sender=Institution)
+def note_a_change_to_public_names(sender, instance, **kwargs):
+    stored = sender.objects.filter(pk=instance.pk).values_list("public_names", flat=True).first()
+    instance._public_names_changed = stored is not None and stored != instance.public_names
+
+
+@receiver(post_save, sender=Institution)
+def render_the_pages_of_an_institution_named_anew(sender, instance, **kwargs):
+    """How the institution names players in public (P1) shows on every page of its leagues."""
+    if getattr(instance, "_public_names_changed", False):
+        transaction.on_commit(
+            lambda: render_pages(
+                League.objects.filter(season__institution=instance).values_list("pk", flat=True)
+            )
+        )
 
 
 @receiver(post_save, sender=Institution)

@@ -18,9 +18,11 @@ from ..models import (
     EligibilityStatus,
     Institution,
     PlayerProfile,
+    RosterEntry,
     Season,
     User,
 )
+from ..signals import names_changed
 from .eligibility import set_eligibility
 
 
@@ -42,6 +44,16 @@ def student_register(*, user: User, institution: Institution, campus_id: str) ->
                 raise CampusIdTaken() from None
             raise
         user.groups.add(Group.objects.get_or_create(name=roles.STUDENTS)[0])
+        # The registrar's latest word on this campus ID's directory information (P2).
+        latest = (
+            RosterEntry.objects.filter(season__institution=institution, campus_id=campus_id)
+            .order_by("-season__starts_on", "-imported_at")
+            .values_list("withholds_name", flat=True)
+            .first()
+        )
+        if latest:
+            profile.registrar_withholds = True
+            profile.save(update_fields=["registrar_withholds"])
         on_rosters = Season.objects.filter(
             institution=institution,
             ends_on__gte=institution.today(),
@@ -61,6 +73,22 @@ def student_register(*, user: User, institution: Institution, campus_id: str) ->
 
 
 NAME_MAX = 150  # User.first_name and last_name; the signup refuses longer names the same way.
+
+
+def name_withhold(*, actor: User, profile: PlayerProfile, withhold: bool) -> PlayerProfile:
+    """A student's own choice to withhold their name (P2): everywhere but their own matches and
+    staff pages they are "Player N". The registrar's opt-out stands whatever they choose here.
+    Their leagues' pages are rendered again after the commit (``signals.names_changed``)."""
+    if profile.user_id != actor.pk:
+        raise NotAllowed("You can only choose for yourself whether your name is shown.")
+    with transaction.atomic():
+        locked = PlayerProfile.objects.select_for_update().get(pk=profile.pk)
+        if locked.withholds_name != withhold:
+            locked.withholds_name = withhold
+            locked.save(update_fields=["withholds_name"])
+            names_changed.send(sender=PlayerProfile, profile_ids=[locked.pk])
+    profile.withholds_name = withhold
+    return profile
 
 
 def name_change(*, actor: User, user: User, first_name: str, last_name: str) -> User:

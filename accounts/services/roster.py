@@ -20,6 +20,7 @@ from ..models import (
     User,
 )
 from ..roster import decode_roster, parse_roster
+from ..signals import names_changed
 
 
 @dataclass
@@ -28,12 +29,19 @@ class RosterImportResult:
     added: int = 0
     already_on_roster: int = 0
     newly_eligible: int = 0
+    names_withheld: int = 0  # registered students whose name the roster now withholds (P2)
     rejected: list[tuple[int, str]] = field(default_factory=list)
 
     def summary(self) -> str:
+        withheld = (
+            f" {self.names_withheld} registered students' names are withheld from now on."
+            if self.names_withheld
+            else ""
+        )
         return (
             f"{self.rows_read} rows read: {self.added} added, {self.already_on_roster} already on the "
             f"roster, {len(self.rejected)} rejected; {self.newly_eligible} registered students became eligible."
+            + withheld
         )
 
 
@@ -94,6 +102,7 @@ def roster_import(
                         first_name=r.first_name,
                         last_name=r.last_name,
                         email=r.email,
+                        withholds_name=bool(r.withholds_name),
                         imported_at=now,
                         imported_by=actor,
                     )
@@ -105,9 +114,42 @@ def roster_import(
                 progress(result.already_on_roster + start + len(batch), total)
         result.added = len(new_rows)
         result.newly_eligible = _make_roster_students_eligible(season=season, actor=actor)
+        result.names_withheld = _withhold_as_the_roster_says(season=season, rows=parsed.rows)
     if progress and not new_rows:
         progress(total, total)
     return result
+
+
+def _withhold_as_the_roster_says(*, season: Season, rows) -> int:
+    """The roster's withhold column (P2), where the file has one, is the registrar's word: on
+    the season's roster entries and on the registered students with those campus IDs, either
+    way. Set-based; returns how many students' names became withheld. Their leagues' pages are
+    rendered again after the commit (``signals.names_changed``)."""
+    said = [row for row in rows if row.withholds_name is not None]
+    if not said:
+        return 0
+    withheld = [row.campus_id for row in said if row.withholds_name]
+    released = [row.campus_id for row in said if not row.withholds_name]
+    for campus_ids, value in ((withheld, True), (released, False)):
+        RosterEntry.objects.filter(season=season, campus_id__in=campus_ids).exclude(
+            withholds_name=value
+        ).update(withholds_name=value)
+    profiles = PlayerProfile.objects.filter(institution=season.institution_id)
+    newly = list(
+        profiles.filter(campus_id__in=withheld, registrar_withholds=False).values_list(
+            "pk", flat=True
+        )
+    )
+    no_longer = list(
+        profiles.filter(campus_id__in=released, registrar_withholds=True).values_list(
+            "pk", flat=True
+        )
+    )
+    PlayerProfile.objects.filter(pk__in=newly).update(registrar_withholds=True)
+    PlayerProfile.objects.filter(pk__in=no_longer).update(registrar_withholds=False)
+    if newly or no_longer:
+        names_changed.send(sender=PlayerProfile, profile_ids=newly + no_longer)
+    return len(newly)
 
 
 def _make_roster_students_eligible(*, season: Season, actor: User | None) -> int:
