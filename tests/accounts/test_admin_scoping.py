@@ -310,6 +310,9 @@ def _institution_form(institution, **changes) -> dict:
         "default_venue",
         "front_desk_location",
         "loan_hours",
+        "public_names",
+        "guest_data_days",
+        "personal_data_years",
     ]
     return {**{field: getattr(institution, field) for field in fields}, **changes}
 

@@ -93,6 +93,14 @@ def test_l10_a_student_on_the_roster_is_eligible_from_signup(sign_up, season):
     assert eligibility_of(profile, season).status == EligibilityStatus.ELIGIBLE
 
 
+def test_p2_a_student_the_roster_withholds_is_withheld_from_signup(sign_up, season):
+    roster_entry(season, "1234567")
+    season.roster_entries.update(withholds_name=True)
+    sign_up()
+    profile = PlayerProfile.objects.get(campus_id="1234567")
+    assert profile.registrar_withholds and profile.withheld
+
+
 def test_an_off_domain_email_is_refused_with_a_clear_message(sign_up):
     response = sign_up(email="marlow@gmail.com")
 
