@@ -46,6 +46,8 @@ class ClubFile:
     slug: str
     venue: str | None
     public: bool
+    public_names: str  # P1: "" = the institution's
+    search_engines: bool  # P3
     campus_only: bool
     lexicon: str
     end_of_game_rule: str
@@ -69,6 +71,8 @@ def read_club_file(data) -> ClubFile:
         slug=data["slug"].strip(),
         venue=(data.get("venue") or "").strip() or None,
         public=choice(data, "public", True),
+        public_names=data.get("public_names") or "",
+        search_engines=choice(data, "search_engines", False),
         campus_only=choice(data, "campus_only", False),  # open to visitors unless it says
         lexicon=choice(data, "lexicon", Lexicon.NWL2023),
         end_of_game_rule=choice(data, "end_of_game_rule", EndOfGameRule.STANDARD),
@@ -144,6 +148,8 @@ def export_club_file(league: League, *, slug: str | None = None, first_night=Non
         "format": LeagueFormat.CLUB.value,
         "venue": league.venue,
         "public": league.public,
+        "public_names": league.public_names or None,
+        "search_engines": league.search_engines,
         "campus_only": league.campus_only,
         "lexicon": league.lexicon,
         "end_of_game_rule": league.end_of_game_rule,

@@ -54,6 +54,8 @@ class EventFile:
     day: date
     venue: str | None
     public: bool
+    public_names: str  # P1: "" = the institution's
+    search_engines: bool  # P3
     campus_only: bool
     seats_per_table: int
     lexicon: str
@@ -152,6 +154,8 @@ def read_event_file(data) -> EventFile:
         day=date.fromisoformat(data["date"]),
         venue=(data.get("venue") or "").strip() or None,
         public=choice(data, "public", True),
+        public_names=data.get("public_names") or "",
+        search_engines=choice(data, "search_engines", False),
         campus_only=choice(data, "campus_only", False),
         seats_per_table=choice(data, "seats_per_table", 2),
         lexicon=choice(data, "lexicon", Lexicon.NWL2023),
@@ -378,6 +382,8 @@ def export_event_file(league: League, *, slug: str | None = None, day: date | No
         "date": (day or event_of_league(league).date).isoformat(),
         "venue": league.venue,
         "public": league.public,
+        "public_names": league.public_names or None,
+        "search_engines": league.search_engines,
         "campus_only": league.campus_only,
         "seats_per_table": event_of_league(league).seats_per_table,
         "lexicon": league.lexicon,

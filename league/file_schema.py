@@ -282,6 +282,8 @@ COMMON = {
     "slug": Slug(),
     "venue": Nullable(Text(column_length(League, "venue"))),
     "public": Flag(),
+    "public_names": Nullable(OneOf(("full", "short", "number"))),  # P1: null = the institution's
+    "search_engines": Flag(),  # P3
     "campus_only": Flag(),
     "lexicon": choices_of(Lexicon),
     "end_of_game_rule": choices_of(EndOfGameRule),

@@ -71,6 +71,8 @@ def shared_settings(file, season) -> dict:
         "name": file.name,
         "venue": file.venue or season.institution.default_venue,
         "public": file.public,
+        "public_names": file.public_names,
+        "search_engines": file.search_engines,
         "campus_only": file.campus_only,
         "lexicon": file.lexicon,
         "end_of_game_rule": file.end_of_game_rule,

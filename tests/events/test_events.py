@@ -812,3 +812,31 @@ def test_e3_the_champion_is_named_only_once_the_last_round_is_complete(
         else:
             assert document["champion"] == document["categories"]["Competitive"][0]
             assert "Champion:" in page and 'data-testid="leader"' not in page
+
+
+def test_p1_p3_an_event_file_sets_the_public_names_and_search_engines_and_exports_them(
+    fest_file, season, tmp_path
+):
+    _, data = fest_file
+    strict = write(
+        tmp_path,
+        "strict.json",
+        json.dumps({**data, "public_names": "number", "search_engines": True}),
+    )
+    run("create_event", strict, "--institution", season.institution.slug, "--season", season.slug)
+    league = League.objects.get(slug="fest")
+    assert (league.public_names, league.search_engines) == ("number", True)
+    exported = json.loads(run("create_event", "--export", "fest")[0])
+    assert (exported["public_names"], exported["search_engines"]) == ("number", True)
+
+    bad = write(tmp_path, "bad.json", json.dumps({**data, "public_names": "initials"}))
+    error = refused(
+        "create_event",
+        bad,
+        "--institution",
+        season.institution.slug,
+        "--season",
+        season.slug,
+        "--update",
+    )
+    assert "public_names" in str(error)
