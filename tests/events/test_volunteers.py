@@ -210,3 +210,22 @@ def test_e3_only_the_director_invites_volunteers(fest, client, institution):
     response = invite(client, "Val", "val@example.org")
     assert response.status_code == 404
     assert not EventScorer.objects.exists() and not User.objects.filter(email="val@example.org")
+
+
+def test_p6_a_printed_slip_is_recorded_as_an_export_of_the_volunteers_name(fest, client, director):
+    from accounts.models import DataExport
+
+    invitation = events.scorer_invite(
+        actor=director.user, league=fest, name="Val Unteer", email="val@example.org"
+    )
+    client.force_login(director.user)
+
+    client.post(reverse("event_scorers", args=["fest"]), {"slip": invitation.pk})
+
+    (record,) = DataExport.objects.all()
+    assert (record.what, record.subject, record.rows, record.actor) == (
+        "volunteer-slip.pdf",
+        "Val Unteer, Scrabble Fest",
+        1,
+        director.user,
+    )
