@@ -68,6 +68,8 @@ urlpatterns = [
     ),
     path("director/exports/", director_exports.exports, name="director_exports"),
     path("matches/", include("matches.urls")),
+    # Served by league, which reads every app's rows about the person; linked from /profile/.
+    path("profile/my-data.json", league_views.my_data, name="my_data"),
     path("", league_views.home, name="home"),
     path("", include("accounts.urls")),
 ]

@@ -229,3 +229,28 @@ def test_p6_a_printed_slip_is_recorded_as_an_export_of_the_volunteers_name(fest,
         1,
         director.user,
     )
+
+
+def test_an_entrant_and_volunteer_finds_their_event_rows_in_their_download(
+    fest, client, director, player, season
+):
+    """Issue 31: the event's own rows (its category, the invitation to score) are in the
+    student's download, through the format's part of it."""
+    import json
+
+    from tests.support import eligible
+
+    eligible(player, season)
+    events.event_join(actor=player.user, league=fest, category="Just for Fun")
+    events.scorer_invite(actor=director.user, league=fest, name="Rowan P.", email=player.user.email)
+    client.force_login(player.user)
+
+    document = json.loads(client.post(reverse("my_data")).content)
+
+    assert document["event_entries"] == [
+        {"event": "Scrabble Fest", "category": "Just for Fun", "team": None}
+    ]
+    (invitation,) = document["volunteer_invitations"]
+    assert (invitation["event"], invitation["name"]) == ("Scrabble Fest", "Rowan P.")
+    assert document["assists_bought"] == []
+    assert "Scrabble Fest" in [entry["league"] for entry in document["league_entries"]]
