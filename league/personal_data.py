@@ -2,8 +2,9 @@
 profile (issue 31): their account and profile, eligibility and its history, the roster lines
 and picture-ID checks that made it, equipment they borrowed, their league entries, every match
 they sat in with its seats and scores, their reports, the disputes, proposals and can't-reach
-reports of their matches, the audit trail that names them, and their sign-ins (without any
-secret). Each format adds its own rows through the registry (``league.formats``).
+reports of their matches, the audit trail that names them, their sign-ins (without any
+secret), the mail sent to them (not its body) and their own downloads. Each format adds its own
+rows through the registry (``league.formats``).
 
 Here, in league, because the document spans accounts, matches and league (accounts must not
 import the other two). A fixed number of queries whatever the person's history: every part is
@@ -15,12 +16,15 @@ named; an opponent's can't-reach report says when, not the text they wrote about
 
 from allauth.account.models import EmailAddress
 from django.conf import settings
+from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
+from post_office.models import STATUS, Email
 
 from accounts import privacy
 from accounts.models import (
     Checkout,
+    DataExport,
     Eligibility,
     EligibilityEvent,
     IdCheck,
@@ -81,6 +85,18 @@ def personal_data(user: User, profile: PlayerProfile) -> dict:
         **_entries(profile, when),
         **match_parts(user, profile, when),
         "sign_in": _sign_in(user, when),
+        "mail_to_you": _mail(user, when),
+        "your_downloads": [
+            {
+                "at": when(row["created_at"]),
+                "what": row["what"],
+                "whose": row["subject"],
+                "rows": row["rows"],
+            }
+            for row in DataExport.objects.filter(actor=user)
+            .order_by("created_at", "pk")
+            .values("created_at", "what", "subject", "rows")
+        ],
     }
     for spec in formats.registered():
         if spec.personal_data:
@@ -243,3 +259,28 @@ def _sign_in(user: User, when) -> dict:
             .values("created_at", "expires_at", "used_at", "next_path")
         ],
     }
+
+
+MAIL_STATUS = {value: name for name, value in STATUS._asdict().items()}
+
+
+def _mail(user: User, when) -> list[dict]:
+    """The messages in the outbox addressed to them: when, the subject and whether it went;
+    not the body, which may hold a link that signs in or resets a password."""
+    address = user.email.lower()
+    to_them = (
+        Q(to__iexact=address)
+        | Q(to__istartswith=f"{address}, ")
+        | Q(to__iendswith=f", {address}")
+        | Q(to__icontains=f", {address}, ")
+    )
+    return [
+        {
+            "at": when(row["created"]),
+            "subject": row["subject"],
+            "status": MAIL_STATUS.get(row["status"], ""),
+        }
+        for row in Email.objects.filter(to_them)
+        .order_by("created", "pk")
+        .values("created", "subject", "status")
+    ]

@@ -136,6 +136,13 @@ def test_a_student_downloads_what_their_profile_matches_and_audit_show(
     ]
     assert {e["by"] for e in document["audit_events"]} >= {"you", "another player", "staff"}
 
+    # The mail sent to them, by subject: a body may hold a link that signs in.
+    from post_office.models import Email
+
+    sent = [m.subject for m in Email.objects.order_by("created", "pk") if player.user.email in m.to]
+    assert sent and [m["subject"] for m in document["mail_to_you"]] == sent
+    assert all(set(m) == {"at", "subject", "status"} for m in document["mail_to_you"])
+
     # Sign-ins without their secrets.
     (link,) = document["sign_in"]["sign_in_links"]
     assert link["leads_to"] == "/" and "secret-hash" not in json.dumps(document)
@@ -149,6 +156,9 @@ def test_p6_the_download_is_recorded_under_the_students_number(
     document = download(client, player)
 
     (record,) = DataExport.objects.all()
+    assert document["your_downloads"] == []  # recorded once the file is made
+    (earlier,) = download(client, player)["your_downloads"]
+    assert (earlier["what"], earlier["whose"]) == ("my-data.json", record.subject)
     assert (record.institution, record.actor, record.what, record.rows) == (
         institution,
         player.user,
@@ -211,9 +221,10 @@ def test_the_download_runs_a_constant_number_of_queries(
     client.post(MY_DATA)
     # The session; the e-mail addresses, eligibility and its history, roster, ID checks,
     # loans; entries, waitlist, check-ins; seats, matches, report lines, reports, disputes,
-    # proposed times, proposals, can't-reach reports, audit; sessions, links; the event's
-    # entries, assists and invitations; the record of the export in its savepoint.
-    with django_assert_num_queries(27):
+    # proposed times, proposals, can't-reach reports, audit; sessions, links, mail, their
+    # downloads; the event's entries, assists and invitations; the record of the export in its
+    # savepoint.
+    with django_assert_num_queries(29):
         document = json.loads(client.post(MY_DATA).content)
     assert len(document["matches"]) == matches
     assert len(document["audit_events"]) >= 3 * matches
