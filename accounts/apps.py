@@ -28,6 +28,7 @@ class AccountsConfig(AppConfig):
             "eligibilityevent": ["view"],
             "equipmentitem": ["view", "add", "change"],
             "checkout": ["view"],
+            "dataexport": ["view"],
         },
     }
 

@@ -6,7 +6,7 @@ from django.views.generic import RedirectView
 from accounts import views as accounts_views
 from league import views as league_views
 from league.views import director as league_director
-from league.views import director_draw, director_rounds, settings_files
+from league.views import director_draw, director_exports, director_rounds, settings_files
 
 
 class FaviconRedirect(RedirectView):
@@ -55,18 +55,21 @@ urlpatterns = [
         director_rounds.round_rule,
         name="director_round_rule",
     ),
-    path("director/export/roster.csv", league_director.export_roster, name="export_roster"),
+    path("director/export/roster.csv", director_exports.export_roster, name="export_roster"),
     path(
         "director/export/<slug:slug>/standings.csv",
-        league_director.export_standings,
+        director_exports.export_standings,
         name="export_standings",
     ),
     path(
         "director/export/<slug:slug>/results.csv",
-        league_director.export_results,
+        director_exports.export_results,
         name="export_results",
     ),
+    path("director/exports/", director_exports.exports, name="director_exports"),
     path("matches/", include("matches.urls")),
+    # Served by league, which reads every app's rows about the person; linked from /profile/.
+    path("profile/my-data.json", league_views.my_data, name="my_data"),
     path("", league_views.home, name="home"),
     path("", include("accounts.urls")),
 ]

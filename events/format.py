@@ -113,6 +113,7 @@ EVENT = formats.Format(
         f"{league.categories.count()} categories"
     ),
     pair_round=pair_for_command,
+    personal_data=selectors.personal_rows,
     import_entrants=import_for_command,
     entrants_max_bytes=entrants_file.MAX_BYTES,
     demo=make_demo,

@@ -79,6 +79,10 @@ class Format:
     # read no further than `entrants_max_bytes`.
     import_entrants: Callable | None = None
     entrants_max_bytes: int = 0
+    # A person's own rows of this format for the download of their data (league.personal_data,
+    # issue 31): (user, profile, when) -> {part: rows}, a fixed number of queries; `when`
+    # writes a time in their institution's zone.
+    personal_data: Callable | None = None
     # seed_demo: its part of the demo ((institution, season, director, desk, rng, password)),
     # and the demo logins it adds (() -> [(role, email)]).
     demo: Callable | None = None

@@ -6,6 +6,7 @@
 - `people`: signing up, roles, one's own name and e-mail address, e-mail preferences, the
   calendar link
 - `roster`: importing the registrar's roster
+- `exports`: the record of every download of personal data (P6)
 - `front_desk`: lending equipment (L3)
 - `sign_in`: one-time sign-in links, volunteers' accounts
 
@@ -20,6 +21,7 @@ from .eligibility import (
     require_eligible,
     set_eligibility,
 )
+from .exports import export_record
 from .front_desk import equipment_check_in, equipment_check_out
 from .guests import guest_for
 from .people import (
@@ -57,6 +59,7 @@ __all__ = [
     "eligibility_rule",
     "equipment_check_in",
     "equipment_check_out",
+    "export_record",
     "guest_for",
     "id_check_record",
     "name_change",

@@ -7,6 +7,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
 
 from accounts import privacy
+from accounts.services import export_record
 from core.clock import clock_time
 from events import printables, selectors, services
 from events.models import event_of_league
@@ -91,7 +92,16 @@ def event_print(request: HttpRequest, slug: str, number: int, kind: str) -> Http
         "cards": printables.score_cards_pdf,
         "sheets": printables.score_sheets_pdf,
     }[kind]
-    response = HttpResponse(render_pdf(sheet, paper), content_type="application/pdf")
+    pdf = render_pdf(sheet, paper)
+    # The sheets name the round's players: a download of personal data, recorded (P6).
+    export_record(
+        institution=league.season.institution,
+        actor=request.user,
+        what=f"{kind}.pdf",
+        subject=f"{league.name}, round {number}",
+        rows=sum(len(table.seats) for table in sheet.tables) + len(sheet.byes),
+    )
+    response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = (
         f'inline; filename="{league.slug}-round-{number}-{kind}-{paper}.pdf"'
     )

@@ -9,6 +9,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.services import export_record
 from core.errors import DomainError
 from core.forms import TextField
 from events import printables, rights, selectors, services
@@ -100,6 +101,13 @@ def _scorer_slip(request: HttpRequest, league: League, scorer) -> HttpResponse:
     )
     with timezone.override(institution.tz):  # the slip's times in the campus's clock
         pdf = printables.sign_in_slip_pdf(slip)
+    export_record(  # a volunteer's name and address on paper (P6)
+        institution=institution,
+        actor=request.user,
+        what="volunteer-slip.pdf",
+        subject=f"{scorer.name}, {league.name}",
+        rows=1,
+    )
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{league.slug}-volunteer-slip.pdf"'
     return response

@@ -1,7 +1,7 @@
 """League's pages by audience: public (`public`: a league, its standings, bracket, calendar and
 words), a signed-in student's (`students`: home, the leagues list, joining, the waitlist,
-withdrawing) and the director's (`director`, `director_rounds`, `settings_files`, reached by
-their module from the URLs)."""
+withdrawing, their own data) and the director's (`director`, `director_exports`,
+`director_rounds`, `settings_files`, reached by their module from the URLs)."""
 
 from .public import (
     league_bracket,
@@ -21,6 +21,7 @@ from .students import (
     league_waitlist_leave_view,
     league_waitlist_view,
     league_withdraw_view,
+    my_data,
 )
 
 __all__ = [
@@ -38,5 +39,6 @@ __all__ = [
     "league_waitlist_leave_view",
     "league_waitlist_view",
     "league_withdraw_view",
+    "my_data",
     "two_letter_words",
 ]

@@ -1,13 +1,13 @@
 """The director's dashboard: each queue with its count and a link to work it, the leagues (each
-opening its own queues, ``director_rounds``), and CSV exports of standings, results and the roster. The admin panel stays the director's home for the work itself."""
+opening its own queues, ``director_rounds``), the dispute queue, and who the director is (their
+institution, a league of theirs) for every director page. The CSV exports and their record are
+``director_exports``. The admin panel stays the director's home for the work itself."""
 
-import csv
 from datetime import datetime
 
-from allauth.account.models import EmailAddress
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.db.models import Exists, OuterRef, Prefetch
+from django.db.models import OuterRef
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.timesince import timesince
 
 from accounts import roles
-from accounts.models import Eligibility, Institution, PlayerProfile, player_name
+from accounts.models import Institution, player_name
 from accounts.selectors import (
     current_season,
     institution_counts,
@@ -24,19 +24,17 @@ from accounts.selectors import (
 )
 from core.compiled import CompiledQuery, counted
 from core.fragments import rendered
-from matches.models import FINAL_STATUSES, ContactIssue, Match, Seat
+from matches.models import FINAL_STATUSES, ContactIssue, Match
 from matches.selectors import (
     DISPUTES_PER_PAGE,
     OPEN_DISPUTES_PAGE,
     disputes_waiting,
     with_dispute_facts,
 )
-from matches.services import MAX_SEATS
 
 from ..models import League
 from ..nights import last_run, nightly_overdue
-from ..pages import JSON_KEYS
-from ..selectors import leagues_for, standings_of
+from ..selectors import leagues_for
 
 # The institution a site admin (who belongs to none) chose on the dashboard, kept in the session.
 CHOSEN_INSTITUTION = "director_institution"
@@ -236,29 +234,6 @@ def _dispute_row(dispute) -> str:
     )
 
 
-# What makes Excel, LibreOffice and Google Sheets read a text cell as a formula.
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def spreadsheet_safe(value):
-    """A text cell a spreadsheet would run as a formula (a player named =HYPERLINK(...)) gets a
-    leading apostrophe, which the spreadsheet shows as text; numbers, a spread of -50 among them,
-    stay numbers."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
-        return "'" + value
-    return value
-
-
-def _csv(filename: str, header: list[str], rows) -> HttpResponse:
-    """Every CSV export goes through here, so every cell is made safe to open in a spreadsheet."""
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    writer = csv.writer(response)
-    writer.writerow(header)
-    writer.writerows([spreadsheet_safe(cell) for cell in row] for row in rows)
-    return response
-
-
 OWN_LEAGUE = CompiledQuery(
     lambda institution_id, slug: League.objects.select_related("season__institution").filter(
         slug=slug, season__institution_id=institution_id
@@ -274,114 +249,3 @@ def _own_league(request, slug) -> League:
     if league is None:
         raise Http404("No league of yours has this address.")
     return league
-
-
-@login_required
-def export_standings(request: HttpRequest, slug: str) -> HttpResponse:
-    league = _own_league(request, slug)
-    # standings.json's counts (pages.COLUMNS), with the campus ID and withdrawals for the director.
-    counts = [key for key in JSON_KEYS if key not in ("rank", "player")]
-    header = ["rank", "player", "campus_id", *counts, "withdrawn"]
-    rows = [
-        [
-            r.rank,
-            r.player.name,
-            r.player.campus_id,
-            *(getattr(r, key) for key in counts),
-            r.withdrawn,
-        ]
-        for r in standings_of(league)
-    ]
-    return _csv(f"{league.slug}-standings.csv", header, rows)
-
-
-@login_required
-def export_results(request: HttpRequest, slug: str) -> HttpResponse:
-    league = _own_league(request, slug)
-    tz = league.season.institution.tz
-    matches = (
-        Match.objects.filter(league=league, status__in=FINAL_STATUSES)
-        .select_related("round")
-        .prefetch_related(
-            Prefetch(
-                "seats", queryset=Seat.objects.select_related("player__user").order_by("order")
-            )
-        )
-        .order_by("round__number", "id")
-    )
-    # A column group per seat, up to a table of four (G9); a two-player match leaves 3 and 4 empty.
-    seat_columns = ["player", "score", "place", "outcome"]
-    header = [
-        "round",
-        "playoff",
-        "status",
-        *(f"{column}_{order}" for order in range(1, MAX_SEATS + 1) for column in seat_columns),
-        "finalised_at",
-    ]
-    rows = []
-    for match in matches:
-        seats = list(match.seats.all())
-        cells = []
-        for order in range(MAX_SEATS):
-            seat = seats[order] if order < len(seats) else None
-            cells += (
-                [seat.player.name, seat.score, seat.place, seat.outcome]
-                if seat
-                else ["", "", "", ""]
-            )
-        rows.append(
-            [
-                match.round.number,
-                match.round.playoff,
-                match.status,
-                *cells,
-                # In the institution's zone, with its offset: a spreadsheet reads the campus's
-                # clock, and the offset keeps the moment exact.
-                timezone.localtime(match.finalised_at, tz).isoformat(timespec="seconds")
-                if match.finalised_at
-                else "",
-            ]
-        )
-    return _csv(f"{league.slug}-results.csv", header, rows)
-
-
-@login_required
-def export_roster(request: HttpRequest) -> HttpResponse:
-    """Every student with a campus ID and a verified e-mail address, and their eligibility for
-    the current season. An unverified signup may be anyone typing someone else's address."""
-    institution = _director_institution(request)
-    season = current_season(institution)
-
-    statuses = {}
-    if season:
-        statuses = dict(
-            Eligibility.objects.filter(season=season).values_list("profile_id", "status")
-        )
-    profiles = (
-        PlayerProfile.objects.filter(institution=institution, user__groups__name=roles.STUDENTS)
-        .filter(Exists(EmailAddress.objects.filter(user_id=OuterRef("user_id"), verified=True)))
-        .exclude(campus_id="")
-        .select_related("user")
-        .order_by("user__last_name", "user__first_name")
-    )
-    rows = [
-        [
-            p.campus_id,
-            p.user.first_name,
-            p.user.last_name,
-            p.user.email,
-            statuses.get(p.pk, "pending"),
-        ]
-        for p in profiles
-    ]
-    return _csv(
-        f"{institution.slug}-roster.csv",
-        [
-            "campus_id",
-            "first_name",
-            "last_name",
-            "email",
-            f"eligibility_{season.slug if season else 'none'}",
-        ],
-        rows,
-    )

@@ -1,18 +1,19 @@
 """What a signed-in student does: the home page with My matches, the leagues list, joining, the
-waitlist, withdrawing."""
+waitlist, withdrawing, and downloading everything the site holds about them."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.db.models import Exists, OuterRef, Subquery
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from accounts import roles
+from accounts import privacy, roles
 from accounts.models import Eligibility, EligibilityStatus
 from accounts.selectors import current_season, eligibility_of, institution_counts, next_step_for
+from accounts.services import export_record
 from core.compiled import CompiledQuery
 from core.errors import DomainError
 from core.fragments import rendered
@@ -21,6 +22,7 @@ from matches.next_step import next_step
 
 from .. import formats
 from ..models import Entry, League, WaitlistEntry
+from ..personal_data import personal_data
 from ..policies import join_refusal
 from ..selectors import leagues_for, my_matches
 from ..services import (
@@ -341,3 +343,27 @@ def _my_match_row(match, step, tz) -> str:
             else deadline_text(match.deadline, tz, match.report_window_days),
         },
     )
+
+
+@login_required
+@require_POST
+def my_data(request: HttpRequest) -> HttpResponse:
+    """Everything the site holds about the signed-in person, as one JSON file (issue 31): only
+    ever their own, since it is read from the session's user and from nothing the request
+    names. The download is recorded like any export of personal data (P6), under the number
+    they go by where their name is withheld."""
+    profile = getattr(request.user, "profile", None)
+    if profile is None:
+        raise Http404
+    document = personal_data(request.user, profile)
+    export_record(
+        institution=profile.institution,
+        actor=request.user,
+        what="my-data.json",
+        subject=profile.name_in(privacy.NUMBER),
+        rows=len(document["matches"]),
+    )
+    response = JsonResponse(document, json_dumps_params={"indent": 2, "ensure_ascii": False})
+    filename = f"my-data-{profile.institution.today().isoformat()}.json"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response

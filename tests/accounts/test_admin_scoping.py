@@ -61,6 +61,7 @@ EXPECTED_GROUP_PERMISSIONS = {
         "accounts.add_equipmentitem",
         "accounts.change_equipmentitem",
         "accounts.view_checkout",
+        "accounts.view_dataexport",
         "league.view_league",
         "league.add_league",
         "league.change_league",

@@ -80,7 +80,8 @@ def test_e3_an_unknown_paper_is_refused_by_name():
         pairings_pdf(sample_round(), "legal")
 
 
-def test_e3_the_round_page_serves_both_pdfs_to_staff_only(client, staff, player, tmp_path, season):
+def _paired_fest(season, tmp_path):
+    """Scrabble Fest with four entrants, round 1 paired: two tables of two."""
     from tests.support import FEST, run, write
 
     data = {**FEST, "date": (season.starts_on + datetime.timedelta(days=10)).isoformat()}
@@ -103,6 +104,10 @@ def test_e3_the_round_page_serves_both_pdfs_to_staff_only(client, staff, player,
         "fest",
     )
     run("pair_round", "--league", "fest", "--all-entrants")
+
+
+def test_e3_the_round_page_serves_both_pdfs_to_staff_only(client, staff, player, tmp_path, season):
+    _paired_fest(season, tmp_path)
     url = reverse("event_print", args=["fest", 1, "cards"]) + "?paper=a4"
     client.force_login(player.user)
     assert client.get(url).status_code == 404
@@ -113,6 +118,28 @@ def test_e3_the_round_page_serves_both_pdfs_to_staff_only(client, staff, player,
     assert "595.276 x 841.89" in poppler("pdfinfo", response.content, tmp_path)
     pairings = client.get(reverse("event_print", args=["fest", 1, "pairings"]))
     assert pairings.status_code == 200 and b"%PDF" in pairings.content[:8]
+
+
+def test_p6_each_printable_of_a_round_is_recorded_as_an_export_naming_who_printed_it(
+    client, staff, player, tmp_path, season
+):
+    from accounts.models import DataExport
+
+    _paired_fest(season, tmp_path)
+    client.force_login(player.user)
+    client.get(reverse("event_print", args=["fest", 1, "pairings"]))
+    assert not DataExport.objects.exists()  # refused: nothing was exported
+    client.force_login(staff.user)
+
+    for kind in ("pairings", "cards", "sheets"):
+        client.get(reverse("event_print", args=["fest", 1, kind]))
+
+    records = DataExport.objects.order_by("id")
+    assert [(r.what, r.subject, r.rows, r.actor) for r in records] == [
+        (f"{kind}.pdf", "Scrabble Fest, round 1", 4, staff.user)
+        for kind in ("pairings", "cards", "sheets")
+    ]
+    assert {r.institution for r in records} == {season.institution}
 
 
 def test_e5_g8_g10_the_official_score_sheet_has_a_column_per_player_and_the_words_on_the_back(

