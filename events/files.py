@@ -1,13 +1,10 @@
 """An event's settings file (the Public contract's `create_event` for format "event", E3, E5):
 read it, save it as a league with its categories and timed rounds, and write it back out for
-next year.
-
-Omitted keys take the league defaults, with three exceptions an event needs: an event with no
-categories has one, "Open"; an event with no rounds has three of 45 minutes, at 18:00, 19:00
-and 20:00 (E3's three rounds, a quarter of an hour between them); and, as for a club, a file
-without `campus_only` makes an event open to guests (a Fest is for the whole community). An
-exported file always names every key, so it reads back to the same league.
-
+next year. Omitted keys take the league defaults, with three exceptions an event needs: an
+event with no categories has one, "Open"; an event with no rounds has three of 45 minutes, at
+18:00, 19:00 and 20:00 (E3's three rounds, a quarter of an hour between them); and, as for a
+club, a file without `campus_only` makes an event open to guests (a Fest is for the whole
+community). An exported file always names every key, so it reads back to the same league.
 Assists (E5's charity chits) are items with a first and a later price in whole cents; a
 repriced item leaves the sales already made at the price they were sold at."""
 
@@ -120,8 +117,7 @@ def _assists(items) -> list[AssistSpec]:
     assists = []
     for index, item in enumerate(items, start=1):
         first = item["first_cents"]
-        later = item.get("later_cents")
-        later = first if later is None else later
+        later = first if item.get("later_cents") is None else item["later_cents"]
         if later < first:
             raise LeagueFileError(
                 f"assists[{index}].later_cents: at least first_cents ({first}), since the price "
@@ -360,38 +356,36 @@ def _create_periods(round_: Round, periods) -> None:
 
 def export_event_file(league: League, *, slug: str | None = None, day: date | None = None) -> dict:
     """The event's file, renamed to `slug` and re-dated to `day` (next year's Fest)."""
+    event = event_of_league(league)
     categories = list(league.categories.order_by("position", "id"))
-    champion = next(
-        (c.name for c in categories if c.pk == event_of_league(league).champion_category_id), None
-    )
-    rounds = []
-    for round_ in league.rounds.order_by("number").prefetch_related("periods"):
-        rounds.append(
-            {
-                "number": round_.number,
-                "periods": [
-                    {"starts": period.starts.strftime("%H:%M"), "minutes": period.minutes}
-                    for period in round_.periods.all()
-                ],
-            }
-        )
+    champion = next((c.name for c in categories if c.pk == event.champion_category_id), None)
+    rounds = [
+        {
+            "number": round_.number,
+            "periods": [
+                {"starts": period.starts.strftime("%H:%M"), "minutes": period.minutes}
+                for period in round_.periods.all()
+            ],
+        }
+        for round_ in league.rounds.order_by("number").prefetch_related("periods")
+    ]
     return {
         "name": league.name,
         "slug": slug or league.slug,
         "format": LeagueFormat.EVENT.value,
-        "date": (day or event_of_league(league).date).isoformat(),
+        "date": (day or event.date).isoformat(),
         "venue": league.venue,
         "public": league.public,
         "public_names": league.public_names or None,
         "search_engines": league.search_engines,
         "campus_only": league.campus_only,
-        "seats_per_table": event_of_league(league).seats_per_table,
+        "seats_per_table": event.seats_per_table,
         "lexicon": league.lexicon,
         "end_of_game_rule": league.end_of_game_rule,
         "challenge_rule": league.challenge_rule,
         "challenge_points": league.challenge_points,
-        "team_size": event_of_league(league).team_size,
-        "short_team": event_of_league(league).short_team,
+        "team_size": event.team_size,
+        "short_team": event.short_team,
         "champion_category": champion,
         "rounds": rounds,
         "categories": [
