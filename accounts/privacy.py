@@ -41,6 +41,23 @@ def former_name(profile_id: int) -> str:
     return f"Former player {anonymous_number(profile_id)}"
 
 
+# A forgotten user keeps their row (the audit trail points at it) under an address that is no
+# address: it names their profile, so the trail can call them "Former player N" without a query.
+ERASED_DOMAIN = "erased.invalid"
+
+
+def erased_address(profile_id: int) -> str:
+    return f"former-{profile_id}@{ERASED_DOMAIN}"
+
+
+def former_name_of_address(address: str) -> str | None:
+    """ "Former player N" for a forgotten user's placeholder address, else None."""
+    local, _, domain = address.partition("@")
+    if domain != ERASED_DOMAIN or not local.removeprefix("former-").isdigit():
+        return None
+    return former_name(int(local.removeprefix("former-")))
+
+
 def stricter(first: str, second: str) -> str:
     """The stricter of two styles; an empty one (a league that follows its institution) yields."""
     if not first:

@@ -10,3 +10,7 @@ ruled_ineligible = Signal()
 # name, the registrar's or their own; P4: forgotten), with `profile_ids`. `league` connects to it
 # to render the pages of those players' leagues again once the change is committed.
 names_changed = Signal()
+
+# Sent inside the transaction that forgets people (P4), with `profile_ids` and `user_ids`: apps
+# that keep their own copy of a name or an address (an event's volunteer invitations) erase it.
+forgotten = Signal()

@@ -6,6 +6,7 @@ urlpatterns = [
     path("profile/", views.profile_page, name="profile"),
     path("profile/name/", views.profile_name, name="profile_name"),
     path("profile/privacy/", views.profile_privacy, name="profile_privacy"),
+    path("profile/delete/", views.profile_forget_view, name="profile_forget"),
     path("profile/calendar/rotate/", views.calendar_rotate, name="calendar_rotate"),
     path("log-in/<str:token>/", views.sign_in_with_link, name="sign_in_link"),
     path("desk/", views.front_desk, name="front_desk"),

@@ -2,7 +2,7 @@ from allauth.account.models import EmailAddress
 from allauth.account.views import SignupView
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import login, logout
 from django.contrib.auth.decorators import login_required
 from django.db.models import OuterRef, Subquery
 from django.http import Http404, HttpRequest, HttpResponse
@@ -35,6 +35,7 @@ from .services import (
     name_change,
     name_withhold,
     preferences_update,
+    profile_forget,
     sign_in_link_find,
     sign_in_link_redeem,
 )
@@ -299,12 +300,36 @@ def profile_privacy(request: HttpRequest) -> HttpResponse:
     return redirect("profile")
 
 
+@login_required
+@require_POST
+def profile_forget_view(request: HttpRequest) -> HttpResponse:
+    """A student deletes their account (P4): typing their address confirms it; they are logged
+    out and told what stays."""
+    profile = _own_profile(request.user)
+    if profile is None:
+        raise Http404
+    typed = request.POST.get("confirm", "").strip().lower()
+    if typed != request.user.email.lower():
+        return _render_profile(
+            request,
+            profile,
+            forget_error="Type your e-mail address exactly as shown to delete your account.",
+            status=400,
+        )
+    name = privacy.former_name(profile.pk)
+    profile_forget(actor=request.user, profile=profile, reason="their own request")
+    logout(request)
+    return render(request, "accounts/forgotten.html", {"former_name": name})
+
+
 def _render_profile(
     request: HttpRequest,
     profile: PlayerProfile,
     *,
     preferences_form: PreferencesForm | None = None,
     name_form: NameForm | None = None,
+    forget_error: str = "",
+    status: int = 200,
 ) -> HttpResponse:
     season = current_season(profile.institution)
     eligibility = eligibility_of(profile, season) if season else None
@@ -327,11 +352,14 @@ def _render_profile(
             "form": preferences_form,
             "name_form": name_form,
             "anonymous_name": privacy.anonymous_name(profile.pk),
+            "former_name": privacy.former_name(profile.pk),
+            "forget_error": forget_error,
             "public_words": PUBLIC_WORDS[profile.institution.public_names],
             "calendar_url": feed,
             # Calendar apps subscribe to a webcal:// link in one tap; the https one is to copy.
             "webcal_url": "webcal://" + feed.split("://", 1)[-1] if feed else "",
         },
+        status=status,
     )
 
 

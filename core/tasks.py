@@ -111,6 +111,20 @@ def requeue_failed(ids: Iterable[int]) -> int:
     return len(failed)
 
 
+def drop_mail_to(addresses: Iterable[str]) -> int:
+    """Forget the outbox's mail to these addresses, sent or still queued (privacy's P4): a
+    forgotten person's address and the names in their messages leave the outbox with it, and
+    what was waiting to go never goes. Returns how many messages were dropped."""
+    addresses = [address for address in addresses if address]
+    if not addresses:
+        return 0
+    query = Q()
+    for address in addresses:
+        query |= Q(to__icontains=address)
+    _, deleted = Email.objects.filter(query).delete()  # their logs go with them (cascade)
+    return deleted.get(Email._meta.label, 0)
+
+
 def queue_email(message) -> None:
     """Write one rendered Django EmailMessage to the outbox, in the current transaction."""
     queue_emails([message])

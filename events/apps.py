@@ -11,6 +11,7 @@ class EventsConfig(AppConfig):
     def ready(self):
         from league import formats
 
+        from . import receivers  # noqa: F401  (connects them)
         from .format import EVENT
 
         formats.register(EVENT)

@@ -114,6 +114,7 @@ EVENT = formats.Format(
     ),
     pair_round=pair_for_command,
     personal_data=selectors.personal_rows,
+    forget_helpers=services.forget_volunteers,
     import_entrants=import_for_command,
     entrants_max_bytes=entrants_file.MAX_BYTES,
     demo=make_demo,

@@ -88,8 +88,35 @@ def digest_content(*, institution: Institution, run: NightlyRun, now: datetime) 
         "sections": sections,
         "missed_nights": missed,
         "last_run": last_run(institution, before=today),
-        "empty": not missed and all(count == 0 for count, _ in sections.values()),
+        "erased": erased_words(run.erased),
+        "empty": not missed
+        and not any(run.erased.values())
+        and all(count == 0 for count, _ in sections.values()),
     }
+
+
+# What the night's retention erased (P5), in the digest's words, by ``retention.Erased`` key.
+ERASED_WORDS = {
+    "guest_addresses": ("guest's e-mail address", "guests' e-mail addresses"),
+    "volunteer_accounts": ("volunteer account", "volunteer accounts"),
+    "past_students": ("student of past seasons", "students of past seasons"),
+    "season_records": (
+        "roster line, ID check or loan of past seasons",
+        "roster lines, ID checks and loans of past seasons",
+    ),
+}
+
+
+def erased_words(erased: dict) -> str:
+    """ "3 guests' e-mail addresses, 1 volunteer account and 12 students of past seasons"."""
+    parts = [
+        f"{count} {ERASED_WORDS[key][0] if count == 1 else ERASED_WORDS[key][1]}"
+        for key, count in erased.items()
+        if count and key in ERASED_WORDS
+    ]
+    if len(parts) > 1:
+        return ", ".join(parts[:-1]) + " and " + parts[-1]
+    return "".join(parts)
 
 
 def digest_recipients(institution: Institution):

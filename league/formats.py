@@ -83,6 +83,9 @@ class Format:
     # issue 31): (user, profile, when) -> {part: rows}, a fixed number of queries; `when`
     # writes a time in their institution's zone.
     personal_data: Callable | None = None
+    # Retention (P5): (institution, cutoff day, now) -> how many of its helpers' accounts were
+    # forgotten because their last day at this format's leagues was before the cutoff.
+    forget_helpers: Callable | None = None
     # seed_demo: its part of the demo ((institution, season, director, desk, rng, password)),
     # and the demo logins it adds (() -> [(role, email)]).
     demo: Callable | None = None

@@ -50,6 +50,7 @@ from .nights import (
     nightly_moment,
 )
 from .refresh import refresh_leagues
+from .retention import retention_apply
 
 REMINDER_HOURS = 48
 # Leagues whose season ended longer ago than this are left alone.
@@ -125,6 +126,7 @@ def run_for_institution(*, institution: Institution, today: date) -> NightlySumm
     summary.brackets_advanced = refreshed.brackets_advanced
     summary.brackets_built = refreshed.brackets_built
     _record_night(institution, run, now, earlier, summary)
+    _erase_as_retention_says(institution, run, today, now)
     summary.reminders_sent = remind_due_matches(institution=institution, now=now)
     _record_night(institution, run, now, earlier, summary)
     summary.digests_sent = digest_send(institution=institution, run=run, now=now)
@@ -163,6 +165,16 @@ def night_totals(
         reminders_sent=earlier.reminders_sent + this_run.reminders_sent,
         digests_sent=earlier.digests_sent + this_run.digests_sent,
     )
+
+
+def _erase_as_retention_says(institution, run, today, now) -> None:
+    """Retention (P5), after the standings and before the digest, which says what it erased:
+    added to what earlier runs of the night erased (a second run finds nothing)."""
+    erased = retention_apply(institution=institution, today=today, now=now)
+    if erased.any:
+        totals = {key: run.erased.get(key, 0) + n for key, n in erased.as_dict().items()}
+        run.erased = totals
+        NightlyRun.objects.filter(pk=run.pk).update(erased=totals)
 
 
 def _record_night(institution, run, now, earlier, this_run) -> None:

@@ -3,13 +3,14 @@ the services), player profiles with the pending-eligibility queue."""
 
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html
 
 from core.admin import InstitutionScopedAdmin
 from core.errors import DomainError
 
-from .. import roles
+from .. import privacy, roles
 from ..forms import CampusIdAdminForm
 from ..models import (
     Institution,
@@ -17,7 +18,7 @@ from ..models import (
     User,
 )
 from ..selectors import current_season, pending_students
-from ..services import role_grant, role_revoke
+from ..services import profile_forget, role_grant, role_revoke
 
 
 @admin.register(Institution)
@@ -156,10 +157,35 @@ class PlayerProfileAdmin(InstitutionScopedAdmin):
         "email",
     ]
     raw_id_fields = ["user"]
+    actions = ["forget_on_request"]
 
     @admin.display(description="Name", ordering="user__last_name")
     def name(self, profile):
         return profile.name
+
+    @admin.action(description="Forget these people on their request (P4)")
+    def forget_on_request(self, request, queryset):
+        """Asks for the request's details first; then each through ``profile_forget``."""
+        profiles = list(queryset.filter(erased_at__isnull=True).select_related("user"))
+        reason = request.POST.get("reason", "").strip()
+        if not (request.POST.get("confirmed") and reason):
+            for profile in profiles:
+                profile.former = privacy.former_name(profile.pk)
+            return TemplateResponse(
+                request,
+                "admin/accounts/playerprofile/forget.html",
+                {**self.admin_site.each_context(request), "profiles": profiles},
+            )
+        done = 0
+        for profile in profiles:
+            try:
+                profile_forget(actor=request.user, profile=profile, reason=reason)
+            except DomainError as error:
+                self.message_user(request, f"{profile.name}: {error.message}", messages.ERROR)
+            else:
+                done += 1
+        self.message_user(request, f"{done} forgotten: they now show as Former player N.")
+        return None
 
     @admin.display(description="Guest", boolean=True)
     def is_guest(self, profile):

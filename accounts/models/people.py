@@ -52,7 +52,7 @@ class User(AbstractUser):
         ]
 
     def __str__(self):
-        return self.get_full_name() or self.email
+        return privacy.former_name_of_address(self.email) or self.get_full_name() or self.email
 
     @property
     def institution(self):

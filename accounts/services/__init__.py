@@ -22,6 +22,7 @@ from .eligibility import (
     set_eligibility,
 )
 from .exports import export_record
+from .forgetting import forget_refusal, profile_forget, profiles_forget
 from .front_desk import equipment_check_in, equipment_check_out
 from .guests import guest_for
 from .people import (
@@ -47,6 +48,9 @@ from .sign_in import (
 )
 
 __all__ = [
+    "forget_refusal",
+    "profile_forget",
+    "profiles_forget",
     "MESSAGE_REASON_REQUIRED",
     "ROLE_GROUPS",
     "RosterImportResult",

@@ -5,7 +5,7 @@
   with their category, team and player number; a student's own entry
 - `door`: checking in for the evening, leaving mid-event, coming back
 - `rounds`: pairing or seating a round, the director's swaps, printed cards, closing a round
-- `volunteers`: inviting the volunteer scorers, their log-in slips
+- `volunteers`: inviting the volunteer scorers, their log-in slips, forgetting them after (P5)
 - `assists`: selling the charity's assists, voiding a sale
 - `cards`: a table's score card, entered by the event's staff and volunteer scorers
 
@@ -36,7 +36,13 @@ from .door import (
 )
 from .entrants import EntrantDetails, Saved, clean_details, entrant_save, event_join
 from .rounds import SwapNeedsConfirming, cards_printed, close_round, pair_event_round, swap_players
-from .volunteers import scorer_access_ends, scorer_invite, scorer_remove, scorer_slip
+from .volunteers import (
+    forget_volunteers,
+    scorer_access_ends,
+    scorer_invite,
+    scorer_remove,
+    scorer_slip,
+)
 
 __all__ = [
     "AssistError",
@@ -59,6 +65,7 @@ __all__ = [
     "pair_event_round",
     "sale_record",
     "sale_void",
+    "forget_volunteers",
     "scorer_access_ends",
     "scorer_invite",
     "scorer_remove",

@@ -8,11 +8,12 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
+from django.db.models import OuterRef, Subquery
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.models import SignInLink, User
-from accounts.services import sign_in_link_create, volunteer_account_create
+from accounts.models import PlayerProfile, SignInLink, User
+from accounts.services import profiles_forget, sign_in_link_create, volunteer_account_create
 from core.tasks import queue_email
 from events.models import EventScorer, event_of_league
 from events.rights import (
@@ -164,3 +165,30 @@ def scorer_remove(*, actor, league: League, scorer: EventScorer) -> None:
                 next_path__in=[scoring_path(league), league.get_absolute_url()],
             ).update(used_at=timezone.now())
         scorer.delete()
+
+
+def forget_volunteers(institution, cutoff, now) -> int:
+    """Retention (P5): volunteers' accounts (invited to score, no role, no campus ID) whose
+    last event was before `cutoff` are forgotten as P4 forgets; a volunteer who is also a
+    student or staff keeps their account, only the invitations' copies of it go with the
+    student. Returns how many were forgotten."""
+    last_event = (
+        EventScorer.objects.filter(user=OuterRef("user"))
+        .order_by("-league__event__date")
+        .values("league__event__date")[:1]
+    )
+    helpers = (
+        PlayerProfile.objects.filter(
+            institution=institution,
+            erased_at__isnull=True,
+            campus_id="",
+            user__is_staff=False,
+            user__groups__isnull=True,
+            user__scorer_for__isnull=False,
+        )
+        .annotate(last_event=Subquery(last_event))
+        .filter(last_event__lt=cutoff)
+        .values_list("pk", flat=True)
+        .distinct()
+    )
+    return profiles_forget(helpers, now=now)

@@ -50,6 +50,11 @@ class NightlyRun(models.Model):
     started_at = models.DateTimeField(default=timezone.now)
     finished_at = models.DateTimeField(null=True, blank=True)
     summary = models.CharField(max_length=200, blank=True)
+    erased = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="What the night's retention erased (P5, league.retention.Erased), by kind.",
+    )
 
     class Meta:
         ordering = ["-day"]

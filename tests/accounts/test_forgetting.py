@@ -1,0 +1,128 @@
+"""Forgetting a person (P4): a student deletes their account, or the director does on their
+request; the name, e-mail, campus ID and calendar token go, the games stay."""
+
+import pytest
+from allauth.account.models import EmailAddress
+from django.core.mail import EmailMessage
+from django.test import Client
+from django.urls import reverse
+from post_office.models import Email
+
+from accounts import privacy
+from accounts.models import PlayerProfile, RosterEntry
+from accounts.services import profile_forget
+from core.errors import DomainError, NotAllowed
+from core.tasks import queue_emails
+from tests.support import PASSWORD, LeagueFactory, confirmed_game, eligible, match_between
+
+
+@pytest.fixture
+def game(season, player, opponent, django_capture_on_commit_callbacks):
+    league = LeagueFactory(season=season)
+    for profile in (player, opponent):
+        eligible(profile, season)
+        league.entries.create(player=profile)
+    with django_capture_on_commit_callbacks(execute=True):
+        confirmed_game(match_between(league, player, opponent), winner=player, loser=opponent)
+    return league.matches.get()
+
+
+def _forgotten(profile) -> PlayerProfile:
+    return PlayerProfile.objects.select_related("user").get(pk=profile.pk)
+
+
+def test_p4_a_student_deletes_their_account_and_shows_as_a_former_player(
+    client, player, game, django_capture_on_commit_callbacks
+):
+    email, campus_id, token = player.user.email, player.campus_id, player.calendar_token
+    feed = reverse("player_calendar", args=[token])
+    assert client.get(feed).status_code == 200
+    client.force_login(player.user)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(reverse("profile_forget"), {"confirm": email.upper()})
+
+    assert "Former player" in response.content.decode()
+    gone = _forgotten(player)
+    former = privacy.former_name(player.pk)
+    assert gone.erased_at is not None and gone.name == former and str(gone.user) == former
+    assert (gone.user.first_name, gone.user.last_name, gone.campus_id) == ("", "", "")
+    assert gone.user.email == privacy.erased_address(player.pk)
+    assert gone.calendar_token != token and client.get(feed).status_code == 404
+    assert not EmailAddress.objects.filter(user=gone.user).exists()
+    assert not gone.user.is_active and not gone.user.groups.exists()
+    assert not Client().login(email=email, password=PASSWORD)
+    assert client.get(reverse("profile")).status_code == 302  # logged out
+    standings = client.get(reverse("league_standings_json", args=[game.league.slug])).json()
+    assert former in [row["player"] for row in standings["standings"]]
+    body = client.get(reverse("league_detail", args=[game.league.slug])).content.decode()
+    assert email not in body and campus_id not in body and "Rowan Pemberton" not in body
+
+
+def test_p4_a_mistyped_confirmation_changes_nothing_and_says_why(client, player):
+    client.force_login(player.user)
+    response = client.post(reverse("profile_forget"), {"confirm": "someone@example.edu"})
+    assert response.status_code == 400
+    assert "Type your e-mail address exactly" in response.content.decode()
+    assert _forgotten(player).erased_at is None
+
+
+def test_p4_mail_to_a_forgotten_person_is_dropped_and_others_mail_stays(
+    player, opponent, institution
+):
+    queue_emails(
+        [
+            EmailMessage("Reminder", "Play by Friday", to=[player.user.email]),
+            EmailMessage("Reminder", "Play by Friday", to=[opponent.user.email]),
+        ]
+    )
+    RosterEntry.objects.create(season=_a_season(institution), campus_id=player.campus_id)
+
+    profile_forget(actor=player.user, profile=player)
+
+    assert list(Email.objects.values_list("to", flat=True)) == [[opponent.user.email]]
+    assert not RosterEntry.objects.filter(campus_id=player.campus_id).exists()
+
+
+def _a_season(institution):
+    from tests.support import SeasonFactory
+
+    return SeasonFactory(institution=institution)
+
+
+def test_p4_the_director_forgets_on_request_and_others_may_not(
+    player, opponent, director, other_director
+):
+    with pytest.raises(NotAllowed):
+        profile_forget(actor=opponent.user, profile=player)
+    with pytest.raises(NotAllowed):
+        profile_forget(actor=other_director.user, profile=player)
+    assert _forgotten(player).erased_at is None
+
+    profile_forget(actor=director.user, profile=player, reason="Asked by e-mail on Nov 20")
+    assert _forgotten(player).erased_at is not None
+    with pytest.raises(DomainError, match="forgotten already"):
+        profile_forget(actor=director.user, profile=player)
+
+
+def test_p4_the_admin_action_asks_for_the_request_then_forgets(client, director, player):
+    client.force_login(director.user)
+    url = reverse("admin:accounts_playerprofile_changelist")
+    chosen = {"action": "forget_on_request", "_selected_action": [player.pk]}
+    page = client.post(url, chosen)
+    assert "Their request" in page.content.decode()
+    assert _forgotten(player).erased_at is None
+
+    client.post(url, {**chosen, "confirmed": "1", "reason": "Asked at the desk, Nov 24"})
+    assert _forgotten(player).erased_at is not None
+
+
+def test_p4_the_audit_trail_keeps_who_acted_under_their_former_name(
+    client, player, opponent, game, director
+):
+    profile_forget(actor=player.user, profile=player)
+    actors = [str(event.actor) for event in game.audit_events.exclude(actor=None)]
+    assert privacy.former_name(player.pk) in actors
+    client.force_login(director.user)
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert privacy.former_name(player.pk) in page and "Rowan" not in page
