@@ -293,3 +293,45 @@ def test_p3_pages_that_name_players_ask_search_engines_not_to_index_them(demo, d
     for name in ("league_detail", "league_standings", "league_standings_json"):
         response = Client().get(reverse(name, args=[league.slug]))
         assert response["X-Robots-Tag"] == "all"
+
+
+def _totals(league) -> str:
+    """A league's standings.json, or its event.json for an event, without the players' names."""
+    name = "event_json" if league.format == "event" else "league_standings_json"
+    document = Client().get(reverse(name, args=[league.slug])).json()
+    document.pop("updated", None)
+    for row in document.get("standings", []):
+        row.pop("player", None) or row.pop("name", None)
+    for round_ in document.get("rounds", []):
+        for table in round_["tables"]:
+            for seat in table["seats"]:
+                seat.pop("name")
+    return document
+
+
+def test_p4_forgetting_players_leaves_every_standing_and_event_total_as_it_was(
+    demo, db, django_capture_on_commit_callbacks
+):
+    from accounts.services import profile_forget
+
+    leagues = list(League.objects.filter(public=True).order_by("pk"))
+    before = {league.slug: _totals(league) for league in leagues}
+    forgotten = []
+    for kind in ("league", "event", "club"):  # a student who played in each kind of league
+        played = Seat.objects.filter(match__league__format=kind).values("player_id")
+        forgotten += list(
+            PlayerProfile.objects.filter(pk__in=played, campus_id__gt="")
+            .exclude(pk__in=[p.pk for p in forgotten])
+            .select_related("user")
+            .order_by("pk")[:1]
+        )
+    assert len(forgotten) == 3
+    traces = [trace for profile in forgotten for trace in _traces(profile)]
+
+    with django_capture_on_commit_callbacks(execute=True):
+        for profile in forgotten:
+            profile_forget(actor=profile.user, profile=profile)
+
+    assert {league.slug: _totals(league) for league in leagues} == before
+    pages = [Client().get(url).content.decode() for url in _public_urls()]
+    assert [trace for trace in traces if any(trace in page for page in pages)] == []
