@@ -33,6 +33,14 @@ def anonymous_number(profile_id: int) -> int:
     return 1000 + block * _BLOCK + (within * _STRIDE) % _BLOCK
 
 
+def profile_id_of(number: int) -> int | None:
+    """Whose anonymous number this is (staff look up "Player 4821"); None below 1000."""
+    if number < 1000:
+        return None
+    block, scrambled = divmod(number - 1000, _BLOCK)
+    return block * _BLOCK + (scrambled * pow(_STRIDE, -1, _BLOCK)) % _BLOCK + 1
+
+
 def anonymous_name(profile_id: int) -> str:
     return f"Player {anonymous_number(profile_id)}"
 

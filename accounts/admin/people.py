@@ -145,7 +145,14 @@ class PendingThisSeasonFilter(admin.SimpleListFilter):
 @admin.register(PlayerProfile)
 class PlayerProfileAdmin(InstitutionScopedAdmin):
     form = CampusIdAdminForm
-    list_display = ["name", "campus_id", "institution", "is_guest", "rule_eligibility"]
+    list_display = [
+        "name",
+        "campus_id",
+        "anonymous",
+        "institution",
+        "is_guest",
+        "rule_eligibility",
+    ]
     list_select_related = ["user", "institution"]
     list_filter = [PendingThisSeasonFilter]
     search_fields = [
@@ -186,6 +193,23 @@ class PlayerProfileAdmin(InstitutionScopedAdmin):
                 done += 1
         self.message_user(request, f"{done} forgotten: they now show as Former player N.")
         return None
+
+    def get_search_results(self, request, queryset, search_term):
+        """A search for "Player 4821" (or "Former player 4821") finds whose number it is."""
+        results, duplicates = super().get_search_results(request, queryset, search_term)
+        number = search_term.lower().removeprefix("former ").removeprefix("player").strip()
+        if number.isdigit() and (profile_id := privacy.profile_id_of(int(number))):
+            results |= queryset.filter(pk=profile_id)
+        return results, duplicates
+
+    @admin.display(description="Shown as")
+    def anonymous(self, profile):
+        """The number pages show where the name is withheld (P2) or forgotten (P4), so staff
+        can tell who "Player 4821" on the projector is."""
+        shown = privacy.anonymous_name(profile.pk)
+        if profile.erased_at:
+            return privacy.former_name(profile.pk)
+        return f"{shown} (withheld)" if profile.withheld else shown
 
     @admin.display(description="Guest", boolean=True)
     def is_guest(self, profile):

@@ -55,6 +55,16 @@ def test_anonymous_numbers_are_distinct_and_start_at_four_digits():
     numbers = [privacy.anonymous_number(pk) for pk in range(1, 20001)]
     assert len(set(numbers)) == len(numbers)
     assert min(numbers) == 1000 and all(n >= 1000 for n in numbers)
+    assert all(privacy.profile_id_of(n) == pk for pk, n in enumerate(numbers, start=1))
+
+
+def test_p2_staff_find_whose_number_it_is_in_the_admin(client, ada):
+    from tests.support import staff_member
+
+    client.force_login(staff_member(ada.institution, "Directors").user)
+    url = reverse("admin:accounts_playerprofile_changelist")
+    page = client.get(url, {"q": privacy.anonymous_name(ada.pk)}).content.decode()
+    assert "Ada Quill" in page and "1 result" in page
 
 
 def test_p1_the_names_a_style_shows():
