@@ -100,7 +100,8 @@ def profiles_forget(profile_ids, *, now=None) -> int:
         password=f"!{uuid.uuid4().hex}",  # unusable: no password opens it
         is_active=False,
     )
-    PlayerProfile.objects.filter(pk__in=ids).update(
+    # Conditional, as the read above: a forgetting that raced this one and won is left alone.
+    PlayerProfile.objects.filter(pk__in=ids, erased_at__isnull=True).update(
         campus_id="",
         email="",
         # A guest's row must keep a name (the table's check); pages read ``name``, "Former

@@ -126,3 +126,22 @@ def test_p4_the_audit_trail_keeps_who_acted_under_their_former_name(
     client.force_login(director.user)
     page = client.get(game.get_absolute_url()).content.decode()
     assert privacy.former_name(player.pk) in page and "Rowan" not in page
+
+
+@pytest.mark.django_db(transaction=True)
+def test_p4_the_student_and_the_director_forgetting_at_once_forget_once(
+    institution, player, director
+):
+    from tests.support import run_together
+
+    def by(user):
+        return lambda: profile_forget(actor=user, profile=PlayerProfile.objects.get(pk=player.pk))
+
+    outcomes = run_together(by(player.user), by(director.user))
+
+    assert sorted(type(outcome).__name__ for outcome in outcomes) == [
+        "DomainError",
+        "PlayerProfile",
+    ]
+    assert "forgotten already" in next(str(o) for o in outcomes if isinstance(o, DomainError))
+    assert _forgotten(player).erased_at is not None
