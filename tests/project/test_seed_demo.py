@@ -220,14 +220,13 @@ def _public_urls() -> list[str]:
 
 
 def _printables(director: Client, withheld, tmp_path) -> dict[str, str]:
-    """Every kind of printable of every event, as their text, for the first round a withheld
-    student plays in (else the first paired round): each kind is drawn one way for every round,
-    and a PDF takes a second or two to make."""
+    """Every kind of printable, as its text, for the first round a withheld student plays in:
+    each kind is drawn one way for every round and every event, and a PDF takes a second or
+    two to make."""
     texts = {}
     for league in League.objects.filter(format="event"):
         paired = league.rounds.filter(matches__isnull=False).distinct().order_by("number")
-        theirs = paired.filter(matches__seats__player__in=withheld)
-        for round_ in [(theirs.first() or paired.first())]:
+        for round_ in paired.filter(matches__seats__player__in=withheld)[:1]:
             for kind in ("pairings", "cards", "sheets"):
                 url = reverse("event_print", args=[league.slug, round_.number, kind])
                 response = director.get(url)
@@ -273,7 +272,10 @@ def test_p2_a_withheld_student_is_a_number_on_every_public_surface(demo, db, tmp
                 continue  # the list asks a stranger to log in
             assert response.status_code == 200, url
             seen[f"{url} as {reader.label}"] = response.content.decode()
-    seen.update(_printables(director, withheld, tmp_path))
+    printed = _printables(director, withheld, tmp_path)
+    numbers = [privacy.anonymous_name(profile.pk) for profile in withheld]
+    assert any(number in text for text in printed.values() for number in numbers)
+    seen.update(printed)
 
     for profile in withheld:
         for trace in _traces(profile):
