@@ -6,10 +6,10 @@ from django.db.models.signals import post_save, pre_save
 from django.dispatch import receiver
 
 from accounts.models import Institution
-from accounts.signals import names_changed, ruled_ineligible
+from accounts.signals import forgotten, names_changed, ruled_ineligible
 from matches.signals import results_finalised
 
-from .models import Entry, League
+from .models import Entry, League, WaitlistEntry
 from .pages import render_pages
 from .refresh import refresh_leagues
 from .schedules import sync_nightly_schedule
@@ -74,6 +74,12 @@ def render_the_pages_of_a_renamed_player(sender, instance, update_fields=None, *
         render_pages(list(leagues))
 
     transaction.on_commit(render)
+
+
+@receiver(forgotten)
+def take_forgotten_players_off_the_waitlists(sender, profile_ids, **kwargs):
+    """A forgotten player is waiting for nothing: a place that frees goes to the next (P4)."""
+    WaitlistEntry.objects.filter(player_id__in=list(profile_ids)).delete()
 
 
 @receiver(names_changed)

@@ -145,3 +145,21 @@ def test_p4_the_student_and_the_director_forgetting_at_once_forget_once(
     ]
     assert "forgotten already" in next(str(o) for o in outcomes if isinstance(o, DomainError))
     assert _forgotten(player).erased_at is not None
+
+
+def test_p4_a_forgotten_player_leaves_the_waitlists(season, player):
+    from league.models import WaitlistEntry
+
+    league = LeagueFactory(season=season)
+    WaitlistEntry.objects.create(league=league, player=player)
+    profile_forget(actor=player.user, profile=player)
+    assert not WaitlistEntry.objects.filter(player=player).exists()
+
+
+def test_p4_front_desk_staff_cannot_forget_a_player(player, institution):
+    from tests.support import staff_member
+
+    desk = staff_member(institution, "Front desk")
+    with pytest.raises(NotAllowed):
+        profile_forget(actor=desk.user, profile=player)
+    assert _forgotten(player).erased_at is None
