@@ -77,7 +77,9 @@ def _erase_guest_addresses(institution, cutoff: date) -> int:
 
 def _forget_past_students(institution, cutoff: date, now) -> int:
     """Students (never staff) whose every season, by eligibility or by entry, ended before the
-    cutoff; one who never had a season is left alone (they may have signed up yesterday)."""
+    cutoff; one who never had a season is left alone (they may have signed up yesterday), and so
+    is one who signed up or logged in since the cutoff (they are still about)."""
+    since = datetime.combine(cutoff, time.min, tzinfo=institution.tz)
     staff = Q(user__is_staff=True) | Q(user__groups__name__in=[roles.DIRECTORS, roles.FRONT_DESK])
     later_entry = Entry.objects.filter(player=OuterRef("pk"), league__season__ends_on__gte=cutoff)
     later_season = Eligibility.objects.filter(profile=OuterRef("pk"), season__ends_on__gte=cutoff)
@@ -92,6 +94,7 @@ def _forget_past_students(institution, cutoff: date, now) -> int:
         .filter(Exists(some_season) | Exists(some_entry))
         .exclude(Exists(later_entry))
         .exclude(Exists(later_season))
+        .exclude(Q(user__last_login__gte=since) | Q(user__date_joined__gte=since))
     )
     return profiles_forget(students.values_list("pk", flat=True), now=now)
 

@@ -70,7 +70,11 @@ def player_name(first_name, last_name, email, display_name) -> str:
     display name."""
     if email is None:
         return display_name
-    return f"{first_name} {last_name}".strip() or email
+    return (
+        f"{first_name} {last_name}".strip()
+        or privacy.former_name_of_address(email)  # forgotten (P4): their names are blank
+        or email
+    )
 
 
 class PlayerProfile(models.Model):

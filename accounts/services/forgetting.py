@@ -42,6 +42,8 @@ def forget_refusal(*, actor: User, profile: PlayerProfile) -> str | None:
         return f"{profile.name} was forgotten already, on {profile.erased_at:%b %-d, %Y}."
     if profile.user_id is not None and profile.user_id == actor.pk:
         return None
+    if profile.user is not None and profile.user.is_staff and not roles.is_site_admin(actor):
+        return "Only a site admin can forget someone with access to the admin."
     if roles.is_director_of(actor, profile.institution):
         return None
     return "Only the person themself or their institution's director can do that."
@@ -51,8 +53,8 @@ def profile_forget(*, actor: User, profile: PlayerProfile, reason: str = "") -> 
     """Forget one person, the student themself or the director on their request (P4)."""
     with transaction.atomic():
         locked = (
-            PlayerProfile.objects.select_for_update()
-            .select_related("institution")
+            PlayerProfile.objects.select_for_update(of=("self",))
+            .select_related("institution", "user")
             .get(pk=profile.pk)
         )
         refusal = forget_refusal(actor=actor, profile=locked)

@@ -163,3 +163,13 @@ def test_p4_front_desk_staff_cannot_forget_a_player(player, institution):
     with pytest.raises(NotAllowed):
         profile_forget(actor=desk.user, profile=player)
     assert _forgotten(player).erased_at is None
+
+
+def test_p4_only_a_site_admin_forgets_someone_with_admin_access(director, site_admin, institution):
+    from tests.support import staff_member
+
+    colleague = staff_member(institution, "Directors")
+    with pytest.raises(NotAllowed, match="site admin"):
+        profile_forget(actor=director.user, profile=colleague)
+    profile_forget(actor=site_admin, profile=colleague, reason="Left the university")
+    assert _forgotten(colleague).erased_at is not None

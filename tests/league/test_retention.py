@@ -11,7 +11,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from accounts.models import IdCheck, PlayerProfile, RosterEntry
+from accounts.models import IdCheck, PlayerProfile, RosterEntry, User
 from events import services as events
 from league.nightly import run_for_institution
 from league.retention import retention_apply
@@ -122,6 +122,12 @@ def test_p5_a_past_seasons_records_and_students_go_after_three_years_their_resul
     leaver = entrant(league, first_name="Lee", last_name="Gone")
     stayer = entrant(league, first_name="Sam", last_name="Stays")
     current = entrant(LeagueFactory(season=year))  # a student of this year only
+    back = entrant(league, first_name="Bea", last_name="Back")  # logged in this week
+    long_ago = timezone.now() - timedelta(days=4 * 365)
+    User.objects.filter(pk__in=[leaver.user_id, stayer.user_id, back.user_id]).update(
+        date_joined=long_ago, last_login=long_ago
+    )
+    User.objects.filter(pk=back.user_id).update(last_login=timezone.now())
     year_league = LeagueFactory(season=year)
     year_league.entries.create(player=stayer)
     confirmed_game(match_between(league, leaver, stayer), winner=leaver, loser=stayer)
@@ -136,8 +142,9 @@ def test_p5_a_past_seasons_records_and_students_go_after_three_years_their_resul
     leaver.refresh_from_db()
     stayer.refresh_from_db()
     current.refresh_from_db()
+    back.refresh_from_db()
     assert leaver.erased_at is not None and stayer.erased_at is None
-    assert current.erased_at is None
+    assert current.erased_at is None and back.erased_at is None
     assert director.user.profile.erased_at is None  # staff are never a past season's student
     assert not RosterEntry.objects.filter(season=old).exists()
     assert not IdCheck.objects.filter(season=old).exists()
