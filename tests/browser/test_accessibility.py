@@ -64,6 +64,7 @@ STAFF = {
         "/director/",
         "/director/events/new/",
         "/director/disputes/",
+        "/director/exports/",  # issue 31: who took which personal data
         "/director/leagues/wednesday-open/",
         "/leagues/tuesday-night/",
         "/leagues/scrabble-fest/rounds/2/",
