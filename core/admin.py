@@ -80,3 +80,17 @@ class InstitutionScopedAdmin(admin.ModelAdmin):
                 except ValidationError:
                     del initial[name]
         return initial
+
+
+class ReadOnlyAdminMixin:
+    """A record the admin shows and never edits (logs, histories, audit trails): what changes it
+    goes through a service, elsewhere. Put it before the admin class in the bases."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

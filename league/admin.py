@@ -7,7 +7,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 
-from core.admin import INSTITUTION_PATHS, InstitutionScopedAdmin
+from core.admin import INSTITUTION_PATHS, InstitutionScopedAdmin, ReadOnlyAdminMixin
 from core.errors import DomainError
 from matches.models import Seat
 
@@ -286,7 +286,7 @@ class EntryAdmin(InstitutionScopedAdmin):
 
 
 @admin.register(WaitlistEntry)
-class WaitlistEntryAdmin(InstitutionScopedAdmin):
+class WaitlistEntryAdmin(ReadOnlyAdminMixin, InstitutionScopedAdmin):
     """Who waits for a place in a full league, in order (E1). Read only: a place is given by
     a withdrawal before the draw, or by enrolling the student (Add entry)."""
 
@@ -295,15 +295,6 @@ class WaitlistEntryAdmin(InstitutionScopedAdmin):
     list_filter = ["league"]
     list_select_related = ["league", "player__user"]
     ordering = ["league", "joined_at", "id"]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Round)

@@ -9,7 +9,7 @@ from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 
-from core.admin import InstitutionScopedAdmin
+from core.admin import InstitutionScopedAdmin, ReadOnlyAdminMixin
 from core.errors import DomainError
 from core.middleware import request_body_limit
 
@@ -189,7 +189,7 @@ class EligibilityAdmin(InstitutionScopedAdmin):
 
 
 @admin.register(EligibilityEvent)
-class EligibilityEventAdmin(InstitutionScopedAdmin):
+class EligibilityEventAdmin(ReadOnlyAdminMixin, InstitutionScopedAdmin):
     """Append-only history: nobody adds, changes or deletes it."""
 
     institution_path = "season__institution_id"
@@ -206,12 +206,3 @@ class EligibilityEventAdmin(InstitutionScopedAdmin):
     list_filter = ["season", "source", "new_status"]
     list_select_related = ["profile__user", "season__institution", "actor"]
     search_fields = ["profile__campus_id", "profile__user__email"]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False

@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from core.admin import InstitutionScopedAdmin
+from core.admin import InstitutionScopedAdmin, ReadOnlyAdminMixin
 
 from ..models import (
     Checkout,
@@ -20,7 +20,7 @@ class EquipmentItemAdmin(InstitutionScopedAdmin):
 
 
 @admin.register(Checkout)
-class CheckoutAdmin(InstitutionScopedAdmin):
+class CheckoutAdmin(ReadOnlyAdminMixin, InstitutionScopedAdmin):
     """Read-only here: lending and returns happen at the front desk (/desk/)."""
 
     institution_path = "item__institution_id"
@@ -35,12 +35,3 @@ class CheckoutAdmin(InstitutionScopedAdmin):
     list_filter = [("checked_in_at", admin.EmptyFieldListFilter)]
     list_select_related = ["item", "profile__user", "checked_out_by"]
     search_fields = ["item__label", "profile__campus_id", "profile__user__last_name"]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False

@@ -5,7 +5,7 @@ from django.shortcuts import get_object_or_404
 from django.urls import path, reverse
 from django.utils.html import format_html
 
-from core.admin import InstitutionScopedAdmin
+from core.admin import InstitutionScopedAdmin, ReadOnlyAdminMixin
 
 from ..deadlines import match_due
 from ..models import AuditEvent, Match, Seat
@@ -78,7 +78,7 @@ class MatchAdmin(InstitutionScopedAdmin):
 
 
 @admin.register(AuditEvent)
-class AuditEventAdmin(InstitutionScopedAdmin):
+class AuditEventAdmin(ReadOnlyAdminMixin, InstitutionScopedAdmin):
     """Append-only: nobody adds, changes or deletes an audit event."""
 
     institution_path = "match__league__season__institution_id"
@@ -89,12 +89,3 @@ class AuditEventAdmin(InstitutionScopedAdmin):
 
     def get_queryset(self, request):
         return super().get_queryset(request).prefetch_related("match__seats__player__user")
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
