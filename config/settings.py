@@ -269,6 +269,13 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 10.0,
         "options": {"expires": 10},
     },
+    # Every 30 seconds: count the players' score cards one other seat confirmed once their
+    # round's time is up (events' S2).
+    "settle-table-cards": {
+        "task": "events.tasks.settle_table_cards",
+        "schedule": 30.0,
+        "options": {"expires": 30},
+    },
     # 04:30 UTC daily: forget mail older than 90 days, sent or not.
     "cleanup-mail": {
         "task": "core.tasks.cleanup_mail",

@@ -6,6 +6,7 @@ whole and in range, each list's length: at most 50 categories, 30 rounds, 10 per
 from league.file_schema import (
     Clock,
     Day,
+    Flag,
     ListOf,
     Nullable,
     Obj,
@@ -30,6 +31,7 @@ EVENT_KEYS = {
     "seats_per_table": Whole(2, 4),
     "team_size": Nullable(Whole(2, 8)),
     "short_team": choices_of(ShortTeam),
+    "self_entry": Flag(),  # S1: players enter their own table's card
     "champion_category": Nullable(Text(column_length(EventCategory, "name"))),
     "categories": Nullable(
         ListOf(

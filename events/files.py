@@ -62,6 +62,7 @@ class EventFile:
     team_size: int | None
     short_team: str
     champion_category: str | None
+    self_entry: bool  # S1
     rounds: list[tuple[int, list[tuple[time, int]]]]  # (number, [(starts, minutes)]), by number
     categories: list[CategorySpec]
     assists: list[AssistSpec]
@@ -161,6 +162,7 @@ def read_event_file(data) -> EventFile:
         team_size=team_size,
         short_team=choice(data, "short_team", ShortTeam.SUM),
         champion_category=champion,
+        self_entry=choice(data, "self_entry", False),
         rounds=_rounds(data.get("rounds")),
         categories=categories,
         assists=_assists(data.get("assists")),
@@ -203,6 +205,7 @@ def event_league_save(
             "seats_per_table": event.seats_per_table,
             "team_size": event.team_size,
             "short_team": event.short_team,
+            "self_entry": event.self_entry,
         }
         changed = league is None
         if league is None:
@@ -387,6 +390,7 @@ def export_event_file(league: League, *, slug: str | None = None, day: date | No
         "team_size": event.team_size,
         "short_team": event.short_team,
         "champion_category": champion,
+        "self_entry": event.self_entry,
         "rounds": rounds,
         "categories": [
             {"name": c.name, "pairing_group": c.pairing_group, "turn_seconds": c.turn_seconds}

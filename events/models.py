@@ -13,6 +13,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from league.models import Entry, League, Round
+from matches.models import GameEnd
 
 
 class ShortTeam(models.TextChoices):
@@ -92,6 +93,11 @@ class Event(models.Model):
         on_delete=models.SET_NULL,
         related_name="+",
         help_text="Whose first place is the event's champion (E3: Competitive).",
+    )
+    self_entry = models.BooleanField(
+        default=False,
+        help_text="Players enter their own table's card from the table's page (S1); the "
+        "scoring table then sees only the tables that need a person.",
     )
 
     def __str__(self):
@@ -263,3 +269,121 @@ class AssistSale(models.Model):
     @property
     def cents(self) -> int:
         return self.quantity * self.unit_cents
+
+
+# --- Self-entry at the table (S1–S6) -----------------------------------------------------------
+
+
+class RoundSelfEntry(models.Model):
+    """The director closed (or opened again) self-entry for one round (S5). No row: the round
+    follows the event's ``self_entry`` setting."""
+
+    round = models.OneToOneField(
+        Round, on_delete=models.CASCADE, primary_key=True, related_name="self_entry"
+    )
+    closed_at = models.DateTimeField(null=True, blank=True)
+    closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        verbose_name_plural = "rounds' self-entry"
+
+    def __str__(self):
+        return f"{self.round}: self-entry {'closed' if self.closed_at else 'open'}"
+
+
+class TableCard(models.Model):
+    """One version of a table's card, entered at the table by one of its seats (S1). It counts
+    (the table's result, through the card service) once the other seats confirm it (S2); a
+    second version from another seat puts the table in conflict until staff settle it (S3).
+
+    ``players`` are the table's player ids in seat order when it was entered: a card never
+    counts for another seating."""
+
+    class State(models.TextChoices):
+        PENDING = "pending", "Waiting for confirmations"
+        COUNTED = "counted", "Counted"
+        REPLACED = "replaced", "Corrected by the seat that entered it"
+        WITHDRAWN = "withdrawn", "Withdrawn: its seat confirmed another version"
+        OVERRULED = "overruled", "Not counted: staff counted another card"
+
+    match = models.ForeignKey("matches.Match", on_delete=models.CASCADE, related_name="table_cards")
+    seat_order = models.PositiveSmallIntegerField(help_text="The seat that entered it.")
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="Empty for a guest, who proved their seat with its code.",
+    )
+    players = models.JSONField(help_text="The table's player ids in seat order.")
+    scores = models.JSONField(help_text="Every seat's final score, in seat order.")
+    ended_by = models.CharField(max_length=20, choices=GameEnd.choices)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.PENDING)
+    entered_at = models.DateTimeField(default=timezone.now)
+    settled_at = models.DateTimeField(null=True, blank=True)
+    settled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["match", "entered_at", "id"]
+        constraints = [
+            # One live version per seat, one counted card per table: two cards of one table
+            # can never both count (S4).
+            models.UniqueConstraint(
+                fields=["match", "seat_order"],
+                condition=Q(state="pending"),
+                name="one_pending_card_per_seat",
+            ),
+            models.UniqueConstraint(
+                fields=["match"], condition=Q(state="counted"), name="one_counted_card_per_table"
+            ),
+        ]
+        indexes = [models.Index(fields=["match", "state"], name="table_card_match_state")]
+
+    def __str__(self):
+        return f"Table card {'–'.join(map(str, self.scores))} by seat {self.seat_order}"
+
+
+class CardConfirmation(models.Model):
+    """A seat's "yes, that is our card" for one version (S2)."""
+
+    card = models.ForeignKey(TableCard, on_delete=models.CASCADE, related_name="confirmations")
+    seat_order = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["card", "seat_order"], name="one_confirmation_per_seat")
+        ]
+
+    def __str__(self):
+        return f"Seat {self.seat_order} confirmed {self.card}"
+
+
+class SeatCodeAttempt(models.Model):
+    """Every use of a seat's code at a table, right or wrong (S4): the audit of who tried
+    what, and what the limits on wrong codes count (per table, per device cookie; never per
+    network address, which a whole hall shares)."""
+
+    match = models.ForeignKey("matches.Match", on_delete=models.CASCADE, related_name="+")
+    seat_order = models.PositiveSmallIntegerField()
+    device = models.CharField(max_length=40, help_text="The device cookie's random id.")
+    ok = models.BooleanField()
+    action = models.CharField(max_length=10)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["match", "ok", "at"], name="seat_code_table"),
+            models.Index(fields=["device", "ok", "at"], name="seat_code_device"),
+        ]
+
+    def __str__(self):
+        return f"{'Right' if self.ok else 'Wrong'} code for seat {self.seat_order} ({self.action})"

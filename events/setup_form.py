@@ -51,6 +51,12 @@ class EventSetupForm(SetupForm):
     short_team = forms.ChoiceField(
         label="A team short of players", choices=ShortTeam.choices, initial=ShortTeam.SUM
     )
+    self_entry = forms.BooleanField(
+        label="Players enter their own table's card from its page (the scoring table then sees "
+        "only what needs a person)",
+        required=False,
+        initial=False,
+    )
     assists = forms.CharField(
         label="Assists sold at the tables (E5): one a line, “name | first price | later price” "
         "in dollars (optional)",
@@ -73,6 +79,7 @@ class EventSetupForm(SetupForm):
             "seats_per_table": data["seats_per_table"],
             "team_size": data["team_size"],
             "short_team": data["short_team"],
+            "self_entry": data["self_entry"],
             "assists": assists,
         }
 

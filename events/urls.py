@@ -4,7 +4,7 @@ scoring table, the printables, the volunteers and the assists for its staff."""
 
 from django.urls import path
 
-from .views import assists, door, printables, public, rounds, scoring, volunteers
+from .views import assists, door, printables, public, rounds, scoring, table_cards, volunteers
 
 urlpatterns = [
     path("<slug:slug>/event.json", public.event_json, name="event_json"),
@@ -33,7 +33,27 @@ urlpatterns = [
     ),
     path(
         "<slug:slug>/rounds/<int:number>/tables/<int:table>/",
-        public.event_table,
+        table_cards.event_table,
         name="event_table",
+    ),
+    path(
+        "<slug:slug>/rounds/<int:number>/tables/<int:table>/card/",
+        table_cards.event_table_card,
+        name="event_table_card",
+    ),
+    path(
+        "<slug:slug>/rounds/<int:number>/tables/<int:table>/confirm/",
+        table_cards.event_table_confirm,
+        name="event_table_confirm",
+    ),
+    path(
+        "<slug:slug>/rounds/<int:number>/tables/<int:table>/count/",
+        table_cards.event_table_count,
+        name="event_table_count",
+    ),
+    path(
+        "<slug:slug>/rounds/<int:number>/self-entry/",
+        table_cards.event_self_entry,
+        name="event_self_entry",
     ),
 ]

@@ -8,6 +8,8 @@
 - `volunteers`: inviting the volunteer scorers, their log-in slips, forgetting them after (P5)
 - `assists`: selling the charity's assists, voiding a sale
 - `cards`: a table's score card, entered by the event's staff and volunteer scorers
+- `table_cards`: the players' own card at their table (S1–S6): entered by the scorekeeper,
+  confirmed by the other seats (login or seat code), settled by staff when they disagree
 
 An event is a league of format ``event``; its rounds (``Round``) all fall on the event's day,
 each with its periods. A table is a match with its number (``Match.table``); a bye is a match of
@@ -36,6 +38,15 @@ from .door import (
 )
 from .entrants import EntrantDetails, Saved, clean_details, entrant_save, event_join
 from .rounds import SwapNeedsConfirming, cards_printed, close_round, pair_event_round, swap_players
+from .table_cards import (
+    SeatProof,
+    WrongSeatCode,
+    self_entry_close,
+    settle_due_cards,
+    table_card_confirm,
+    table_card_count,
+    table_card_enter,
+)
 from .volunteers import (
     forget_volunteers,
     scorer_access_ends,
@@ -71,4 +82,11 @@ __all__ = [
     "scorer_remove",
     "scorer_slip",
     "swap_players",
+    "SeatProof",
+    "WrongSeatCode",
+    "self_entry_close",
+    "settle_due_cards",
+    "table_card_confirm",
+    "table_card_count",
+    "table_card_enter",
 ]

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from accounts.models import PlayerProfile
 from events import pairing as event_pairing
-from events.models import RoundCards, event_of_league
+from events.models import RoundCards, TableCard, event_of_league
 from events.rights import (
     EventError,
     lock_event,
@@ -24,6 +24,7 @@ from events.selectors import (
     rounds_with_tables,
 )
 from events.services.door import check_in_entry
+from events.services.table_cards import cards_waiting, settle_due_cards
 from league.models import Entry, League, Round
 from league.refresh import refresh_leagues
 from matches.models import FINAL_STATUSES, OPEN_STATUSES, AuditEvent, Match, MatchStatus, Seat
@@ -102,7 +103,10 @@ def pair_event_round(
         # Lock the round's tables before looking at them: a card entered meanwhile (which
         # locks its table first) is then either seen here, or waits and finds its table gone.
         list(tables.select_for_update().values_list("id", flat=True))
-        if tables.exclude(status__in=OPEN_STATUSES + [MatchStatus.BYE]).exists():
+        if (
+            tables.exclude(status__in=OPEN_STATUSES + [MatchStatus.BYE]).exists()
+            or TableCard.objects.filter(match__in=tables).exists()
+        ):
             raise EventError(
                 f"Round {round_.number} has scores entered: it cannot be paired again."
             )
@@ -233,7 +237,10 @@ def swap_players(
         round_ = Round.objects.select_for_update().get(pk=round.pk, league=league)
         matches = Match.objects.filter(round=round_)
         list(matches.select_for_update().values_list("id", flat=True))  # as pairing does
-        if matches.exclude(status__in=OPEN_STATUSES + [MatchStatus.BYE]).exists():
+        if (
+            matches.exclude(status__in=OPEN_STATUSES + [MatchStatus.BYE]).exists()
+            or TableCard.objects.filter(match__in=matches).exists()
+        ):
             raise EventError(f"Round {round_.number} has scores entered: swaps are closed.")
         seats = {
             seat.player_id: seat
@@ -302,12 +309,24 @@ def cards_printed(*, actor, round: Round, now=None) -> None:
 
 
 def close_round(*, actor, round: Round, reason: str = "", now=None) -> int:
-    """The director closes the round: each table still without a card becomes a double forfeit
-    (a loss for every seat, adding nothing to their totals). Returns how many."""
+    """The director closes the round: the players' cards another seat confirmed count (S2),
+    and each table still without a card becomes a double forfeit (a loss for every seat,
+    adding nothing to their totals). A table whose players' card still waits for a person (a
+    conflict, or a card nobody confirmed) is settled at the scoring table first: closing is
+    refused while one does, so no card entered at a table is lost. Returns how many forfeited."""
     now = now or timezone.now()
     with transaction.atomic():
         league = lock_event(round.league)
         require(actor, league)
+        settle_due_cards(round, now, closing=True)
+        waiting = cards_waiting(round)
+        if waiting:
+            raise EventError(
+                f"Table{'s' if len(waiting) > 1 else ''} {', '.join(map(str, waiting))} "
+                f"{'have cards' if len(waiting) > 1 else 'has a card'} the players entered "
+                "that still wait for a person: settle them at the scoring table before closing "
+                f"round {round.number}."
+            )
         ids = list(Match.objects.filter(round=round).values_list("id", flat=True))
         return len(
             double_forfeit_tables(

@@ -14,12 +14,11 @@ from core.errors import DomainError
 from core.middleware import indexed_if_welcome
 from events import assist_ledger, rights, selectors, services
 from events.pages import rounds_view
-from events.views.access import event_of, round_of
+from events.views.access import event_of
 from league.models import League, LeagueFormat
-from league.names import STAFF, name_style
+from league.names import name_style
 from league.pages import layout, render_pages
 from league.selectors import league_page_row
-from league.wordlists import two_letter_words
 
 
 def event_home(request: HttpRequest, league: League) -> HttpResponse:
@@ -185,46 +184,6 @@ def event_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "is_director": roles.is_director_of(request.user, institution),
             "is_scorer": rights.may_score(request.user, league),
             "cards": selectors.round_cards(view["round"]),
-        },
-    )
-
-
-def event_table(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
-    """A table's page (the score card's QR code): who sits where, the turn timing and the
-    timer, the two-letter words (G10), the scores once entered."""
-    league = event_of(request, slug)
-    round_ = round_of(league, number)
-    found = selectors.table_seats(round_, table)
-    if found is None:
-        raise Http404
-    match, seats = found
-    # The players at the table know each other: they, and staff, read names as given (P2).
-    me = getattr(request.user, "profile", None) if request.user.is_authenticated else None
-    seated = me is not None and any(seat.player_id == me.pk for seat, _ in seats)
-    style = STAFF if seated else name_style(request.user, league)
-    seconds = max(
-        (e.entrant.category.turn_seconds or 0 for _, e in seats if e and e.entrant.category_id),
-        default=0,
-    )
-    names = ",".join(seat.player.name_in(style).replace(",", " ") for seat, _ in seats)
-    return render(
-        request,
-        "events/table.html",
-        {
-            "league": league,
-            "round": round_,
-            "names": style,
-            "match": match,
-            "seats": seats,
-            "turn_seconds": seconds,
-            "turn_label": f"{seconds // 60}:{seconds % 60:02d}",
-            "timer_query": {
-                "seconds": seconds,
-                "players": len(seats),
-                "table": table,
-                "names": names,
-            },
-            "words": two_letter_words(),
         },
     )
 

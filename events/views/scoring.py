@@ -7,11 +7,14 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 
 from accounts import roles
 from core.errors import DomainError
 from core.forms import TextField, WholeNumberField
 from events import selectors, services
+from events.models import event_of_league
+from events.services.table_cards import settle_due_cards
 from events.views.access import NUMBER, round_of, scorer_event_of
 from league.models import League, Round
 from matches.forms import SCORE
@@ -142,6 +145,9 @@ def _scoring_context(
         for match in tables
     }
     entered = sum(1 for match in tables if match.is_final)
+    # Where the players enter their own cards (S1), the page shows only what needs a person.
+    self_entry = event_of_league(league).self_entry
+    board = selectors.card_board(league, round_, tables, timezone.now()) if self_entry else None
     form = form or ScoreCardForm()
     # A card that comes back with an error keeps its table's names and seats without waiting
     # for the script (which draws the same as the table number is typed).
@@ -173,6 +179,9 @@ def _scoring_context(
         "entered": entered,
         "waiting": [match for match in tables if not match.is_final],
         "numbers": numbers,
+        "self_entry": self_entry,
+        "self_entry_open": self_entry and selectors.self_entry_open(league, round_),
+        "board": board,
     }
 
 
@@ -195,6 +204,9 @@ def event_scores(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     round_ = round_of(league, number)
     is_director = roles.is_director_of(request.user, league.season.institution)
     if request.method != "POST":
+        # The cards another seat confirmed count once the round's time is up (S2), even if no
+        # worker has come round yet.
+        settle_due_cards(round_)
         return render(
             request,
             "events/scores.html",

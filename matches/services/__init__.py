@@ -18,10 +18,17 @@ transaction with the match row locked, writes an audit event, and raises a `Matc
 `DomainError`) that pages show as a message when the rule or the match's state forbids it.
 """
 
-from .cards import CardConflict, SeatingChanged, card_enter
+from .cards import SCORED_STATUSES, CardConflict, SeatingChanged, card_enter
 from .confirming import report_confirm, report_dispute, report_take_back
 from .creation import MAX_SEATS, NewMatch, bye_fill, match_create, matches_create, seat_add
-from .kernel import MatchError, UnusualScores, is_match_director, scorekeeper_seat
+from .kernel import (
+    MatchError,
+    UnusualScores,
+    is_match_director,
+    lock,
+    require_scores,
+    scorekeeper_seat,
+)
 from .nightly import confirm_stale_reports, forfeit_overdue_matches
 from .reporting import report_submit
 from .rounds import (
@@ -50,6 +57,9 @@ from .scheduling import (
 from .tables import double_forfeit_tables
 
 __all__ = [
+    "SCORED_STATUSES",
+    "lock",
+    "require_scores",
     "MAX_PROPOSED_TIMES",
     "RULINGS_ON",
     "CardConflict",

@@ -66,6 +66,7 @@ def card_enter(
     unusual_confirmed: bool = False,
     players: Sequence[int] | None = None,
     may_enter: Callable | None = None,
+    note: str = "",
     now=None,
     as_system: bool = False,
 ) -> Match:
@@ -79,7 +80,10 @@ def card_enter(
 
     ``players`` are the player profile ids, in seat order, that the person entering the card
     saw or typed: checked against the seats under the table's lock, so a card cannot land on
-    the players of a re-pairing or a swap that came in between (SeatingChanged)."""
+    the players of a re-pairing or a swap that came in between (SeatingChanged).
+
+    ``note`` says in the audit trail where the card came from when no reason is given (a card
+    the players entered and confirmed at their table, S2)."""
     now = now or timezone.now()
     scores = list(scores)
     pre = list(pre_adjustment)
@@ -133,7 +137,7 @@ def card_enter(
         match.ended_by = ended_by
         finalise(match, MatchStatus.CONFIRMED, now, also=["ended_by"])
         after = {**snapshot(match, seats), "ended_by": ended_by}
-        audit(match, actor, "card_entered", before, after, override_reason)
+        audit(match, actor, "card_entered", before, after, override_reason or note)
         if override_reason:
             tell_players(
                 match,

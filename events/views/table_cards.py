@@ -1,0 +1,299 @@
+"""A table's page (the score card's QR code) with the players' own card (S1–S4), the scoring
+table's "count this version" (S3) and the director's switch for a round (S5)."""
+
+import secrets
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from core.errors import DomainError
+from core.forms import WholeNumberField
+from events import selectors
+from events.models import TableCard
+from events.services import table_cards
+from events.views.access import event_of, round_of, scorer_event_of, staff_event_of
+from league.names import STAFF, name_style
+from league.wordlists import two_letter_words
+from matches.forms import SCORE
+from matches.models import GameEnd, Match, MatchStatus
+from matches.services import UnusualScores
+
+DEVICE_COOKIE = "seat_device"
+DEVICE_COOKIE_DAYS = 2
+
+
+class SeatForm(forms.Form):
+    """Which seat is acting, and its code (a signed-in player at their own seat needs none)."""
+
+    seat = forms.TypedChoiceField(label="Your seat", coerce=int, empty_value=None, required=False)
+    code = forms.CharField(
+        label="Your seat's code (printed beside your name on the card)",
+        required=False,
+        max_length=20,
+        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters"}),
+    )
+
+    def __init__(self, *args, seats=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.name_seats(seats, lambda seat: f"Player {seat.order}")
+
+    def name_seats(self, seats, name) -> None:
+        """Label the seats as the page names their players (P1, P2)."""
+        self.fields["seat"].choices = [("", "Choose your seat")] + [
+            (seat.order, f"Seat {seat.order}: {name(seat)}") for seat in seats
+        ]
+
+
+class TableCardForm(SeatForm):
+    """The table's card from a phone: every seat's final score and how the game ended (G1,
+    G2, G3), with the match report's "yes, really" for an unusual score."""
+
+    score_1 = WholeNumberField(label="Seat 1 score", **SCORE)
+    score_2 = WholeNumberField(label="Seat 2 score", **SCORE)
+    score_3 = WholeNumberField(label="Seat 3 score", required=False, **SCORE)
+    score_4 = WholeNumberField(label="Seat 4 score", required=False, **SCORE)
+    ended_by = forms.ChoiceField(
+        label="How the game ended", choices=GameEnd.choices, initial=GameEnd.WENT_OUT
+    )
+    unusual_confirmed = forms.BooleanField(
+        label="Yes, really: these unusual scores are right", required=False
+    )
+
+    def __init__(self, *args, seats=(), **kwargs):
+        super().__init__(*args, seats=seats, **kwargs)
+        for seat in seats:
+            self.fields[f"score_{seat.order}"].required = True
+        for order in range(len(seats) + 1, 5):
+            del self.fields[f"score_{order}"]
+
+    def name_seats(self, seats, name) -> None:
+        super().name_seats(seats, name)
+        for seat in seats:
+            if f"score_{seat.order}" in self.fields:
+                self.fields[f"score_{seat.order}"].label = f"Seat {seat.order}: {name(seat)}"
+
+    def scores(self) -> list[int]:
+        return [
+            self.cleaned_data[name]
+            for name in ("score_1", "score_2", "score_3", "score_4")
+            if name in self.fields
+        ]
+
+
+class ConfirmForm(SeatForm):
+    card = forms.IntegerField(widget=forms.HiddenInput)
+
+
+def device_of(request: HttpRequest) -> str:
+    """The device cookie's id (S4: wrong codes are counted per device, never per address);
+    a new one when the phone has none yet, set on the response by ``keep_device``."""
+    device = request.COOKIES.get(DEVICE_COOKIE, "")
+    if not (device.isascii() and 16 <= len(device) <= 40):
+        device = secrets.token_urlsafe(18)
+    request.seat_device = device
+    return device
+
+
+def keep_device(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    device = getattr(request, "seat_device", None)
+    if device and request.COOKIES.get(DEVICE_COOKIE) != device:
+        response.set_cookie(
+            DEVICE_COOKIE,
+            device,
+            max_age=DEVICE_COOKIE_DAYS * 86400,
+            httponly=True,
+            samesite="Lax",
+            secure=request.is_secure(),
+        )
+    return response
+
+
+def _proof(request: HttpRequest, form: SeatForm) -> table_cards.SeatProof:
+    return table_cards.SeatProof(
+        user=request.user,
+        order=form.cleaned_data.get("seat"),
+        code=form.cleaned_data.get("code") or "",
+        device=device_of(request),
+    )
+
+
+def _table(league, number: int, table: int) -> tuple[Match, list]:
+    round_ = round_of(league, number)
+    found = selectors.table_seats(round_, table)
+    if found is None:
+        raise Http404
+    match, seats = found
+    return match, [seat for seat, _ in seats]
+
+
+def _back(league, number: int, table: int, anchor: str = "card") -> str:
+    return reverse("event_table", args=[league.slug, number, table]) + f"#{anchor}"
+
+
+def _after_card(card: TableCard, seats) -> str:
+    if card.state == TableCard.State.COUNTED:
+        return "The card counts: thank you."
+    confirmed = {each.seat_order for each in card.confirmations.all()}
+    waiting = [seat.order for seat in seats if seat.order not in confirmed | {card.seat_order}]
+    return (
+        f"Saved. Waiting for seat{'s' if len(waiting) > 1 else ''} "
+        f"{', '.join(map(str, waiting))} to confirm it."
+    )
+
+
+def event_table(
+    request: HttpRequest,
+    slug: str,
+    number: int,
+    table: int,
+    *,
+    card_form: TableCardForm | None = None,
+    confirm_form: ConfirmForm | None = None,
+) -> HttpResponse:
+    """A table's page: who sits where, the turn timing and the timer, the two-letter words
+    (G10), the scores once entered; while the players enter their own card (S1), the card's
+    versions, "confirm" for each and "enter our card"."""
+    league = event_of(request, slug)
+    round_ = round_of(league, number)
+    found = selectors.table_seats(round_, table)
+    if found is None:
+        raise Http404
+    match, seats = found
+    # The players at the table know each other: they, and staff, read names as given (P2).
+    me = getattr(request.user, "profile", None) if request.user.is_authenticated else None
+    my_seat = next((seat for seat, _ in seats if me is not None and seat.player_id == me.pk), None)
+    style = STAFF if my_seat else name_style(request.user, league)
+    seconds = max(
+        (e.entrant.category.turn_seconds or 0 for _, e in seats if e and e.entrant.category_id),
+        default=0,
+    )
+    names = ",".join(seat.player.name_in(style).replace(",", " ") for seat, _ in seats)
+    context = {
+        "league": league,
+        "round": round_,
+        "names": style,
+        "match": match,
+        "seats": seats,
+        "turn_seconds": seconds,
+        "turn_label": f"{seconds // 60}:{seconds % 60:02d}",
+        "timer_query": {"seconds": seconds, "players": len(seats), "table": table, "names": names},
+        "words": two_letter_words(),
+        "self_entry": False,
+    }
+    plain_seats = [seat for seat, _ in seats]
+    if match.status != MatchStatus.BYE and selectors.self_entry_open(league, round_):
+        device_of(request)
+
+        def named(seat):
+            return seat.player.name_in(style)
+
+        initial = {"seat": my_seat.order if my_seat else match.scorekeeper}
+        context.update(
+            {
+                "self_entry": True,
+                "my_seat": my_seat,
+                "time_up": selectors.round_time_up(league, round_, timezone.now()),
+                "versions": selectors.table_versions(match, plain_seats),
+                "card_form": card_form or TableCardForm(seats=plain_seats, initial=initial),
+                "confirm_form": confirm_form
+                or ConfirmForm(
+                    seats=plain_seats, initial={"seat": my_seat.order} if my_seat else {}
+                ),
+                "scorekeeper": next(
+                    (seat for seat in plain_seats if seat.order == match.scorekeeper), None
+                ),
+            }
+        )
+        context["card_form"].name_seats(plain_seats, named)
+        context["confirm_form"].name_seats(plain_seats, named)
+    return keep_device(request, render(request, "events/table.html", context))
+
+
+@require_POST
+def event_table_card(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+    """A seat enters the table's card (S1, S3)."""
+    league = event_of(request, slug)
+    match, seats = _table(league, number, table)
+    form = TableCardForm(request.POST, seats=seats)
+    if form.is_valid():
+        try:
+            card = table_cards.table_card_enter(
+                match=match,
+                proof=_proof(request, form),
+                scores=form.scores(),
+                ended_by=form.cleaned_data["ended_by"],
+                unusual_confirmed=form.cleaned_data["unusual_confirmed"],
+            )
+        except UnusualScores as unusual:
+            form.add_error(None, unusual.message)
+            form.ask_unusual = True
+        except DomainError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, _after_card(card, seats))
+            return keep_device(request, redirect(_back(league, number, table)))
+    return event_table(request, slug, number, table, card_form=form)
+
+
+@require_POST
+def event_table_confirm(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+    """A seat confirms the version it was shown (S2)."""
+    league = event_of(request, slug)
+    match, seats = _table(league, number, table)
+    form = ConfirmForm(request.POST, seats=seats)
+    if form.is_valid():
+        try:
+            card = table_cards.table_card_confirm(
+                match=match, card_id=form.cleaned_data["card"], proof=_proof(request, form)
+            )
+        except DomainError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, _after_card(card, seats))
+            return keep_device(request, redirect(_back(league, number, table)))
+    return event_table(request, slug, number, table, confirm_form=form)
+
+
+@login_required
+@require_POST
+def event_table_count(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+    """The scoring table counts one version of a table's card (S3)."""
+    league = scorer_event_of(request, slug)
+    match, _ = _table(league, number, table)
+    try:
+        card_id = int(request.POST.get("card", ""))
+    except ValueError:
+        card_id = 0
+    try:
+        card = table_cards.table_card_count(actor=request.user, match=match, card_id=card_id)
+    except DomainError as error:
+        messages.error(request, f"Table {table}: {error.message}")
+    else:
+        messages.success(request, f"Table {table}: {'–'.join(map(str, card.scores))} counted.")
+    return redirect(reverse("event_scores", args=[league.slug, number]) + "#needs-a-person")
+
+
+@login_required
+@require_POST
+def event_self_entry(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The director closes self-entry for the round, or opens it again (S5)."""
+    league = staff_event_of(request, slug, director=True)
+    round_ = round_of(league, number)
+    closed = request.POST.get("closed") != "no"
+    try:
+        table_cards.self_entry_close(actor=request.user, round=round_, closed=closed)
+    except DomainError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(
+            request,
+            f"Round {number}: players {'no longer enter' if closed else 'enter'} their own "
+            "cards at their tables.",
+        )
+    return redirect(reverse("event_scores", args=[league.slug, number]))

@@ -1,0 +1,77 @@
+"""What the self-entry tests share (S1–S6): an event of three-seat tables whose players enter
+their own cards, one round paired, its time not yet up on the day after today."""
+
+import json
+from datetime import datetime, timedelta
+
+from events.models import TableCard
+from events.seat_codes import code_of
+from events.services import SeatProof
+from league.models import League
+from matches.models import Match
+from tests.support import eligible_student, run, write
+
+STARTS = "18:00"
+MINUTES = 45
+
+
+def self_entry_event(season, tmp_path, *, day=None, seats=3, entrants=6, slug="fest"):
+    """An event with self-entry on, `entrants` entered (the first a signed-up student, the rest
+    guests), round 1 paired at tables of `seats`."""
+    day = day or season.institution.today() + timedelta(days=1)
+    data = {
+        "name": "Self-entry Fest",
+        "slug": slug,
+        "format": "event",
+        "date": day.isoformat(),
+        "seats_per_table": seats,
+        "self_entry": True,
+        "rounds": [
+            {"number": 1, "periods": [{"starts": STARTS, "minutes": MINUTES}]},
+            {"number": 2, "periods": [{"starts": "19:00", "minutes": MINUTES}]},
+        ],
+    }
+    run(
+        "create_event",
+        write(tmp_path, f"{slug}.json", json.dumps(data)),
+        "--institution",
+        season.institution.slug,
+        "--season",
+        season.slug,
+    )
+    student = eligible_student(season, first_name="Ada", last_name="Quill")
+    rows = [f"Ada Quill,{student.campus_id}"] + [f"Guest {n}," for n in range(2, entrants + 1)]
+    run(
+        "import_entrants",
+        write(tmp_path, f"{slug}.csv", "name,campus_id\n" + "\n".join(rows) + "\n"),
+        "--league",
+        slug,
+    )
+    run("pair_round", "--league", slug, "--all-entrants", "--seed", "5")
+    return League.objects.get(slug=slug)
+
+
+def round_end(league) -> datetime:
+    from events.selectors import round_ends
+
+    return round_ends(league, league.rounds.get(number=1))
+
+
+def tables(league, number=1) -> list[Match]:
+    return list(Match.objects.filter(round__league=league, round__number=number).order_by("table"))
+
+
+def seats_of(match) -> list:
+    return list(match.seats.order_by("order").select_related("player__user"))
+
+
+def proof(match, order, *, device="device-aaaaaaaaaaaaaaaa", code=None) -> SeatProof:
+    """A guest's proof of seat `order` with its right code (or `code`)."""
+    seat = next(seat for seat in seats_of(match) if seat.order == order)
+    return SeatProof(
+        order=order, code=code if code is not None else code_of(match, seat), device=device
+    )
+
+
+def pending(match) -> list[TableCard]:
+    return list(TableCard.objects.filter(match=match, state=TableCard.State.PENDING))
