@@ -17,6 +17,7 @@ from events.models import event_of_league
 from events.services.table_cards import settle_due_cards
 from events.views.access import NUMBER, round_of, scorer_event_of
 from league.models import League, Round
+from league.names import STAFF
 from matches.forms import SCORE
 from matches.models import GameEnd, Match
 from matches.services import CardConflict
@@ -179,6 +180,7 @@ def _scoring_context(
         "entered": entered,
         "waiting": [match for match in tables if not match.is_final],
         "numbers": numbers,
+        "names": STAFF,  # staff read names as given (P2)
         "self_entry": self_entry,
         "self_entry_open": self_entry and selectors.self_entry_open(league, round_),
         "board": board,

@@ -136,6 +136,14 @@ def _back(league, number: int, table: int, anchor: str = "card") -> str:
     return reverse("event_table", args=[league.slug, number, table]) + f"#{anchor}"
 
 
+def _paired_again(request: HttpRequest, league, number: int) -> HttpResponse:
+    messages.error(
+        request,
+        f"Round {number} was just paired again: nothing was entered. Find your new table below.",
+    )
+    return redirect(reverse("event_round", args=[league.slug, number]))
+
+
 def _after_card(card: TableCard, seats) -> str:
     if card.state == TableCard.State.COUNTED:
         return "The card counts: thank you."
@@ -212,6 +220,11 @@ def event_table(
         )
         context["card_form"].name_seats(plain_seats, named)
         context["confirm_form"].name_seats(plain_seats, named)
+    if not context["self_entry"]:
+        # A card sent just as self-entry closed: the page has no form to show its answer in.
+        for form in (card_form, confirm_form):
+            for error in form.non_field_errors() if form is not None else ():
+                messages.error(request, error)
     return keep_device(request, render(request, "events/table.html", context))
 
 
@@ -235,6 +248,8 @@ def event_table_card(request: HttpRequest, slug: str, number: int, table: int) -
             form.ask_unusual = True
         except DomainError as error:
             form.add_error(None, error.message)
+        except Match.DoesNotExist:
+            return _paired_again(request, league, number)
         else:
             messages.success(request, _after_card(card, seats))
             return keep_device(request, redirect(_back(league, number, table)))
@@ -254,6 +269,8 @@ def event_table_confirm(request: HttpRequest, slug: str, number: int, table: int
             )
         except DomainError as error:
             form.add_error(None, error.message)
+        except Match.DoesNotExist:
+            return _paired_again(request, league, number)
         else:
             messages.success(request, _after_card(card, seats))
             return keep_device(request, redirect(_back(league, number, table)))

@@ -15,7 +15,7 @@ STARTS = "18:00"
 MINUTES = 45
 
 
-def self_entry_event(season, tmp_path, *, day=None, seats=3, entrants=6, slug="fest"):
+def self_entry_event(season, tmp_path, *, day=None, seats=3, entrants=6, slug="fest", student=True):
     """An event with self-entry on, `entrants` entered (the first a signed-up student, the rest
     guests), round 1 paired at tables of `seats`."""
     day = day or season.institution.today() + timedelta(days=1)
@@ -39,8 +39,12 @@ def self_entry_event(season, tmp_path, *, day=None, seats=3, entrants=6, slug="f
         "--season",
         season.slug,
     )
-    student = eligible_student(season, first_name="Ada", last_name="Quill")
-    rows = [f"Ada Quill,{student.campus_id}"] + [f"Guest {n}," for n in range(2, entrants + 1)]
+    rows = [f"Guest {n}," for n in range(2, entrants + 1)]
+    if student:
+        ada = eligible_student(season, first_name="Ada", last_name="Quill")
+        rows.insert(0, f"Ada Quill,{ada.campus_id}")
+    else:
+        rows.insert(0, "Guest 1,")
     run(
         "import_entrants",
         write(tmp_path, f"{slug}.csv", "name,campus_id\n" + "\n".join(rows) + "\n"),

@@ -1,0 +1,228 @@
+"""The players' own card through the pages (S1–S5): the table's page for a guest with a seat
+code and for a signed-in entrant, the scoring table's "needs a person", the director's switch,
+the settings file's key, and the pages' query counts."""
+
+import json
+import re
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from events.models import SeatCodeAttempt, TableCard
+from events.seat_codes import code_of
+from events.services import card_enter, scorer_invite
+from league.models import League
+from matches.models import MatchStatus
+from tests.events.self_entry_support import pending, seats_of, self_entry_event, tables
+from tests.support import run, write
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def fest(season, tmp_path):
+    return self_entry_event(season, tmp_path)
+
+
+@pytest.fixture
+def done_fest(season, tmp_path):
+    """The same event on a past day: its round's time is up."""
+    return self_entry_event(season, tmp_path, day=season.institution.today() - timedelta(days=1))
+
+
+def table_url(number=1, table=1, part=""):
+    url = reverse("event_table", args=["fest", number, table])
+    return url + part if part else url
+
+
+def card_post(client, table, order, scores, *, code=None, **more):
+    match = tables(League.objects.get(slug="fest"))[table - 1]
+    seat = seats_of(match)[order - 1]
+    data = {
+        "seat": order,
+        "code": code_of(match, seat) if code is None else code,
+        "ended_by": "went_out",
+        **{f"score_{i}": score for i, score in enumerate(scores, start=1)},
+        **more,
+    }
+    return client.post(table_url(1, table, "card/"), data)
+
+
+def confirm_post(client, table, order, card, *, code=None):
+    match = tables(League.objects.get(slug="fest"))[table - 1]
+    seat = seats_of(match)[order - 1]
+    return client.post(
+        table_url(1, table, "confirm/"),
+        {"seat": order, "code": code_of(match, seat) if code is None else code, "card": card.pk},
+    )
+
+
+def test_s1_a_guest_enters_the_card_and_the_others_confirm_on_the_table_page(client, fest):
+    page = client.get(table_url())
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "Enter our card" in html and "seat_device" in page.cookies
+    response = card_post(client, 1, 1, [410, 380, 300])
+    assert response.status_code == 302
+    page = client.get(response.url).content.decode()
+    assert "Waiting for seats 2, 3 to confirm it." in page
+    assert "Yes, this is our card" in page
+    card = pending(tables(fest)[0])[0]
+    assert confirm_post(client, 1, 2, card).status_code == 302
+    assert confirm_post(client, 1, 3, card).status_code == 302
+    table = tables(fest)[0]
+    assert table.status == MatchStatus.CONFIRMED
+    page = client.get(table_url()).content.decode()
+    assert "The card is in: 410–380–300" in page
+    # The device cookie, never the address, is what the attempts keep.
+    devices = set(SeatCodeAttempt.objects.values_list("device", flat=True))
+    assert devices == {client.cookies["seat_device"].value}
+
+
+def test_s4_a_wrong_code_re_renders_the_page_with_its_message_and_changes_nothing(client, fest):
+    response = card_post(client, 1, 1, [410, 380, 300], code="ZZZZZZ")
+    assert response.status_code == 200
+    assert "not seat 1" in response.content.decode()
+    assert not TableCard.objects.exists()
+
+
+def test_g1_s1_an_unusual_score_asks_yes_really_on_the_table_page(client, fest):
+    response = card_post(client, 1, 1, [40, 380, 300])
+    html = response.content.decode()
+    assert response.status_code == 200 and 'name="unusual_confirmed"' in html
+    assert card_post(client, 1, 1, [40, 380, 300], unusual_confirmed="on").status_code == 302
+    assert pending(tables(fest)[0])[0].scores == [40, 380, 300]
+
+
+def test_s1_a_signed_in_entrant_confirms_without_a_code(client, fest):
+    table = next(t for t in tables(fest) if any(s.player.user_id for s in seats_of(t)))
+    ada = next(seat for seat in seats_of(table) if seat.player.user_id)
+    keeper = 1 if ada.order != 1 else 2
+    card_post(client, table.table, keeper, [400, 350, 300])
+    client.force_login(ada.player.user)
+    page = client.get(table_url(1, table.table)).content.decode()
+    assert f"You are seat {ada.order}" in page
+    card = pending(table)[0]
+    response = client.post(
+        table_url(1, table.table, "confirm/"), {"seat": "", "code": "", "card": card.pk}
+    )
+    assert response.status_code == 302
+    assert card.confirmations.get().user == ada.player.user
+
+
+def test_s3_the_scoring_table_shows_only_what_needs_a_person(client, done_fest, director):
+    first, second = tables(done_fest)
+    card_post(client, 1, 1, [400, 350, 300])
+    card_post(client, 1, 2, [400, 360, 300])
+    client.force_login(director.user)
+    page = client.get(reverse("event_scores", args=["fest", 1])).content.decode()
+    assert "Table 1: the players disagree" in page
+    assert page.count('data-testid="card-version"') == 2
+    missing = re.search(r'data-testid="missing">(.*?)</p>', page, re.S).group(1)
+    assert ">2</a>" in missing and ">1</a>" not in missing
+    assert 'data-testid="waiting"' not in page  # no list of tables that need nothing
+    versions = pending(first)
+    response = client.post(
+        reverse("event_table_count", args=["fest", 1, 1]), {"card": versions[1].pk}
+    )
+    assert response.status_code == 302
+    first.refresh_from_db()
+    assert [seat.score for seat in seats_of(first)] == [400, 360, 300]
+
+
+def test_s3_a_volunteer_settles_a_conflict_and_a_player_cannot(client, done_fest, director, player):
+    volunteer = scorer_invite(
+        actor=director.user, league=done_fest, name="Val", email="val@example.edu"
+    ).user
+    card_post(client, 1, 1, [400, 350, 300])
+    card_post(client, 1, 2, [400, 360, 300])
+    version = pending(tables(done_fest)[0])[0]
+    client.force_login(player.user)
+    response = client.post(reverse("event_table_count", args=["fest", 1, 1]), {"card": version.pk})
+    assert response.status_code == 404
+    assert len(pending(tables(done_fest)[0])) == 2
+    client.force_login(volunteer)
+    client.post(reverse("event_table_count", args=["fest", 1, 1]), {"card": version.pk})
+    assert TableCard.objects.get(pk=version.pk).state == TableCard.State.COUNTED
+
+
+def test_s5_the_director_closes_self_entry_for_a_round_from_the_scoring_table(
+    client, fest, director
+):
+    client.force_login(director.user)
+    page = client.get(reverse("event_scores", args=["fest", 1])).content.decode()
+    assert "Close self-entry for round 1" in page
+    client.post(reverse("event_self_entry", args=["fest", 1]))
+    client.logout()
+    page = client.get(table_url()).content.decode()
+    assert "Enter our card" not in page
+    response = card_post(client, 1, 1, [400, 350, 300])
+    assert "hand yours in there" in response.content.decode()
+
+
+def test_s5_self_entry_in_the_settings_file_and_its_export(season, tmp_path, director):
+    self_entry_event(season, tmp_path)
+    out, _ = run("create_event", "--export", "fest")
+    assert json.loads(out)["self_entry"] is True
+    data = json.loads(out) | {"slug": "fest-two", "self_entry": "yes"}
+    with pytest.raises(Exception, match="self_entry"):
+        run(
+            "create_event",
+            write(tmp_path, "two.json", json.dumps(data)),
+            "--institution",
+            season.institution.slug,
+            "--season",
+            season.slug,
+        )
+
+
+def test_s3_the_table_page_and_the_scoring_table_run_the_same_queries_at_two_sizes(
+    client, season, tmp_path, director
+):
+    """With versions, confirmations and wrong codes on the tables, both pages read a fixed
+    number of queries whatever the number of tables."""
+
+    def counts(entrants, slug):
+        league = self_entry_event(
+            season,
+            tmp_path,
+            day=season.institution.today() - timedelta(days=1),
+            entrants=entrants,
+            slug=slug,
+            student=False,
+        )
+        for match in tables(league):
+            seats = seats_of(match)
+            scores = [400, 350, 300][: len(seats)]
+            from events.services import SeatProof, table_card_enter
+
+            for order in (1, 2):
+                table_card_enter(
+                    match=match,
+                    proof=SeatProof(order=order, code=code_of(match, seats[order - 1])),
+                    scores=[scores[0] + order, *scores[1:]],
+                )
+        client.force_login(director.user)
+        found = []
+        for url in (
+            reverse("event_table", args=[slug, 1, 1]),
+            reverse("event_scores", args=[slug, 1]),
+        ):
+            client.get(url)
+            with CaptureQueriesContext(connection) as queries:
+                assert client.get(url).status_code == 200
+            found.append(len(queries))
+        return found
+
+    assert counts(6, "small") == counts(24, "large")
+
+
+def test_s3_a_card_typed_at_the_scoring_table_counts_an_agreeing_players_version(
+    client, fest, director
+):
+    card_post(client, 1, 1, [400, 350, 300])
+    card_enter(actor=director.user, match=tables(fest)[0], scores=[400, 350, 300])
+    assert TableCard.objects.get().state == TableCard.State.COUNTED
