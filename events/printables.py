@@ -36,6 +36,7 @@ class PrintSeat:
     number: int | None
     category: str = ""
     team: str = ""
+    code: str = ""  # the seat's code where players enter their own card (S4)
 
 
 @dataclass(frozen=True)
@@ -70,6 +71,7 @@ class PrintRound:
     two_letter_caption: str = ""
     periods: tuple[tuple[str, int], ...] = ()  # (starts "HH:MM", minutes), when in periods
     end_of_game: str = ""  # the league's end-of-game rule in words (G1)
+    self_entry: bool = False  # the players enter this card themselves (S1): codes printed
 
 
 def _paper(paper: str) -> str:

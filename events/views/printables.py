@@ -12,6 +12,7 @@ from core.clock import clock_time
 from events import printables, selectors, services
 from events.models import event_of_league
 from events.pages import rounds_view
+from events.seat_codes import code_of
 from events.views.access import staff_event_of
 from league.wordlists import two_letter_words
 
@@ -27,10 +28,10 @@ def event_print(request: HttpRequest, slug: str, number: int, kind: str) -> Http
     paper = request.GET.get("paper", "letter")
     if paper not in printables.PAPER:
         paper = "letter"
+    round_ = selectors.paired_round(league, number)
     if kind in ("cards", "sheets"):
         # Recorded before the seating is read: a re-pairing after this moment is one the cards
         # in the hall may not show, and the scoring table then asks for players' numbers.
-        round_ = selectors.paired_round(league, number)
         if round_ is not None:
             services.cards_printed(actor=request.user, round=round_)
     # Printed sheets leave the staff's hands: a withheld student is their number on every one
@@ -41,13 +42,17 @@ def event_print(request: HttpRequest, slug: str, number: int, kind: str) -> Http
     if view is None or not view["tables"]:
         raise Http404
 
-    def seat_of(seat, entry):
+    # Each seat's code goes on its table's card only, never on the wall (S4).
+    codes = kind == "cards" and round_ is not None and selectors.self_entry_open(league, round_)
+
+    def seat_of(seat, entry, match=None):
         return printables.PrintSeat(
             seat=seat.order,
             name=seat.player.name_in(style),
             number=entry.player_number if entry else None,
             category=entry.entrant.category.name if entry and entry.entrant.category_id else "",
             team=entry.entrant.team.name if entry and entry.entrant.team_id else "",
+            code=code_of(match, seat) if codes and match is not None else "",
         )
 
     def seconds(seats):
@@ -74,7 +79,7 @@ def event_print(request: HttpRequest, slug: str, number: int, kind: str) -> Http
         tables=tuple(
             printables.PrintTable(
                 number=match.table,
-                seats=tuple(seat_of(seat, entry) for seat, entry in seats),
+                seats=tuple(seat_of(seat, entry, match) for seat, entry in seats),
                 url=settings.SITE_URL
                 + reverse("event_table", args=[league.slug, number, match.table]),
                 turn_seconds=seconds(seats),
@@ -86,6 +91,7 @@ def event_print(request: HttpRequest, slug: str, number: int, kind: str) -> Http
         two_letter_caption=printables.TWO_LETTER_CAPTION,
         periods=tuple((clock_time(p.starts), p.minutes) for p in view["periods"]),
         end_of_game=printables.END_OF_GAME_WORDS.get(league.end_of_game_rule, ""),
+        self_entry=codes,
     )
     render_pdf = {
         "pairings": printables.pairings_pdf,

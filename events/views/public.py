@@ -131,6 +131,10 @@ def _projector_context(league: League) -> dict:
         "leader_pages": [rows[at : at + HALL_ROWS] for at in range(0, len(rows), HALL_ROWS)],
         "current": current,
         "round_words": _round_words(current),
+        # How many of the round's cards the hall still owes (S3), from the tables already read.
+        "cards_out": sum(1 for match, _ in current["tables"] if not match.is_final)
+        if current
+        else 0,
         "period_spans": [
             (
                 clock_time(period.starts),

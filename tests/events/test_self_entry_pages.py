@@ -226,3 +226,29 @@ def test_s3_a_card_typed_at_the_scoring_table_counts_an_agreeing_players_version
     card_post(client, 1, 1, [400, 350, 300])
     card_enter(actor=director.user, match=tables(fest)[0], scores=[400, 350, 300])
     assert TableCard.objects.get().state == TableCard.State.COUNTED
+
+
+def test_s4_each_seat_code_is_printed_on_its_tables_card_and_never_on_the_wall(
+    client, fest, director, tmp_path
+):
+    from tests.support import poppler
+
+    client.force_login(director.user)
+    cards = client.get(reverse("event_print", args=["fest", 1, "cards"]))
+    wall = client.get(reverse("event_print", args=["fest", 1, "pairings"]))
+    text = poppler("pdftotext", cards.content, tmp_path)
+    wall_text = poppler("pdftotext", wall.content, tmp_path)
+    for match in tables(fest):
+        for seat in seats_of(match):
+            assert code_of(match, seat) in text
+            assert code_of(match, seat) not in wall_text
+    assert "confirms it with their seat code" in text
+
+
+def test_s3_the_projector_shows_how_many_cards_are_still_out(client, done_fest):
+    panel = reverse("event_projector_panel", args=["fest"])
+    assert "Cards still out: 2 of 2" in client.get(panel).content.decode()
+    first = tables(done_fest)[0]
+    card_post(client, 1, 1, [400, 350, 300])
+    confirm_post(client, 1, 2, pending(first)[0])  # the time is up: one confirmation counts
+    assert "Cards still out: 1 of 2" in client.get(panel).content.decode()
