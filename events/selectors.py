@@ -440,13 +440,19 @@ class CardVersion:
 
     card: TableCard
     entered_by: Seat
-    rows: list[tuple[Seat, int]]
+    rows: list[tuple[Seat, int, bool]]  # each seat, its score, whether the versions part there
     confirmed: list[Seat]
     waiting: list[Seat]
 
 
 def _versions(cards, seats: list[Seat]) -> list[CardVersion]:
     by_order = {seat.order: seat for seat in seats}
+    cards = list(cards)
+    # Where versions part, the score is marked: what the scoring table asks the table about.
+    differs = [
+        len({card.scores[at] for card in cards if at < len(card.scores)}) > 1
+        for at in range(len(seats))
+    ]
     versions = []
     for card in cards:
         confirmed = {each.seat_order for each in card.confirmations.all()}
@@ -454,7 +460,7 @@ def _versions(cards, seats: list[Seat]) -> list[CardVersion]:
             CardVersion(
                 card=card,
                 entered_by=by_order.get(card.seat_order),
-                rows=list(zip(seats, card.scores, strict=False)),
+                rows=list(zip(seats, card.scores, differs, strict=False)),
                 confirmed=[by_order[o] for o in sorted(confirmed) if o in by_order],
                 waiting=[
                     seat

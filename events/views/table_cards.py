@@ -206,6 +206,7 @@ def event_table(
             {
                 "self_entry": True,
                 "my_seat": my_seat,
+                "plain_seats": plain_seats,
                 "time_up": selectors.round_time_up(league, round_, timezone.now()),
                 "versions": selectors.table_versions(match, plain_seats),
                 "card_form": card_form or TableCardForm(seats=plain_seats, initial=initial),

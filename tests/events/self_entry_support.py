@@ -15,9 +15,14 @@ STARTS = "18:00"
 MINUTES = 45
 
 
-def self_entry_event(season, tmp_path, *, day=None, seats=3, entrants=6, slug="fest", student=True):
-    """An event with self-entry on, `entrants` entered (the first a signed-up student, the rest
-    guests), round 1 paired at tables of `seats`."""
+STUDENT_NAMES = [("Ada", "Quill"), ("Bo", "Vance"), ("Cy", "Marsh"), ("Di", "Rowe")]
+
+
+def self_entry_event(
+    season, tmp_path, *, day=None, seats=3, entrants=6, slug="fest", student=True, students=1
+):
+    """An event with self-entry on, `entrants` entered (the first `students` signed-up
+    students, none without `student`; the rest guests), round 1 paired at tables of `seats`."""
     day = day or season.institution.today() + timedelta(days=1)
     data = {
         "name": "Self-entry Fest",
@@ -39,12 +44,12 @@ def self_entry_event(season, tmp_path, *, day=None, seats=3, entrants=6, slug="f
         "--season",
         season.slug,
     )
-    rows = [f"Guest {n}," for n in range(2, entrants + 1)]
-    if student:
-        ada = eligible_student(season, first_name="Ada", last_name="Quill")
-        rows.insert(0, f"Ada Quill,{ada.campus_id}")
-    else:
-        rows.insert(0, "Guest 1,")
+    count = students if student else 0
+    rows = []
+    for first, last in STUDENT_NAMES[:count]:
+        profile = eligible_student(season, first_name=first, last_name=last)
+        rows.append(f"{first} {last},{profile.campus_id}")
+    rows += [f"Guest {n}," for n in range(count + 1, entrants + 1)]
     run(
         "import_entrants",
         write(tmp_path, f"{slug}.csv", "name,campus_id\n" + "\n".join(rows) + "\n"),

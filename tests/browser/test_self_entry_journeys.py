@@ -1,0 +1,138 @@
+"""Players enter their own table's card (S1–S4), in a browser on phones: a signed-in scorekeeper
+enters and the other seat confirms on a second phone; guests prove their seats with the codes on
+the card; a disagreement reaches the scoring table and is settled there."""
+
+from datetime import timedelta
+
+import pytest
+from playwright.sync_api import expect
+
+from events.models import TableCard
+from events.seat_codes import code_of
+from matches.models import MatchStatus
+from tests.browser import DESKTOP, PHONE, shoot, signed_in
+from tests.events.self_entry_support import seats_of, self_entry_event, tables
+
+pytestmark = pytest.mark.browser
+
+
+def table_url(base, match):
+    return f"{base}/leagues/{match.league.slug}/rounds/1/tables/{match.table}/"
+
+
+def enter_card(page, scores):
+    form = page.locator("details.enter-card form")
+    for order, score in enumerate(scores, start=1):
+        form.locator(f'input[name="score_{order}"]').fill(str(score))
+    form.get_by_role("button").click()
+
+
+def test_s1_s2_a_signed_in_scorekeeper_enters_and_the_other_seat_confirms_on_a_second_phone(
+    browser, live_server, transactional_db, season, tmp_path
+):
+    league = self_entry_event(season, tmp_path, seats=2, entrants=2, students=2)
+    match = tables(league)[0]
+    keeper, other = seats_of(match)
+    base = live_server.url
+
+    first = signed_in(browser, base, keeper.player.user.email)
+    first.goto(table_url(base, match))
+    expect(first.get_by_text(f"You are seat {keeper.order}").first).to_be_visible()
+    first.get_by_label(f"Seat 1: {keeper.player.name}").fill("412")
+    first.get_by_label(f"Seat 2: {other.player.name}").fill("377")
+    first.get_by_role("button", name="Enter our card").click()
+    expect(first.get_by_role("status")).to_contain_text("Waiting for seat 2 to confirm it.")
+    shoot(first, "self-entry-entered-phone")
+
+    second = signed_in(browser, base, other.player.user.email)
+    second.goto(table_url(base, match))
+    version = second.get_by_test_id("pending-card")
+    expect(version).to_contain_text("412")
+    expect(version).to_contain_text("377")
+    version.get_by_role("button", name="Yes, this is our card").click()
+    expect(second.get_by_role("status")).to_contain_text("The card counts")
+    expect(second.get_by_test_id("card-counted")).to_contain_text("412–377")
+    match.refresh_from_db()
+    assert match.status == MatchStatus.CONFIRMED
+    assert [seat.score for seat in seats_of(match)] == [412, 377]
+
+
+def test_s4_guests_prove_their_seats_with_the_codes_on_the_card(
+    browser, live_server, transactional_db, season, tmp_path
+):
+    league = self_entry_event(season, tmp_path, seats=3, entrants=6, student=False)
+    match = tables(league)[0]
+    seats = seats_of(match)
+    base = live_server.url
+
+    keeper = browser.new_context(viewport=PHONE).new_page()
+    keeper.goto(table_url(base, match))
+    form = keeper.locator("details.enter-card form")
+    form.get_by_label("Your seat", exact=True).select_option(str(seats[0].order))
+    form.get_by_label("Your seat's code").fill(code_of(match, seats[0]).lower())
+    enter_card(keeper, [390, 350, 310])
+    expect(keeper.get_by_role("status")).to_contain_text("Waiting for seats 2, 3")
+
+    # Seat 2 types seat 3's code first: refused, nothing confirmed; then its own.
+    guest = browser.new_context(viewport=PHONE).new_page()
+    guest.goto(table_url(base, match))
+    confirm = guest.locator("form.confirm-form")
+    confirm.get_by_label("Your seat", exact=True).select_option("2")
+    confirm.get_by_label("Your seat's code").fill(code_of(match, seats[2]))
+    confirm.get_by_role("button", name="Yes, this is our card").click()
+    expect(guest.locator(".errorlist")).to_contain_text("not seat 2")
+    confirm = guest.locator("form.confirm-form")
+    confirm.get_by_label("Your seat", exact=True).select_option("2")
+    confirm.get_by_label("Your seat's code").fill(code_of(match, seats[1]))
+    confirm.get_by_role("button", name="Yes, this is our card").click()
+    expect(guest.get_by_role("status")).to_contain_text("Waiting for seat 3")
+
+    # Seat 3 on the same phone, one after the other.
+    confirm = guest.locator("form.confirm-form")
+    confirm.get_by_label("Your seat", exact=True).select_option("3")
+    confirm.get_by_label("Your seat's code").fill(code_of(match, seats[2]))
+    confirm.get_by_role("button", name="Yes, this is our card").click()
+    expect(guest.get_by_role("status")).to_contain_text("The card counts")
+    shoot(guest, "self-entry-guest-confirmed-phone")
+    match.refresh_from_db()
+    assert match.status == MatchStatus.CONFIRMED
+
+
+def test_s3_a_disagreement_is_settled_at_the_scoring_table(
+    browser, live_server, transactional_db, season, tmp_path, director
+):
+    league = self_entry_event(
+        season,
+        tmp_path,
+        seats=2,
+        entrants=4,
+        student=False,
+        day=season.institution.today() - timedelta(days=1),
+    )
+    match = tables(league)[0]
+    seats = seats_of(match)
+    base = live_server.url
+    for order, scores in ((1, [400, 350]), (2, [400, 380])):
+        phone = browser.new_context(viewport=PHONE).new_page()
+        phone.goto(table_url(base, match))
+        form = phone.locator("details.enter-card form")
+        if not form.is_visible():
+            phone.get_by_text("Not what we played? Enter your version").click()
+        form.get_by_label("Your seat", exact=True).select_option(str(order))
+        form.get_by_label("Your seat's code").fill(code_of(match, seats[order - 1]))
+        enter_card(phone, scores)
+        expect(phone.get_by_role("status")).to_contain_text("Saved")
+
+    desk = signed_in(browser, base, director.user.email, viewport=DESKTOP)
+    desk.goto(f"{base}/leagues/{league.slug}/rounds/1/scores/")
+    conflict = desk.get_by_test_id("conflict")
+    expect(conflict).to_contain_text(f"Table {match.table}: the players disagree")
+    expect(conflict.get_by_test_id("card-version")).to_have_count(2)
+    expect(desk.get_by_test_id("missing")).to_contain_text(str(tables(league)[1].table))
+    shoot(desk, "self-entry-conflict-desktop")
+    conflict.get_by_role("button", name="Count this version").nth(1).click()
+    expect(desk.get_by_role("status")).to_contain_text(f"Table {match.table}: 400–380 counted.")
+    expect(desk.get_by_test_id("conflict")).to_have_count(0)
+    match.refresh_from_db()
+    assert [seat.score for seat in seats_of(match)] == [400, 380]
+    assert TableCard.objects.filter(match=match, state=TableCard.State.OVERRULED).count() == 1
