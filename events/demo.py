@@ -202,6 +202,8 @@ def challenge_settings(day, times: ChallengeTimes | None = None) -> dict:
         "short_team": "average_fill",
         "end_of_game_rule": "out_bonus",
         "lexicon": "OSPD6",
+        # The scorekeeper enters the table's sheet from a phone, the others confirm (S1).
+        "self_entry": True,
         "rounds": [
             {
                 "number": 1,

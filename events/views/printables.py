@@ -42,8 +42,12 @@ def event_print(request: HttpRequest, slug: str, number: int, kind: str) -> Http
     if view is None or not view["tables"]:
         raise Http404
 
-    # Each seat's code goes on its table's card only, never on the wall (S4).
-    codes = kind == "cards" and round_ is not None and selectors.self_entry_open(league, round_)
+    # Each seat's code goes on its table's card or sheet only, never on the wall (S4).
+    codes = (
+        kind in ("cards", "sheets")
+        and round_ is not None
+        and selectors.self_entry_open(league, round_)
+    )
 
     def seat_of(seat, entry, match=None):
         return printables.PrintSeat(

@@ -31,6 +31,7 @@ PUBLIC = [
     "/leagues/scrabble-fest/rounds/1/tables/1/",
     "/leagues/scrabble-fest/timer/",
     "/leagues/corporate-challenge/leaderboard/",
+    "/leagues/corporate-challenge/rounds/1/tables/1/",  # issue 32: the players' card, in
 ]
 
 
@@ -56,6 +57,7 @@ STAFF = {
         "/leagues/scrabble-fest/rounds/2/scores/",
         "/leagues/corporate-challenge/assists/",
         "/leagues/scrabble-fest/rounds/1/scores/",
+        "/leagues/corporate-challenge/rounds/1/scores/",  # issue 32: what needs a person
     ],
     # Issue 30: the volunteer's home (their scoring table), a site admin's institution picker.
     "volunteer@example.edu": ["/", "/leagues/scrabble-fest/assists/"],

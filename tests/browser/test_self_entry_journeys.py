@@ -5,6 +5,7 @@ the card; a disagreement reaches the scoring table and is settled there."""
 from datetime import timedelta
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from events.models import TableCard
@@ -14,6 +15,17 @@ from tests.browser import DESKTOP, PHONE, shoot, signed_in
 from tests.events.self_entry_support import seats_of, self_entry_event, tables
 
 pytestmark = pytest.mark.browser
+
+
+def serious_violations(page) -> list[str]:
+    """axe-core's serious and critical findings on the page as it stands (issue 17's bar)."""
+    page.wait_for_load_state("load")
+    found = Axe().run(page).response["violations"]
+    return [
+        f"{v['id']}: {v['help']} ({v['nodes'][0]['target']})"
+        for v in found
+        if v["impact"] in {"serious", "critical"}
+    ]
 
 
 def table_url(base, match):
@@ -43,6 +55,7 @@ def test_s1_s2_a_signed_in_scorekeeper_enters_and_the_other_seat_confirms_on_a_s
     first.get_by_role("button", name="Enter our card").click()
     expect(first.get_by_role("status")).to_contain_text("Waiting for seat 2 to confirm it.")
     shoot(first, "self-entry-entered-phone")
+    assert serious_violations(first) == []
 
     second = signed_in(browser, base, other.player.user.email)
     second.goto(table_url(base, match))
@@ -81,6 +94,7 @@ def test_s4_guests_prove_their_seats_with_the_codes_on_the_card(
     confirm.get_by_label("Your seat's code").fill(code_of(match, seats[2]))
     confirm.get_by_role("button", name="Yes, this is our card").click()
     expect(guest.locator(".errorlist")).to_contain_text("not seat 2")
+    assert serious_violations(guest) == []
     confirm = guest.locator("form.confirm-form")
     confirm.get_by_label("Your seat", exact=True).select_option("2")
     confirm.get_by_label("Your seat's code").fill(code_of(match, seats[1]))
@@ -130,6 +144,7 @@ def test_s3_a_disagreement_is_settled_at_the_scoring_table(
     expect(conflict.get_by_test_id("card-version")).to_have_count(2)
     expect(desk.get_by_test_id("missing")).to_contain_text(str(tables(league)[1].table))
     shoot(desk, "self-entry-conflict-desktop")
+    assert serious_violations(desk) == []
     conflict.get_by_role("button", name="Count this version").nth(1).click()
     expect(desk.get_by_role("status")).to_contain_text(f"Table {match.table}: 400–380 counted.")
     expect(desk.get_by_test_id("conflict")).to_have_count(0)
