@@ -15,7 +15,7 @@ from django.utils import timezone
 from accounts.models import PlayerProfile, SignInLink, User
 from accounts.services import profiles_forget, sign_in_link_create, volunteer_account_create
 from core.tasks import queue_email
-from events.models import EventScorer, event_of_league
+from events.models import EventScorer, SeatCodeAttempt, event_of_league
 from events.rights import (
     EventError,
     lock_event,
@@ -191,4 +191,11 @@ def forget_volunteers(institution, cutoff, now) -> int:
         .values_list("pk", flat=True)
         .distinct()
     )
-    return profiles_forget(helpers, now=now)
+    forgotten = profiles_forget(helpers, now=now)
+    # The seat codes' attempts keep a device cookie's id: they go with the guests' addresses
+    # (S4, P5); they matter only while the evening's cards are settled.
+    SeatCodeAttempt.objects.filter(
+        match__league__season__institution=institution,
+        match__league__event__date__lt=cutoff,
+    ).delete()
+    return forgotten
