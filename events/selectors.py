@@ -12,6 +12,7 @@ from core.clock import duration_words
 from events.leaderboard import BoardEntrant, BoardTable, Leaderboard, leaderboard
 from events.models import (
     AssistSale,
+    CardConfirmation,
     Entrant,
     EventScorer,
     RoundCards,
@@ -389,7 +390,8 @@ def round_to_score(league: League) -> Round | None:
 def personal_rows(user, profile, when) -> dict:
     """A person's own rows of events for their download (``league.personal_data``, issue 31):
     their category and team at each event, the assists sold to them (E5), and the invitations
-    to score (to their account or their address). Three queries; `when` writes a time."""
+    to score (to their account or their address), the table cards they entered or confirmed.
+    Five queries; `when` writes a time."""
     return {
         "event_entries": [
             {"event": event, "category": category, "team": team}
@@ -426,6 +428,33 @@ def personal_rows(user, profile, when) -> dict:
             for row in EventScorer.objects.filter(Q(user=user) | Q(email__iexact=user.email))
             .order_by("created_at", "pk")
             .values("league__name", "name", "email", "created_at")
+        ],
+        # The cards they entered or confirmed at their tables by their login (S1, S2).
+        "table_cards_entered": [
+            {**row, "entered_at": when(row.pop("entered_at"))}
+            for row in TableCard.objects.filter(entered_by=user)
+            .order_by("entered_at", "pk")
+            .values(
+                "scores",
+                "ended_by",
+                "state",
+                "entered_at",
+                event=F("match__league__name"),
+                round_number=F("match__round__number"),
+                table=F("match__table"),
+            )
+        ],
+        "table_cards_confirmed": [
+            {**row, "at": when(row.pop("at"))}
+            for row in CardConfirmation.objects.filter(user=user)
+            .order_by("at", "pk")
+            .values(
+                "at",
+                scores=F("card__scores"),
+                event=F("card__match__league__name"),
+                round_number=F("card__match__round__number"),
+                table=F("card__match__table"),
+            )
         ],
     }
 
