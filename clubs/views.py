@@ -251,8 +251,9 @@ def club_close(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             round=night,
             reason=clean_text(request.POST.get("reason"), what="The reason", max_length=300),
         ),
-        lambda forfeited: (
-            f"Night {night.number} closed: {forfeited} tables without scores forfeited."
+        lambda closed: (
+            f"Night {night.number} closed: {closed.forfeited} tables without scores forfeited, "
+            f"{closed.confirmed} reports another player had confirmed now count."
         ),
     )
     return redirect(_back(night))
