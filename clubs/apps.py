@@ -13,3 +13,4 @@ class ClubsConfig(AppConfig):
         from .format import CLUB
 
         formats.register(CLUB)
+        from . import receivers  # noqa: F401  (connects to matches' seat_confirmed)

@@ -6,7 +6,8 @@ recent tablemates apart; each table is a match whose seat order is the draw for 
 seat 1 keeping score (G9), or the first student after a guest there. Guests (``guest_add``)
 play only in a club that is not campus-only. A night's tables are its matches in id order:
 table 1 is the first. The nightly's L8 never forfeits club tables: the director closes the
-night (``close_night``) and its tables still without scores become double forfeits then.
+night (``close_night``) and its tables still without scores become double forfeits then, and
+its reports another seat has confirmed become final.
 
 Each service runs in one transaction with the night's row locked, so a check-in, a check-out and
 a seating of the same night happen one after another. The commands act as the site, passing
@@ -14,6 +15,7 @@ a seating of the same night happen one after another. The commands act as the si
 """
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
@@ -28,7 +30,8 @@ from league.models import CheckIn, Entry, League, LeagueFormat, Round
 from league.services import enter, lock_league, number_entries, require_staff
 from league.tables import SeatingError
 from matches.models import OPEN_STATUSES, Match, MatchStatus, ResultReport, Seat
-from matches.services import NewMatch, double_forfeit_tables, matches_create, seat_add
+from matches.services import NewMatch, matches_create, seat_add
+from matches.services.tables import confirm_answered_tables, double_forfeit_tables
 
 from .models import NightClosing
 from .seating import seat_tables
@@ -367,22 +370,29 @@ def night_add(*, actor, league: League, on) -> Round:
         )
 
 
-def close_night(*, actor, round: Round, reason: str, now=None) -> int:
+class NightClosed(NamedTuple):
+    forfeited: int  # tables without scores, now double forfeits
+    confirmed: int  # reports another seat confirmed, now final
+
+
+def close_night(*, actor, round: Round, reason: str, now=None) -> NightClosed:
     """The director closes the night: each table still without scores becomes a double forfeit
-    (a loss for every seat, G9); a table with a pending report keeps its confirmation window and
-    a disputed one waits for the director's ruling. Returns how many tables were forfeited;
-    closing again forfeits nothing more."""
+    (a loss for every seat, G9), and each pending report that a seat besides the scorekeeper
+    confirmed becomes final (G9, ours), audited as the director's with how many confirmed. A
+    report nobody else confirmed keeps its confirmation window; a disputed one waits for the
+    director's ruling. Closing again is refused and changes nothing."""
     now = now or timezone.now()
     with transaction.atomic():
         night = _lock_night(round)
         require_staff(actor, night.league)
         _require_open(night)
         ids = list(Match.objects.filter(round=night).values_list("id", flat=True))
-        forfeited = len(double_forfeit_tables(ids, actor=actor, reason=reason, now=now))
+        forfeited = double_forfeit_tables(ids, actor=actor, reason=reason, now=now)
+        confirmed = confirm_answered_tables(ids, actor=actor, when="when the night closed", now=now)
         NightClosing.objects.create(
             night=night,
             closed_at=now,
             closed_by=actor if actor is not None and actor.is_authenticated else None,
             reason=reason[:300],
         )
-        return forfeited
+        return NightClosed(forfeited=len(forfeited), confirmed=len(confirmed))

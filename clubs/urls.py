@@ -20,6 +20,7 @@ urlpatterns = [
         name="club_latecomers",
     ),
     path("<slug:slug>/nights/<int:number>/close/", views.club_close, name="club_close"),
+    path("<slug:slug>/nights/<int:number>/cards.pdf", views.club_cards, name="club_cards"),
     path(
         "<slug:slug>/nights/<int:number>/tables/<int:match_id>/card/",
         views.club_card,

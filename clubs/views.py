@@ -5,6 +5,7 @@ Thin views: each POST calls one service in ``clubs.services`` or ``matches.servi
 import secrets
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -12,21 +13,22 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from accounts import roles
+from accounts import privacy, roles
 from accounts.models import PlayerProfile
+from accounts.services import export_record
 from core.actions import act_and_say
 from core.errors import DomainError
 from core.forms import TextField, WholeNumberField
 from core.values import clean_text
 from league.door import back_with_search, entrant_scanned, searched
-from league.models import League, LeagueFormat, Round
+from league.models import Entry, League, LeagueFormat, Round
 from league.selectors import round_tables
 from league.views import league_page_context
 from matches import services as match_services
 from matches.forms import SCORE
 from matches.models import GameEnd, Match
 
-from . import selectors
+from . import printables, selectors
 from . import services as club
 
 
@@ -251,11 +253,68 @@ def club_close(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             round=night,
             reason=clean_text(request.POST.get("reason"), what="The reason", max_length=300),
         ),
-        lambda forfeited: (
-            f"Night {night.number} closed: {forfeited} tables without scores forfeited."
+        lambda closed: (
+            f"Night {night.number} closed: {closed.forfeited} tables without scores forfeited, "
+            f"{closed.confirmed} reports another player had confirmed now count."
         ),
     )
     return redirect(_back(night))
+
+
+@login_required
+def club_cards(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The night's table cards as a PDF, one per table, each with a QR code to the table's
+    match page (E4, G9): the director or the front desk prints them once the night is seated."""
+    night = _night(request, slug, number)
+    tables = round_tables(night)
+    if not tables:
+        raise Http404
+    league = night.league
+    numbers = dict(
+        Entry.objects.filter(league=league, player__seats__match__round=night).values_list(
+            "player_id", "player_number"
+        )
+    )
+    sheet = printables.PrintNight(
+        club=league.name,
+        venue=league.venue,
+        night=night.number,
+        date=night.play_by,
+        tables=tuple(
+            printables.PrintTable(
+                number=table.table or index,
+                seats=tuple(
+                    printables.PrintSeat(
+                        seat=seat.order,
+                        # Printed sheets leave the staff's hands: a withheld student is their
+                        # number (P2), as on an event's cards.
+                        name=seat.player.name_in(privacy.FULL),
+                        number=numbers.get(seat.player_id),
+                        keeps_score=seat.order == table.scorekeeper,
+                    )
+                    for seat in table.seats.all()
+                ),
+                # From SITE_URL, as every link that leaves the page: never the request's Host.
+                url=settings.SITE_URL + table.get_absolute_url(),
+            )
+            for index, table in enumerate(tables, start=1)
+        ),
+    )
+    paper = request.GET.get("paper", "letter")
+    pdf = printables.cards_pdf(sheet, paper if paper in printables.PAPER else "letter")
+    # The cards name the night's players: a download of personal data, recorded (P6).
+    export_record(
+        institution=league.season.institution,
+        actor=request.user,
+        what="cards.pdf",
+        subject=f"{league.name}, night {night.number}",
+        rows=sum(len(table.seats) for table in sheet.tables),
+    )
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = (
+        f'inline; filename="{league.slug}-night-{night.number}-cards.pdf"'
+    )
+    return response
 
 
 @login_required

@@ -8,7 +8,8 @@ them all.
 - `nightly`: the nightly job's set-based transitions (L8, auto-confirmation)
 - `creation`: creating matches and seats, one by one or in bulk
 - `cards`: score cards entered by the director, final at once (E3, E4)
-- `tables`: closing a club night's tables as double forfeits, set-based (E4)
+- `tables`: closing a club night's tables, set-based: double forfeits, reports another seat
+  confirmed (E4, G9)
 - `rounds`: the director's bulk actions on a round: extend its deadlines, rule its unplayed
   matches, each match through `rule`
 - `kernel`: what they share: the errors, the match lock, seats, audit trail, e-mail
@@ -54,7 +55,7 @@ from .scheduling import (
     proposal_accept,
     proposal_create,
 )
-from .tables import double_forfeit_tables
+from .tables import confirm_answered_tables, double_forfeit_tables
 
 __all__ = [
     "SCORED_STATUSES",
@@ -74,6 +75,7 @@ __all__ = [
     "UnusualScores",
     "bye_fill",
     "card_enter",
+    "confirm_answered_tables",
     "confirm_stale_reports",
     "contact_issue_report",
     "double_forfeit_tables",

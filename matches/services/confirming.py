@@ -19,6 +19,7 @@ from ..models import (
 from ..notifications import notify
 from ..policy import Action
 from ..results import check_scores
+from ..signals import seat_confirmed
 from .kernel import (
     MatchError,
     apply_scores,
@@ -77,7 +78,8 @@ def report_take_back(*, actor, report: ResultReport, now=None) -> Match:
 
 
 def report_confirm(*, actor, report: ResultReport, now=None) -> Match:
-    """Another seat agrees with the report; once every seat has, the result counts (L6, G9)."""
+    """Another seat agrees with the report; once every seat has, the result counts (L6, G9).
+    A format may settle it sooner (``seat_confirmed``: a club night already closed)."""
     now = now or timezone.now()
     with transaction.atomic():
         match, report, seats, seat = _answering(actor, report, Action.CONFIRM, now)
@@ -88,6 +90,9 @@ def report_confirm(*, actor, report: ResultReport, now=None) -> Match:
         waiting = [each for each, line in zip(seats, lines, strict=True) if not line.confirmed_at]
         if waiting:
             audit(match, actor, "seat_confirmed", before, snapshot(match, seats))
+            settled = seat_confirmed.send(sender=Match, match=match, actor=actor, now=now)
+            if any(result for _, result in settled):
+                match.refresh_from_db(fields=["status", "finalised_at"])
             return match
         report.status = ReportStatus.CONFIRMED
         report.confirmed_at = now

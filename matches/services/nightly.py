@@ -132,43 +132,65 @@ def confirm_stale_reports(now=None, *, institution=None, announce: bool = True) 
             return []
         match_ids = [row[0] for row in claimed]
         # Confirmed when its window closed, whichever night noticed (missed nights included).
-        ResultReport.objects.filter(match_id__in=match_ids, status=ReportStatus.PENDING).update(
-            status=ReportStatus.CONFIRMED, confirmed_at=F("confirm_by")
-        )
-        # Each seat's line of the confirmed report, placed when it was reported: copied over.
-        line = ReportScore.objects.filter(
-            report__match_id=OuterRef("match_id"),
-            report__status=ReportStatus.CONFIRMED,
-            order=OuterRef("order"),
-        ).order_by()
-        Seat.objects.filter(match_id__in=match_ids).update(
-            score=Subquery(line.values("score")[:1]),
-            pre_adjustment_score=Subquery(line.values("pre_adjustment")[:1]),
-            place=Subquery(line.values("place")[:1]),
-            outcome=Subquery(line.values("outcome")[:1]),
-        )
-        Match.objects.filter(id__in=match_ids).update(
-            status=MatchStatus.CONFIRMED,
-            finalised_at=Subquery(
-                ResultReport.objects.filter(match_id=OuterRef("pk"), status=ReportStatus.CONFIRMED)
-                .order_by()
-                .values("confirmed_at")[:1]
+        record_confirmations(
+            match_ids,
+            actor=None,
+            action="auto_confirmed",
+            reasons=dict.fromkeys(
+                match_ids, "Nobody disputed the report within the confirmation window."
             ),
-        )
-        AuditEvent.objects.bulk_create(
-            [
-                AuditEvent(
-                    match_id=match_id,
-                    actor=None,
-                    action="auto_confirmed",
-                    before={"status": MatchStatus.REPORTED},
-                    after={"status": MatchStatus.CONFIRMED},
-                    reason="Nobody disputed the report within the confirmation window.",
-                    created_at=now,
-                )
-                for match_id in match_ids
-            ]
+            now=now,
+            confirmed_at=F("confirm_by"),
         )
         if announce:
             announce_final(row[1] for row in claimed)
     return match_ids
+
+
+def record_confirmations(
+    match_ids, *, actor, action: str, reasons: dict[int, str], now, confirmed_at
+) -> None:
+    """Claimed matches whose pending report stands become confirmed, in one statement per kind
+    of row: the report (confirmed at `confirmed_at`), each seat's line of it copied to the seat
+    (score, score before tiles, place and outcome, as placed when it was reported), the match
+    final, and an audit event each with its reason from `reasons`. The nightly's
+    auto-confirmation and a club night's closing (``tables.confirm_answered_tables``) both come
+    here; the caller holds the match rows and announces the result."""
+    ResultReport.objects.filter(match_id__in=match_ids, status=ReportStatus.PENDING).update(
+        status=ReportStatus.CONFIRMED, confirmed_at=confirmed_at
+    )
+    line = ReportScore.objects.filter(
+        report__match_id=OuterRef("match_id"),
+        report__status=ReportStatus.CONFIRMED,
+        order=OuterRef("order"),
+    ).order_by()
+    Seat.objects.filter(match_id__in=match_ids).update(
+        score=Subquery(line.values("score")[:1]),
+        pre_adjustment_score=Subquery(line.values("pre_adjustment")[:1]),
+        place=Subquery(line.values("place")[:1]),
+        outcome=Subquery(line.values("outcome")[:1]),
+    )
+    Match.objects.filter(id__in=match_ids).update(
+        status=MatchStatus.CONFIRMED,
+        finalised_at=Subquery(
+            ResultReport.objects.filter(match_id=OuterRef("pk"), status=ReportStatus.CONFIRMED)
+            .order_by()
+            .values("confirmed_at")[:1]
+        ),
+    )
+    who = actor if actor is not None and actor.is_authenticated else None
+    AuditEvent.objects.bulk_create(
+        [
+            AuditEvent(
+                match_id=match_id,
+                actor=who,
+                action=action,
+                before={"status": MatchStatus.REPORTED},
+                after={"status": MatchStatus.CONFIRMED},
+                reason=reasons[match_id],
+                created_at=now,
+            )
+            for match_id in match_ids
+        ],
+        batch_size=2000,
+    )

@@ -195,7 +195,7 @@ def test_l8_g9_closing_the_night_forfeits_only_tables_without_scores(club, staff
     card_enter(actor=director.user, match=carded, scores=[412, 377, 390, 301])
     keeper = reported.seats.get(order=1).player
     report_submit(actor=keeper.user, match=reported, scores=[400, 350, 300, 280])
-    assert close_night(actor=director.user, round=tonight, reason="Night over") == 1
+    assert close_night(actor=director.user, round=tonight, reason="Night over").forfeited == 1
     for match in (carded, reported, empty):
         match.refresh_from_db()
     assert (carded.status, reported.status) == (MatchStatus.CONFIRMED, MatchStatus.REPORTED)
