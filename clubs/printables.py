@@ -1,6 +1,6 @@
 """A club night's printed table cards (E4, G9): one card per table, each with a QR code to the
 table's match page, where the scorekeeper reports and the other seats confirm or dispute. The
-QR code is made as the event cards make theirs (segno, inline SVG: ``events/printables.py``),
+QR code is made as the event cards make theirs (``core/qr.py``, inline SVG),
 from an address built on ``settings.SITE_URL``, never on the request's host.
 
 Plain data in (``PrintNight``), HTML or PDF out: the view builds the night from the database."""
@@ -8,8 +8,9 @@ Plain data in (``PrintNight``), HTML or PDF out: the view builds the night from 
 import datetime
 from dataclasses import dataclass
 
-import segno
 from django.template.loader import render_to_string
+
+from core.qr import qr_data_uri
 
 # CSS page sizes WeasyPrint knows, by the name the pages offer (as for an event's cards).
 PAPER = {"a4": "A4", "letter": "letter"}
@@ -32,7 +33,7 @@ class PrintTable:
     @property
     def qr_image(self) -> str:
         """The match page's QR code as a data: URI for an <img>, as on an event's score card."""
-        return segno.make(self.url, error="m").svg_data_uri(scale=3, border=1)
+        return qr_data_uri(self.url)
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,9 @@
-"""An event's settings file (the Public contract's `create_event` for format "event", E3, E5):
-read it, save it as a league with its categories and timed rounds, and write it back out for
-next year. Omitted keys take the league defaults, with three exceptions an event needs: an
-event with no categories has one, "Open"; an event with no rounds has three of 45 minutes, at
-18:00, 19:00 and 20:00 (E3's three rounds, a quarter of an hour between them); and, as for a
-club, a file without `campus_only` makes an event open to guests (a Fest is for the whole
-community). An exported file always names every key, so it reads back to the same league.
-Assists (E5's charity chits) are items with a first and a later price in whole cents; a
-repriced item leaves the sales already made at the price they were sold at."""
+"""An event's settings file (`create_event` for format "event", E3, E5): read it, save it as
+a league with its categories and timed rounds, write it back out for next year. Omitted keys
+take the league defaults, except: no categories gives one, "Open"; no rounds gives three of 45
+minutes at 18:00, 19:00 and 20:00 (E3); no `campus_only` opens the event to guests (a Fest is
+for the whole community). An export names every key, so it reads back to the same league.
+Assists (E5): a first and a later price in whole cents (a repriced item keeps its sales)."""
 
 from dataclasses import dataclass
 from datetime import date, time, timedelta

@@ -12,7 +12,17 @@ from league import formats
 from league.models import LeagueFormat
 from matches.models import Seat
 
-from . import demo, entrants_file, file_shape, files, pages, selectors, services, setup_form
+from . import (
+    demo,
+    entrants_file,
+    file_shape,
+    files,
+    pages,
+    personal_data,
+    selectors,
+    services,
+    setup_form,
+)
 from .models import Entrant
 from .views import public, volunteers
 
@@ -113,7 +123,7 @@ EVENT = formats.Format(
         f"{league.categories.count()} categories"
     ),
     pair_round=pair_for_command,
-    personal_data=selectors.personal_rows,
+    personal_data=personal_data.personal_rows,
     forget_helpers=services.forget_volunteers,
     import_entrants=import_for_command,
     entrants_max_bytes=entrants_file.MAX_BYTES,

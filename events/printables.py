@@ -7,8 +7,9 @@ Plain data in (``PrintRound``), bytes out: the view builds the round from the da
 import datetime
 from dataclasses import dataclass
 
-import segno
 from django.template.loader import render_to_string
+
+from core.qr import qr_data_uri
 
 # CSS page sizes WeasyPrint knows, by the name the pages offer.
 PAPER = {"a4": "A4", "letter": "letter"}
@@ -54,7 +55,7 @@ class PrintTable:
     @property
     def qr_image(self) -> str:
         """The table page's QR code as a data: URI for an <img> (the template writes the tag)."""
-        return segno.make(self.url, error="m").svg_data_uri(scale=3, border=1)
+        return qr_data_uri(self.url)
 
 
 @dataclass(frozen=True)
@@ -136,7 +137,7 @@ class PrintSlip:
 
     @property
     def qr_image(self) -> str:
-        return segno.make(self.url, error="m").svg_data_uri(scale=4, border=1)
+        return qr_data_uri(self.url, scale=4)
 
 
 def sign_in_slip_pdf(slip: PrintSlip) -> bytes:

@@ -6,22 +6,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.db.models import Count, F, Q
+from django.db.models import Count, Q
 
 from core.clock import duration_words
 from events.leaderboard import BoardEntrant, BoardTable, Leaderboard, leaderboard
 from events.models import (
     AssistSale,
-    CardConfirmation,
-    Entrant,
-    EventScorer,
     RoundCards,
-    RoundSelfEntry,
-    SeatCodeAttempt,
-    TableCard,
     event_of_league,
 )
-from events.seat_codes import CODE_WINDOW, WRONG_CODES_PER_TABLE
 from league.door import search_filter
 from league.models import CheckIn, Entry, League, Round
 from matches.models import FINAL_STATUSES, Match, MatchStatus, Seat
@@ -202,39 +195,6 @@ def round_starts(league: League, round_: Round) -> datetime | None:
     return datetime.combine(round_.play_by, first.starts, tzinfo=league.season.institution.tz)
 
 
-def round_ends(league: League, round_: Round) -> datetime | None:
-    """When the round's last period ends (its time is up), in the institution's time zone;
-    None for a round without periods (a club night's, or an event's set up without times)."""
-    periods = list(round_.periods.order_by("number"))
-    if not periods or event_of_league(league).date is None:
-        return None
-    tz = league.season.institution.tz
-    begin = datetime.combine(round_.play_by, periods[0].starts, tzinfo=tz)
-    end = begin
-    for period in periods:
-        starts = datetime.combine(round_.play_by, period.starts, tzinfo=tz)
-        if starts < begin:  # a period after midnight
-            starts += timedelta(days=1)
-        end = max(end, starts + timedelta(minutes=period.minutes))
-    return end
-
-
-def round_time_up(league: League, round_: Round, now: datetime) -> bool:
-    """The round's time is up (S2): its last period ended. A round without periods has no
-    clock: its time is up from the start, and one other seat's confirmation counts a card."""
-    ends = round_ends(league, round_)
-    return ends is None or now >= ends
-
-
-def self_entry_open(league: League, round_: Round) -> bool:
-    """Players may enter and confirm their table's card for this round (S1, S5): the event
-    allows it and the director has not closed it for the round."""
-    if not event_of_league(league).self_entry:
-        return False
-    closing = RoundSelfEntry.objects.filter(round=round_).values_list("closed_at", flat=True)
-    return not any(closed is not None for closed in closing)
-
-
 def numbers_required(round_: Round) -> bool:
     """The round was paired again or swapped after its cards were printed: each card needs its
     players' numbers typed from it (``RoundCards``)."""
@@ -385,180 +345,3 @@ def round_to_score(league: League) -> Round | None:
         matches__in=Match.objects.exclude(status__in=[*FINAL_STATUSES, MatchStatus.BYE])
     ).first()
     return waiting or paired.last()
-
-
-def personal_rows(user, profile, when) -> dict:
-    """A person's own rows of events for their download (``league.personal_data``, issue 31):
-    their category and team at each event, the assists sold to them (E5), and the invitations
-    to score (to their account or their address), the table cards they entered or confirmed.
-    Five queries; `when` writes a time."""
-    return {
-        "event_entries": [
-            {"event": event, "category": category, "team": team}
-            for event, category, team in Entrant.objects.filter(entry__player=profile)
-            .order_by("entry__joined_at", "pk")
-            .values_list("entry__league__name", "category__name", "team__name")
-        ],
-        "assists_bought": [
-            {
-                **row,
-                "sold_at": when(row["sold_at"]),
-                "voided_at": when(row["voided_at"]),
-            }
-            for row in AssistSale.objects.filter(entry__player=profile)
-            .order_by("sold_at", "pk")
-            .values(
-                "quantity",
-                "unit_cents",
-                "sold_at",
-                "voided_at",
-                "void_reason",
-                event=F("league__name"),
-                assist=F("item__name"),
-                round_number=F("round__number"),
-            )
-        ],
-        "volunteer_invitations": [
-            {
-                "event": row["league__name"],
-                "name": row["name"],
-                "email": row["email"],
-                "invited_at": when(row["created_at"]),
-            }
-            for row in EventScorer.objects.filter(Q(user=user) | Q(email__iexact=user.email))
-            .order_by("created_at", "pk")
-            .values("league__name", "name", "email", "created_at")
-        ],
-        # The cards they entered or confirmed at their tables by their login (S1, S2).
-        "table_cards_entered": [
-            {**row, "entered_at": when(row.pop("entered_at"))}
-            for row in TableCard.objects.filter(entered_by=user)
-            .order_by("entered_at", "pk")
-            .values(
-                "scores",
-                "ended_by",
-                "state",
-                "entered_at",
-                event=F("match__league__name"),
-                round_number=F("match__round__number"),
-                table=F("match__table"),
-            )
-        ],
-        "table_cards_confirmed": [
-            {**row, "at": when(row.pop("at"))}
-            for row in CardConfirmation.objects.filter(user=user)
-            .order_by("at", "pk")
-            .values(
-                "at",
-                scores=F("card__scores"),
-                event=F("card__match__league__name"),
-                round_number=F("card__match__round__number"),
-                table=F("card__match__table"),
-            )
-        ],
-    }
-
-
-# --- Cards the players entered at their tables (S1–S3) -----------------------------------------
-
-
-@dataclass(frozen=True)
-class CardVersion:
-    """One pending version of a table's card, as the table's page and the scoring table show
-    it: who entered it, each seat's score, who confirmed it and who has not yet."""
-
-    card: TableCard
-    entered_by: Seat
-    rows: list[tuple[Seat, int, bool]]  # each seat, its score, whether the versions part there
-    confirmed: list[Seat]
-    waiting: list[Seat]
-
-
-def _versions(cards, seats: list[Seat]) -> list[CardVersion]:
-    by_order = {seat.order: seat for seat in seats}
-    cards = list(cards)
-    # Where versions part, the score is marked: what the scoring table asks the table about.
-    differs = [
-        len({card.scores[at] for card in cards if at < len(card.scores)}) > 1
-        for at in range(len(seats))
-    ]
-    versions = []
-    for card in cards:
-        confirmed = {each.seat_order for each in card.confirmations.all()}
-        versions.append(
-            CardVersion(
-                card=card,
-                entered_by=by_order.get(card.seat_order),
-                rows=list(zip(seats, card.scores, differs, strict=False)),
-                confirmed=[by_order[o] for o in sorted(confirmed) if o in by_order],
-                waiting=[
-                    seat
-                    for seat in seats
-                    if seat.order not in confirmed and seat.order != card.seat_order
-                ],
-            )
-        )
-    return versions
-
-
-def table_versions(match: Match, seats: list[Seat]) -> list[CardVersion]:
-    """The table's pending versions, oldest first (two queries)."""
-    cards = TableCard.objects.filter(match=match, state=TableCard.State.PENDING).prefetch_related(
-        "confirmations"
-    )
-    return _versions(cards, seats)
-
-
-@dataclass
-class CardBoard:
-    """What the scoring table must look at in a round where players enter their own cards
-    (S3): conflicts, tables owing a card (tsh's "missing"), cards still waiting for a
-    confirmation once the round's time is up, and tables locked by wrong codes. Tables that
-    need nothing are only counted."""
-
-    conflicts: list[tuple[Match, list[CardVersion]]]
-    missing: list[Match]
-    unconfirmed: list[tuple[Match, CardVersion]]
-    locked: list[Match]
-    counted: int
-    confirming: int
-    time_up: bool
-
-    @property
-    def needs_a_person(self) -> int:
-        return len(self.conflicts) + len(self.missing) + len(self.unconfirmed) + len(self.locked)
-
-
-def card_board(league: League, round_: Round, tables: Sequence[Match], now: datetime) -> CardBoard:
-    """The scoring table's board from the round's tables (with their seats prefetched), in
-    three queries whatever the number of tables."""
-    time_up = round_time_up(league, round_, now)
-    cards: dict[int, list[TableCard]] = {}
-    for card in TableCard.objects.filter(
-        match__round=round_, state=TableCard.State.PENDING
-    ).prefetch_related("confirmations"):
-        cards.setdefault(card.match_id, []).append(card)
-    locked_ids = set(
-        SeatCodeAttempt.objects.filter(match__round=round_, ok=False, at__gte=now - CODE_WINDOW)
-        .values("match_id")
-        .annotate(wrong=Count("id"))
-        .filter(wrong__gte=WRONG_CODES_PER_TABLE)
-        .values_list("match_id", flat=True)
-    )
-    board = CardBoard([], [], [], [], 0, 0, time_up)
-    for match in tables:
-        seats = list(match.seats.all())
-        if match.pk in locked_ids and not match.is_final:
-            board.locked.append(match)
-        if match.is_final:
-            board.counted += 1
-        elif len(cards.get(match.pk, [])) > 1:
-            board.conflicts.append((match, _versions(cards[match.pk], seats)))
-        elif match.pk in cards:
-            if time_up:
-                board.unconfirmed.append((match, _versions(cards[match.pk], seats)[0]))
-            else:
-                board.confirming += 1
-        elif time_up:
-            board.missing.append(match)
-    return board

@@ -2,7 +2,7 @@
 
 from celery import shared_task
 
-from events.services.table_cards import settle_all_due_cards
+from events.services.card_settling import settle_all_due_cards
 
 
 @shared_task

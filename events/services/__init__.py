@@ -8,8 +8,10 @@
 - `volunteers`: inviting the volunteer scorers, their log-in slips, forgetting them after (P5)
 - `assists`: selling the charity's assists, voiding a sale
 - `cards`: a table's score card, entered by the event's staff and volunteer scorers
-- `table_cards`: the players' own card at their table (S1–S6): entered by the scorekeeper,
-  confirmed by the other seats (login or seat code), settled by staff when they disagree
+- `table_cards`: the players' own card at their table (S1–S4): entered by the scorekeeper,
+  confirmed by the other seats (login or seat code)
+- `card_settling`: the scoring table's side of it (S2, S3, S5): counting a version, a typed
+  card meeting the players' versions, counting confirmed cards when time is up, the switch
 
 An event is a league of format ``event``; its rounds (``Round``) all fall on the event's day,
 each with its periods. A table is a match with its number (``Match.table``); a bye is a match of
@@ -27,6 +29,7 @@ same event happen one after another. Commands act as the site with ``as_system=T
 from events.rights import EventError
 
 from .assists import AssistError, sale_record, sale_void
+from .card_settling import self_entry_close, settle_due_cards, table_card_count
 from .cards import card_enter
 from .door import (
     check_in_entry,
@@ -38,15 +41,7 @@ from .door import (
 )
 from .entrants import EntrantDetails, Saved, clean_details, entrant_save, event_join
 from .rounds import SwapNeedsConfirming, cards_printed, close_round, pair_event_round, swap_players
-from .table_cards import (
-    SeatProof,
-    WrongSeatCode,
-    self_entry_close,
-    settle_due_cards,
-    table_card_confirm,
-    table_card_count,
-    table_card_enter,
-)
+from .table_cards import SeatProof, WrongSeatCode, table_card_confirm, table_card_enter
 from .volunteers import (
     forget_volunteers,
     scorer_access_ends,

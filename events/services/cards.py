@@ -7,7 +7,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from events.rights import may_score
-from events.services.table_cards import after_staff_card, pending_for_staff_card
+from events.services.card_settling import after_staff_card, pending_for_staff_card
 from matches import services as match_services
 
 

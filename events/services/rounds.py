@@ -23,8 +23,8 @@ from events.selectors import (
     round_starts,
     rounds_with_tables,
 )
+from events.services.card_settling import cards_waiting, settle_due_cards
 from events.services.door import check_in_entry
-from events.services.table_cards import cards_waiting, settle_due_cards
 from league.models import Entry, League, Round
 from league.refresh import refresh_leagues
 from matches.models import FINAL_STATUSES, OPEN_STATUSES, AuditEvent, Match, MatchStatus, Seat

@@ -18,18 +18,18 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.errors import NotAllowed
-from events.models import CardConfirmation, RoundSelfEntry, SeatCodeAttempt, TableCard
-from events.rights import EventError, lock_event, may_score, require
+from events.card_board import round_time_up, self_entry_open
+from events.models import CardConfirmation, SeatCodeAttempt, TableCard
+from events.rights import EventError
 from events.seat_codes import (
     CODE_WINDOW,
     WRONG_CODES_PER_DEVICE,
     WRONG_CODES_PER_TABLE,
     matches_code,
 )
-from events.selectors import round_time_up, self_entry_open
-from league.models import Round
 from matches import services as match_services
 from matches.models import GameEnd, Match, MatchStatus, Seat
+from matches.services import scoreline
 
 
 @dataclass(frozen=True)
@@ -45,10 +45,6 @@ class SeatProof:
 
 class WrongSeatCode(NotAllowed):
     """The code is not that seat's, or too many wrong codes came from this table or device."""
-
-
-def _scoreline(scores: Sequence[int]) -> str:
-    return "–".join(map(str, scores))
 
 
 def _seat_words(seat: Seat) -> str:
@@ -128,9 +124,9 @@ def _open_table(match: Match, now) -> tuple[list[Seat], bool]:
     return seats, round_time_up(league, match.round, now)
 
 
-def _already_in(match: Match, seats: list[Seat]) -> EventError:
+def already_in(match: Match, seats: list[Seat]) -> EventError:
     if match.status in match_services.SCORED_STATUSES:
-        scores = _scoreline([seat.score for seat in seats])
+        scores = scoreline([seat.score for seat in seats])
         return EventError(
             f"Table {match.table}'s card is already in: {scores}. If that is wrong, see the "
             "scoring table."
@@ -141,7 +137,7 @@ def _already_in(match: Match, seats: list[Seat]) -> EventError:
     )
 
 
-def _pending(match: Match) -> list[TableCard]:
+def pending_cards(match: Match) -> list[TableCard]:
     return list(
         TableCard.objects.filter(match=match, state=TableCard.State.PENDING).prefetch_related(
             "confirmations"
@@ -184,12 +180,12 @@ def table_card_enter(
 
 def _enter(match, seats, seat, proof, scores, ended_by, time_up, now) -> TableCard:
     if match.is_final:
-        raise _already_in(match, seats)
+        raise already_in(match, seats)
     if len(scores) != len(seats):
         raise EventError(
             f"This table has {len(seats)} seats: enter one score for each ({len(scores)} given)."
         )
-    pending = _pending(match)
+    pending = pending_cards(match)
     mine = next((card for card in pending if card.seat_order == seat.order), None)
     others = [card for card in pending if card.seat_order != seat.order]
     if mine is None and not others and seat.order != match.scorekeeper and not time_up:
@@ -219,7 +215,7 @@ def _enter(match, seats, seat, proof, scores, ended_by, time_up, now) -> TableCa
         ended_by=ended_by,
         entered_at=now,
     )
-    _count_if_agreed(match, seats, time_up, now)
+    count_if_agreed(match, seats, time_up, now)
     return card
 
 
@@ -239,7 +235,7 @@ def table_card_confirm(*, match: Match, card_id: int, proof: SeatProof, now=None
             if card.state == TableCard.State.COUNTED:
                 return card  # confirmed twice, or counted meanwhile: nothing to do
             if match.is_final:
-                raise _already_in(match, seats)
+                raise already_in(match, seats)
             if card.state != TableCard.State.PENDING:
                 raise EventError(
                     "The card was corrected since this page was loaded: check the new one and "
@@ -266,15 +262,15 @@ def _confirm(match, seats, card, seat, proof, time_up, now) -> TableCard:
         seat_order=seat.order,
         defaults={"user": user if _own_seat(user, seats) == seat else None, "at": now},
     )
-    _count_if_agreed(match, seats, time_up, now)
+    count_if_agreed(match, seats, time_up, now)
     card.refresh_from_db()
     return card
 
 
-def _count_if_agreed(match: Match, seats: list[Seat], time_up: bool, now) -> TableCard | None:
+def count_if_agreed(match: Match, seats: list[Seat], time_up: bool, now) -> TableCard | None:
     """Count the table's only pending version once every other seat confirmed it, or once one
     did and the round's time is up (S2). Two versions are a conflict: nothing counts (S3)."""
-    pending = _pending(match)
+    pending = pending_cards(match)
     if len(pending) != 1:
         return None
     card = pending[0]
@@ -282,11 +278,11 @@ def _count_if_agreed(match: Match, seats: list[Seat], time_up: bool, now) -> Tab
     others = {seat.order for seat in seats} - {card.seat_order}
     if not (others <= confirmed or (confirmed and time_up)):
         return None
-    _count(match, seats, card, None, now)
+    count_card(match, seats, card, None, now)
     return card
 
 
-def _count(match: Match, seats: list[Seat], card: TableCard, actor, now) -> None:
+def count_card(match: Match, seats: list[Seat], card: TableCard, actor, now) -> None:
     """The version becomes the table's result through the card service (audited), and every
     other pending version is overruled."""
     confirmed = sorted(each.seat_order for each in card.confirmations.all())
@@ -315,127 +311,3 @@ def _count(match: Match, seats: list[Seat], card: TableCard, actor, now) -> None
     card.settled_at = now
     card.settled_by = actor
     card.save(update_fields=["state", "settled_at", "settled_by"])
-
-
-# --- The scoring table's part ---------------------------------------------------------------------
-
-
-def table_card_count(*, actor, match: Match, card_id: int, now=None) -> TableCard:
-    """Staff count one version of a table's card (S3): a conflict settled, or a card whose
-    other seats never confirmed. The other versions are overruled."""
-    now = now or timezone.now()
-    with transaction.atomic():
-        match = match_services.lock(match)
-        if actor is None or not may_score(actor, match.league):
-            raise NotAllowed("Only the event's staff and volunteers settle a table's card.")
-        card = TableCard.objects.filter(match=match, pk=card_id).first()
-        if card is None:
-            raise EventError("That card is not this table's.")
-        if card.state == TableCard.State.COUNTED:
-            return card
-        seats = list(match.seats.select_related("player__user").order_by("order"))
-        if match.is_final:
-            raise _already_in(match, seats)
-        if card.state != TableCard.State.PENDING:
-            raise EventError(
-                "That version was corrected or withdrawn: count the table's current one."
-            )
-        _count(match, seats, card, actor, now)
-    return card
-
-
-def pending_for_staff_card(match: Match, scores: Sequence[int], *, overriding: bool):
-    """Called by the scoring table's card service with the table locked: the players' pending
-    version the typed card agrees with (it counts), or the conflict when the typed card
-    differs from every version and no director's reason overrides (S3)."""
-    pending = _pending(match)
-    if not pending:
-        return None
-    same = next((card for card in pending if card.scores == list(scores)), None)
-    if same is None and not overriding:
-        versions = " or ".join(_scoreline(card.scores) for card in pending)
-        raise match_services.CardConflict(
-            f"Table {match.table} has a card its players entered, {versions}, not "
-            f"{_scoreline(scores)}"
-        )
-    return same
-
-
-def after_staff_card(match: Match, agreed: TableCard | None, actor, now) -> None:
-    """The typed card is the table's result: the version it agrees with is counted, the rest
-    overruled."""
-    pending = TableCard.objects.filter(match=match, state=TableCard.State.PENDING)
-    if agreed is not None:
-        pending.filter(pk=agreed.pk).update(
-            state=TableCard.State.COUNTED, settled_at=now, settled_by=actor
-        )
-    pending.update(state=TableCard.State.OVERRULED, settled_at=now, settled_by=actor)
-
-
-def settle_due_cards(round_: Round, now=None, *, closing: bool = False) -> int:
-    """Count each table's only pending version that another seat confirmed, once the round's
-    time is up (or the round is closing). Run when the round ends (a task), when the scoring
-    table looks, and when the director closes the round. Returns how many counted."""
-    now = now or timezone.now()
-    if not closing and not round_time_up(round_.league, round_, now):
-        return 0
-    due = (
-        Match.objects.filter(
-            round=round_,
-            table_cards__state=TableCard.State.PENDING,
-            table_cards__confirmations__isnull=False,
-        )
-        .distinct()
-        .order_by("pk")
-        .values_list("pk", flat=True)
-    )
-    counted = 0
-    for match_id in due:
-        with transaction.atomic():
-            match = match_services.lock(Match(pk=match_id))
-            if match.is_final:
-                continue
-            seats = list(match.seats.select_related("player__user").order_by("order"))
-            counted += _count_if_agreed(match, seats, True, now) is not None
-    return counted
-
-
-def settle_all_due_cards(now=None) -> int:
-    """``settle_due_cards`` for every round with a confirmed card still pending: beat runs it
-    every half minute (events.tasks), so a card counts soon after its round's time is up
-    whether or not anyone looks. Returns how many counted."""
-    rounds = Round.objects.filter(
-        matches__table_cards__state=TableCard.State.PENDING,
-        matches__table_cards__confirmations__isnull=False,
-    ).distinct()
-    return sum(
-        settle_due_cards(round_, now)
-        for round_ in rounds.select_related("league__season__institution")
-    )
-
-
-# --- The director's switch ------------------------------------------------------------------------
-
-
-def self_entry_close(*, actor, round: Round, closed: bool = True, now=None) -> None:
-    """The director closes self-entry for a round at any time (S5), or opens it again. Cards
-    already entered stay for the scoring table to settle."""
-    now = now or timezone.now()
-    with transaction.atomic():
-        league = lock_event(round.league)
-        require(actor, league)
-        RoundSelfEntry.objects.update_or_create(
-            round=round,
-            defaults={"closed_at": now if closed else None, "closed_by": actor if closed else None},
-        )
-
-
-def cards_waiting(round_: Round) -> list[int]:
-    """The tables of the round whose players' card still waits for a person (S3): in conflict,
-    or never confirmed. Closing the round would forfeit them, so it waits for these first."""
-    return sorted(
-        Match.objects.filter(round=round_, table_cards__state=TableCard.State.PENDING)
-        .exclude(status__in=[MatchStatus.BYE])
-        .values_list("table", flat=True)
-        .distinct()
-    )

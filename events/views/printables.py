@@ -9,7 +9,7 @@ from django.urls import reverse
 from accounts import privacy
 from accounts.services import export_record
 from core.clock import clock_time
-from events import printables, selectors, services
+from events import card_board, printables, selectors, services
 from events.models import event_of_league
 from events.pages import rounds_view
 from events.seat_codes import code_of
@@ -46,7 +46,7 @@ def event_print(request: HttpRequest, slug: str, number: int, kind: str) -> Http
     codes = (
         kind in ("cards", "sheets")
         and round_ is not None
-        and selectors.self_entry_open(league, round_)
+        and card_board.self_entry_open(league, round_)
     )
 
     def seat_of(seat, entry, match=None):

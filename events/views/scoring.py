@@ -13,8 +13,9 @@ from accounts import roles
 from core.errors import DomainError
 from core.forms import TextField, WholeNumberField
 from events import selectors, services
+from events.card_board import card_board, self_entry_open
 from events.models import event_of_league
-from events.services.table_cards import settle_due_cards
+from events.services.card_settling import settle_due_cards
 from events.views.access import NUMBER, round_of, scorer_event_of
 from league.models import League, Round
 from league.names import STAFF
@@ -148,7 +149,7 @@ def _scoring_context(
     entered = sum(1 for match in tables if match.is_final)
     # Where the players enter their own cards (S1), the page shows only what needs a person.
     self_entry = event_of_league(league).self_entry
-    board = selectors.card_board(league, round_, tables, timezone.now()) if self_entry else None
+    board = card_board(league, round_, tables, timezone.now()) if self_entry else None
     form = form or ScoreCardForm()
     # A card that comes back with an error keeps its table's names and seats without waiting
     # for the script (which draws the same as the table number is typed).
@@ -182,7 +183,7 @@ def _scoring_context(
         "numbers": numbers,
         "names": STAFF,  # staff read names as given (P2)
         "self_entry": self_entry,
-        "self_entry_open": self_entry and selectors.self_entry_open(league, round_),
+        "self_entry_open": self_entry and self_entry_open(league, round_),
         "board": board,
     }
 

@@ -14,9 +14,9 @@ from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
 from core.forms import WholeNumberField
-from events import selectors
+from events import card_board, selectors
 from events.models import TableCard
-from events.services import table_cards
+from events.services import card_settling, table_cards
 from events.views.access import event_of, round_of, scorer_event_of, staff_event_of
 from league.names import STAFF, name_style
 from league.wordlists import two_letter_words
@@ -195,7 +195,7 @@ def event_table(
         "self_entry": False,
     }
     plain_seats = [seat for seat, _ in seats]
-    if match.status != MatchStatus.BYE and selectors.self_entry_open(league, round_):
+    if match.status != MatchStatus.BYE and card_board.self_entry_open(league, round_):
         device_of(request)
 
         def named(seat):
@@ -207,8 +207,8 @@ def event_table(
                 "self_entry": True,
                 "my_seat": my_seat,
                 "plain_seats": plain_seats,
-                "time_up": selectors.round_time_up(league, round_, timezone.now()),
-                "versions": selectors.table_versions(match, plain_seats),
+                "time_up": card_board.round_time_up(league, round_, timezone.now()),
+                "versions": card_board.table_versions(match, plain_seats),
                 "card_form": card_form or TableCardForm(seats=plain_seats, initial=initial),
                 "confirm_form": confirm_form
                 or ConfirmForm(
@@ -289,7 +289,7 @@ def event_table_count(request: HttpRequest, slug: str, number: int, table: int) 
     except ValueError:
         card_id = 0
     try:
-        card = table_cards.table_card_count(actor=request.user, match=match, card_id=card_id)
+        card = card_settling.table_card_count(actor=request.user, match=match, card_id=card_id)
     except DomainError as error:
         messages.error(request, f"Table {table}: {error.message}")
     else:
@@ -305,7 +305,7 @@ def event_self_entry(request: HttpRequest, slug: str, number: int) -> HttpRespon
     round_ = round_of(league, number)
     closed = request.POST.get("closed") != "no"
     try:
-        table_cards.self_entry_close(actor=request.user, round=round_, closed=closed)
+        card_settling.self_entry_close(actor=request.user, round=round_, closed=closed)
     except DomainError as error:
         messages.error(request, error.message)
     else:

@@ -29,6 +29,7 @@ from .kernel import (
     lock,
     require_scores,
     scorekeeper_seat,
+    scoreline,
 )
 from .nightly import confirm_stale_reports, forfeit_overdue_matches
 from .reporting import report_submit
@@ -61,6 +62,7 @@ __all__ = [
     "SCORED_STATUSES",
     "lock",
     "require_scores",
+    "scoreline",
     "MAX_PROPOSED_TIMES",
     "RULINGS_ON",
     "CardConflict",

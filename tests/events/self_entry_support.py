@@ -61,7 +61,7 @@ def self_entry_event(
 
 
 def round_end(league) -> datetime:
-    from events.selectors import round_ends
+    from events.card_board import round_ends
 
     return round_ends(league, league.rounds.get(number=1))
 

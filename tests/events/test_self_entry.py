@@ -7,9 +7,10 @@ import pytest
 
 from core.errors import DomainError, NotAllowed
 from events import services as events
+from events.card_board import card_board
 from events.models import SeatCodeAttempt, TableCard
 from events.seat_codes import WRONG_CODES_PER_DEVICE, WRONG_CODES_PER_TABLE, code_of
-from events.selectors import card_board, scoring_tables
+from events.selectors import scoring_tables
 from matches.models import AuditEvent, MatchStatus
 from matches.services import CardConflict, UnusualScores
 from tests.events.self_entry_support import (
