@@ -151,3 +151,54 @@ def test_s3_a_disagreement_is_settled_at_the_scoring_table(
     match.refresh_from_db()
     assert [seat.score for seat in seats_of(match)] == [400, 380]
     assert TableCard.objects.filter(match=match, state=TableCard.State.OVERRULED).count() == 1
+
+
+def test_s6_g9_a_club_table_reports_from_the_cards_qr_code_and_counts_when_the_night_closes(
+    browser, live_server, transactional_db, institution, season, director, tmp_path
+):
+    """The club's flow (S6): the director prints the table cards, the scorekeeper follows the
+    card's link to the match page and reports, one other seat confirms, and closing the night
+    makes the table final."""
+    from clubs import services as clubs
+    from league.models import Entry, LeagueFormat, Round
+    from tests.support import LeagueFactory, eligible_student, poppler
+
+    club = LeagueFactory(season=season, format=LeagueFormat.CLUB, name="Club", slug="club")
+    players = [eligible_student(season, first_name=f"Clubber{i}") for i in range(3)]
+    for number, player in enumerate(players, start=1):
+        Entry.objects.create(league=club, player=player, player_number=number)
+    night = Round.objects.create(league=club, number=1, play_by=institution.today())
+    for player in players:
+        clubs.check_in(actor=director.user, round=night, player=player)
+    (table,) = clubs.seat_night(actor=director.user, round=night)
+    seats = seats_of(table)
+    base = live_server.url
+
+    desk = signed_in(browser, base, director.user.email, viewport=DESKTOP)
+    desk.goto(f"{base}/leagues/club/nights/1/")
+    href = desk.get_by_test_id("print-cards").get_attribute("href")
+    pdf = desk.request.get(f"{base}{href}").body()
+    match_page = f"{base}{table.get_absolute_url()}"
+    assert match_page in poppler("pdftotext", pdf, tmp_path).replace("\n", "")
+
+    keeper = signed_in(browser, base, seats[0].player.user.email)
+    keeper.goto(match_page)  # what the card's QR code opens
+    keeper.get_by_label("Your final score").fill("401")
+    for seat, score in zip(seats[1:], [355, 320], strict=True):
+        keeper.get_by_label(f"{seat.player.user.get_full_name()}'s final score").fill(str(score))
+    keeper.get_by_role("button", name="Report result").click()
+    expect(keeper.get_by_role("status")).to_contain_text("Result reported")
+
+    other = signed_in(browser, base, seats[1].player.user.email)
+    other.goto(match_page)
+    other.get_by_role("button", name="Confirm this result").click()
+    expect(other.get_by_role("status")).to_contain_text("Confirmed")
+    table.refresh_from_db()
+    assert table.status == MatchStatus.REPORTED  # the third seat has not confirmed
+
+    desk.goto(f"{base}/leagues/club/nights/1/")
+    desk.get_by_role("button", name="Close night 1").click()
+    expect(desk.get_by_test_id("closed")).to_be_visible()
+    table.refresh_from_db()
+    assert table.status == MatchStatus.CONFIRMED
+    assert [seat.score for seat in seats_of(table)] == [401, 355, 320]
