@@ -125,6 +125,7 @@ EVENT = formats.Format(
     pair_round=pair_for_command,
     personal_data=personal_data.personal_rows,
     forget_helpers=services.forget_volunteers,
+    enter_card=services.card_enter,
     import_entrants=import_for_command,
     entrants_max_bytes=entrants_file.MAX_BYTES,
     demo=make_demo,

@@ -86,6 +86,10 @@ class Format:
     # Retention (P5): (institution, cutoff day, now) -> how many of its helpers' accounts were
     # forgotten because their last day at this format's leagues was before the cutoff.
     forget_helpers: Callable | None = None
+    # A table's card typed from paper (enter_scores): the format's own card service, which
+    # wraps matches.services.card_enter with what the format adds (an event's players' own
+    # versions of the card, S3); matches' own service where None.
+    enter_card: Callable | None = None
     # seed_demo: its part of the demo ((institution, season, director, desk, rng, password)),
     # and the demo logins it adds (() -> [(role, email)]).
     demo: Callable | None = None

@@ -15,7 +15,7 @@ from events.rights import EventError, lock_event, may_score, require
 from events.services.table_cards import already_in, count_card, count_if_agreed, pending_cards
 from league.models import Round
 from matches import services as match_services
-from matches.models import Match, MatchStatus
+from matches.models import FINAL_STATUSES, Match, MatchStatus
 from matches.services import scoreline
 
 
@@ -134,7 +134,7 @@ def cards_waiting(round_: Round) -> list[int]:
     or never confirmed. Closing the round would forfeit them, so it waits for these first."""
     return sorted(
         Match.objects.filter(round=round_, table_cards__state=TableCard.State.PENDING)
-        .exclude(status__in=[MatchStatus.BYE])
+        .exclude(status__in=[*FINAL_STATUSES, MatchStatus.BYE])
         .values_list("table", flat=True)
         .distinct()
     )

@@ -4,6 +4,7 @@ a disagreement goes to staff, seat codes prove a guest's seat and nothing else."
 from datetime import timedelta
 
 import pytest
+from django.core.management.base import CommandError
 
 from core.errors import DomainError, NotAllowed
 from events import services as events
@@ -285,3 +286,30 @@ def test_s2_repairing_or_swapping_a_round_with_cards_entered_is_refused(fest, ea
     enter(table, 1, [400, 350, 300], early)
     with pytest.raises(events.EventError, match="scores entered"):
         events.pair_event_round(actor=director.user, round=table.round, repair=True)
+
+
+def test_s3_a_card_from_the_enter_scores_file_counts_an_agreeing_version_and_conflicts_otherwise(
+    fest, early, tmp_path
+):
+    from tests.support import run, write
+
+    first, second = tables(fest)
+    card = enter(first, 1, [400, 350, 300], early)
+    enter(second, 1, [410, 350, 300], early)
+    rows = ["table,player_number,score"]
+    for match, scores in ((first, [400, 350, 300]), (second, [420, 350, 300])):
+        numbers = dict(match.league.entries.values_list("player_id", "player_number"))
+        for seat, score in zip(seats_of(match), scores, strict=True):
+            rows.append(f"{match.table},{numbers[seat.player_id]},{score}")
+    with pytest.raises(CommandError, match="1 conflicts, 0 bad rows"):
+        run(
+            "enter_scores",
+            "--league",
+            "fest",
+            "--round",
+            "1",
+            write(tmp_path, "s.csv", "\n".join(rows) + "\n"),
+        )
+    assert TableCard.objects.get(pk=card.pk).state == TableCard.State.COUNTED
+    second.refresh_from_db()
+    assert second.status != MatchStatus.CONFIRMED and pending(second)

@@ -11,6 +11,7 @@ from core.values import (
     whole_number,
     whole_number_argument,
 )
+from league import formats
 from league.models import Entry, League, Round
 from league.selectors import round_tables
 from matches.models import GameEnd, Match, MatchStatus
@@ -126,6 +127,7 @@ class Command(BaseCommand):
             cards[table][order] = (score, pre, ENDED[ended], line, player)
 
         entered = scores = skipped = conflicts = 0
+        enter = formats.of(night.league.format).enter_card or card_enter
         for table, by_seat in sorted(cards.items()):
             if table in bad:
                 continue
@@ -153,7 +155,7 @@ class Command(BaseCommand):
                 skipped += 1
                 continue
             try:
-                card_enter(
+                enter(
                     actor=None,
                     as_system=True,
                     match=match,
