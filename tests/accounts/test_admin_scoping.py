@@ -80,6 +80,8 @@ EXPECTED_GROUP_PERMISSIONS = {
         "matches.change_contactissue",
         "matches.view_auditevent",
         "matches.view_resultreport",
+        "events.view_tablecard",  # S3: the players' own cards, read only
+        "events.view_seatcodeattempt",  # S4: every use of a seat's code
     },
 }
 

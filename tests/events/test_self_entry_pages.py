@@ -252,3 +252,20 @@ def test_s3_the_projector_shows_how_many_cards_are_still_out(client, done_fest):
     card_post(client, 1, 1, [400, 350, 300])
     confirm_post(client, 1, 2, pending(first)[0])  # the time is up: one confirmation counts
     assert "Cards still out: 1 of 2" in client.get(panel).content.decode()
+
+
+def test_s4_the_director_reads_every_seat_code_attempt_in_the_admin_and_only_their_own(
+    client, fest, director, other_institution
+):
+    from accounts import roles
+    from tests.support import staff_member
+
+    roles.sync_groups()
+    card_post(client, 1, 1, [400, 350, 300], code="WRONG1")
+    client.force_login(director.user)
+    page = client.get(reverse("admin:events_seatcodeattempt_changelist"))
+    assert page.status_code == 200 and "1 seat code attempt" in page.content.decode()
+    assert client.get(reverse("admin:events_tablecard_changelist")).status_code == 200
+    client.force_login(staff_member(other_institution, roles.DIRECTORS).user)
+    page = client.get(reverse("admin:events_seatcodeattempt_changelist"))
+    assert "0 seat code attempts" in page.content.decode()
