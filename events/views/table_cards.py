@@ -229,21 +229,15 @@ def event_table(
     return keep_device(request, render(request, "events/table.html", context))
 
 
-@require_POST
-def event_table_card(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
-    """A seat enters the table's card (S1, S3)."""
+def _at_the_table(request, slug, number, table, form_class, act, form_name) -> HttpResponse:
+    """A seat's action on the table's page: the service's answer as the page's message, or
+    the form again with its error (the table's page around it)."""
     league = event_of(request, slug)
     match, seats = _table(league, number, table)
-    form = TableCardForm(request.POST, seats=seats)
+    form = form_class(request.POST, seats=seats)
     if form.is_valid():
         try:
-            card = table_cards.table_card_enter(
-                match=match,
-                proof=_proof(request, form),
-                scores=form.scores(),
-                ended_by=form.cleaned_data["ended_by"],
-                unusual_confirmed=form.cleaned_data["unusual_confirmed"],
-            )
+            card = act(match, form, _proof(request, form))
         except UnusualScores as unusual:
             form.add_error(None, unusual.message)
             form.ask_unusual = True
@@ -254,28 +248,35 @@ def event_table_card(request: HttpRequest, slug: str, number: int, table: int) -
         else:
             messages.success(request, _after_card(card, seats))
             return keep_device(request, redirect(_back(league, number, table)))
-    return event_table(request, slug, number, table, card_form=form)
+    return event_table(request, slug, number, table, **{form_name: form})
+
+
+@require_POST
+def event_table_card(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+    """A seat enters the table's card (S1, S3)."""
+
+    def enter(match, form, proof):
+        return table_cards.table_card_enter(
+            match=match,
+            proof=proof,
+            scores=form.scores(),
+            ended_by=form.cleaned_data["ended_by"],
+            unusual_confirmed=form.cleaned_data["unusual_confirmed"],
+        )
+
+    return _at_the_table(request, slug, number, table, TableCardForm, enter, "card_form")
 
 
 @require_POST
 def event_table_confirm(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
     """A seat confirms the version it was shown (S2)."""
-    league = event_of(request, slug)
-    match, seats = _table(league, number, table)
-    form = ConfirmForm(request.POST, seats=seats)
-    if form.is_valid():
-        try:
-            card = table_cards.table_card_confirm(
-                match=match, card_id=form.cleaned_data["card"], proof=_proof(request, form)
-            )
-        except DomainError as error:
-            form.add_error(None, error.message)
-        except Match.DoesNotExist:
-            return _paired_again(request, league, number)
-        else:
-            messages.success(request, _after_card(card, seats))
-            return keep_device(request, redirect(_back(league, number, table)))
-    return event_table(request, slug, number, table, confirm_form=form)
+
+    def confirm(match, form, proof):
+        return table_cards.table_card_confirm(
+            match=match, card_id=form.cleaned_data["card"], proof=proof
+        )
+
+    return _at_the_table(request, slug, number, table, ConfirmForm, confirm, "confirm_form")
 
 
 @login_required
