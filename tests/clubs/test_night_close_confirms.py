@@ -189,18 +189,15 @@ def after(action, holds: threading.Event):
     return run
 
 
-@pytest.mark.parametrize("first", ["confirmation", "closing", "either"])
-def test_g9_the_first_other_confirmation_racing_the_closing_counts_once(
-    race_night, director, first
-):
-    made = report(race_night)
-    second = players(race_night)[1]
+def confirming_racing_closing(night, director, player, made, first):
+    """`player` confirms `made` while the director closes the night: `first` holds its
+    transaction open so the other waits ("either": both at once). Returns both outcomes."""
 
     def confirm():
-        return report_confirm(actor=second.user, report=made)
+        return report_confirm(actor=player.user, report=made)
 
     def closing():
-        return close(race_night, director)
+        return close(night, director)
 
     holds = threading.Event()
     if first == "confirmation":
@@ -209,7 +206,17 @@ def test_g9_the_first_other_confirmation_racing_the_closing_counts_once(
         calls = after(confirm, holds), holding(closing, holds)
     else:
         calls = confirm, closing
-    confirmation, closed = run_together(*calls)
+    return run_together(*calls)
+
+
+@pytest.mark.parametrize("first", ["confirmation", "closing", "either"])
+def test_g9_the_first_other_confirmation_racing_the_closing_counts_once(
+    race_night, director, first
+):
+    made = report(race_night)
+    confirmation, closed = confirming_racing_closing(
+        race_night, director, players(race_night)[1], made, first
+    )
     assert isinstance(confirmation, Match), confirmation
     assert closed.forfeited == 0, closed
     confirmed_once(race_night)
@@ -219,21 +226,7 @@ def test_g9_the_first_other_confirmation_racing_the_closing_counts_once(
 def test_g9_the_last_confirmation_racing_the_closing_counts_once(race_night, director, first):
     made = report(race_night, confirmed_by=2)
     last = players(race_night)[3]
-
-    def confirm():
-        return report_confirm(actor=last.user, report=made)
-
-    def closing():
-        return close(race_night, director)
-
-    holds = threading.Event()
-    if first == "confirmation":
-        calls = holding(confirm, holds), after(closing, holds)
-    elif first == "closing":
-        calls = after(confirm, holds), holding(closing, holds)
-    else:
-        calls = confirm, closing
-    confirmation, closed = run_together(*calls)
+    confirmation, closed = confirming_racing_closing(race_night, director, last, made, first)
     assert closed.forfeited == 0, closed
     if isinstance(confirmation, Match):
         assert closed.confirmed == 0  # every seat had confirmed: nothing left for the closing
