@@ -195,7 +195,7 @@ def event_league_save(
         settings = {
             **shared_settings(event, season),
             # An event has no cap of its own: the door decides (the field's largest).
-            "capacity": 512,
+            "capacity": League.MAX_CAPACITY,
         }
         own = {
             "date": event.day,

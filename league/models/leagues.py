@@ -95,8 +95,11 @@ class League(models.Model):
     round_length_days = models.PositiveSmallIntegerField(
         default=7, validators=[MinValueValidator(1)]
     )
+    # The most players a league or an event may hold: a Scrabble Fest of a large campus (issue
+    # 32's evening of 1,000 entrants, with room for twice that); a league's director sets less.
+    MAX_CAPACITY = 2048
     capacity = models.PositiveSmallIntegerField(
-        default=32, validators=[MinValueValidator(2), MaxValueValidator(512)]
+        default=32, validators=[MinValueValidator(2), MaxValueValidator(MAX_CAPACITY)]
     )
     public = models.BooleanField(
         default=True, help_text="Standings, schedule and bracket visible to anyone."

@@ -269,3 +269,8 @@ def test_s4_the_director_reads_every_seat_code_attempt_in_the_admin_and_only_the
     client.force_login(staff_member(other_institution, roles.DIRECTORS).user)
     page = client.get(reverse("admin:events_seatcodeattempt_changelist"))
     assert "0 seat code attempts" in page.content.decode()
+
+
+def test_e3_an_event_has_room_for_a_thousand_entrants(fest):
+    """Issue 32's evening of 1,000 players: an event's cap is the field's largest, not 512."""
+    assert fest.capacity == League.MAX_CAPACITY >= 2000
