@@ -89,13 +89,6 @@ print(json.dumps({"yesterday": (today - timedelta(days=1)).isoformat(),
                   "session": session.session_key}))
 """
 
-EVENT_CAP = 512
-LIFT_CAP = (
-    "from league.models import League; "
-    "League.objects.filter(slug='{slug}').update(capacity={entrants})"
-)
-
-
 # --- The database and the server -------------------------------------------------------------------
 
 
@@ -132,10 +125,6 @@ def build_event(entrants: int, rounds: int, seed: int) -> dict:
         )
         manage(DATABASE, "create_event", str(settings_file), "--institution", "example-state",
                "--season", "fall")  # fmt: skip
-        if entrants > EVENT_CAP:
-            # An event takes at most 512 entrants (events/files.py sets the League field's
-            # largest capacity): lifted here, in this database only, to seat the evening.
-            manage(DATABASE, "shell", "-c", LIFT_CAP.format(slug=SLUG, entrants=entrants))
         manage(DATABASE, "import_entrants", str(guests), "--league", SLUG)
     manage(DATABASE, "pair_round", "--league", SLUG, "--all-entrants", "--seed", str(seed))
     return setup
