@@ -88,8 +88,10 @@ def test_l5_l8_a_cant_reach_report_racing_the_nights_claim_is_never_forfeited_ov
     match, a, b = race_match
     league = match.league
     night_of = match.deadline + timedelta(hours=2)
+    # Enough to make the scan long enough to race: with the re-read after the claim taken out,
+    # most report-first rounds fail with 1000 (9 to 13 of 15 measured; never none of 10).
     waiting = matches_create(
-        actor=None, new=[NewMatch(round=match.round, players=[a.pk, b.pk])] * 4000
+        actor=None, new=[NewMatch(round=match.round, players=[a.pk, b.pk])] * 1000
     )
     Match.objects.filter(pk__in=[m.pk for m in waiting]).update(deadline=match.deadline)
     ContactIssue.objects.bulk_create(
@@ -97,7 +99,7 @@ def test_l5_l8_a_cant_reach_report_racing_the_nights_claim_is_never_forfeited_ov
     )
     rng = random.Random(13)
     outcomes = set()
-    for round_number in range(30):
+    for round_number in range(20):
         target = match_between(league, a, b)
         Match.objects.filter(pk=target.pk).update(deadline=match.deadline + timedelta(minutes=1))
         # Even rounds: the report starts first and lands before or while the claim scans; odd
