@@ -31,12 +31,66 @@ DATABASE_FIXTURES = {
 }
 
 
+@pytest.hookimpl(trylast=True)  # after pytest-django has put the database tests first
 def pytest_collection_modifyitems(items):
     for item in items:
         if item.get_closest_marker("django_db") is None and not (
             DATABASE_FIXTURES & set(item.fixturenames)
         ):
             item.add_marker(pytest.mark.pure)
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    if workers > 1:
+        items[:] = _long_ones_first_on_every_worker(items, workers)
+
+
+def _weight(item) -> float:
+    """A rough cost: a browser journey or another process most, a test on committed data (the
+    database flushed after it) more than one rolled back; the readers of the seeded demo share
+    its ten seconds."""
+    if item.get_closest_marker("browser"):
+        return 20
+    if item.get_closest_marker("system"):
+        return 10
+    marker = item.get_closest_marker("django_db")
+    if {"transactional_db", "live_server"} & set(item.fixturenames) or (
+        marker is not None and marker.kwargs.get("transaction")
+    ):
+        return 3
+    if "demo" in item.fixturenames:
+        return 2
+    return 0.1
+
+
+def _long_ones_first_on_every_worker(items, workers):
+    """xdist's worksteal hands each worker an equal slice of the collection, in order, and an idle
+    worker takes the far end of another's queue. In pytest-django's order the long tests (the
+    committed ones) sat together in the last slice, and a journey of a minute could start when
+    the other worker had nothing left. Here each slice starts with its share of the long tests,
+    longest first, so the run ends on short ones. The same order on every worker: only the
+    collection decides it. Runs of one module stay together (a module's fixture is set up once)."""
+    units = []  # consecutive items of one module, all long or all short
+    for item in items:
+        weight = _weight(item)
+        long = weight >= 2
+        if units and units[-1]["module"] == item.module and units[-1]["long"] == long:
+            units[-1]["items"].append(item)
+            units[-1]["weight"] += weight
+        else:
+            units.append({"module": item.module, "long": long, "items": [item], "weight": weight})
+    slices = [{"weight": 0.0, "items": []} for _ in range(workers)]
+    for unit in sorted((u for u in units if u["long"]), key=lambda u: -u["weight"]):
+        lightest = min(slices, key=lambda s: s["weight"])
+        lightest["weight"] += unit["weight"]
+        lightest["items"] += unit["items"]
+    short = [item for unit in units if not unit["long"] for item in unit["items"]]
+    ordered, left = [], len(items)
+    for index, part in enumerate(slices):
+        size = left // (workers - index)  # as worksteal splits the collection
+        fill = max(0, size - len(part["items"]))
+        ordered += part["items"] + short[:fill]
+        short = short[fill:]
+        left -= size
+    return ordered + short
 
 
 @pytest.fixture(scope="session", autouse=True)
