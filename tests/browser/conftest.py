@@ -6,11 +6,16 @@ import pytest
 
 @pytest.fixture(autouse=True)
 def no_content_security_policy_violations(browser, monkeypatch):
+    """Also closes every context the test opened: the browser lives for the whole session, and a
+    page left open (the projector polls its panel) kept calling the live server, which outlives
+    the test too, while later tests ran in the same process."""
     violations = []
+    opened = []
     new_context = browser.new_context
 
     def watched_context(*args, **kwargs):
         context = new_context(*args, **kwargs)
+        opened.append(context)
         context.on(
             "console",
             lambda message: (
@@ -22,7 +27,11 @@ def no_content_security_policy_violations(browser, monkeypatch):
         return context
 
     monkeypatch.setattr(browser, "new_context", watched_context)
-    yield violations
+    try:
+        yield violations
+    finally:
+        for context in opened:
+            context.close()  # a no-op for one the test closed itself
     assert not violations, "\n".join(violations)
 
 
