@@ -86,6 +86,7 @@ def test_the_account_pages_fit_a_390_px_phone(
     page.locator("[name=password2]").fill("a-long-passphrase-1")
     page.get_by_role("button", name="Sign up").click()
     expect(page.get_by_text("no institution here accepts addresses at gmail.com")).to_be_visible()
+    page.wait_for_load_state("load")  # the audit reads the stylesheet's sizes
     problems += [f"signup-errors: {p}" for p in page.evaluate(AUDIT)]
     shoot(page, "account-390-signup-errors")
 
@@ -107,6 +108,7 @@ def test_the_account_pages_fit_a_390_px_phone(
     page.goto(base + "/accounts/email/")
     page.get_by_label("New e-mail address").fill("rowan.p@example.edu")
     page.get_by_role("button", name="Send the link").click()
+    page.wait_for_load_state("load")
     problems += [f"email-change-pending: {p}" for p in page.evaluate(AUDIT)]
     shoot(page, "account-390-email-change-pending")
     link = re.search(r"http\S+/accounts/confirm-email/\S+/", mail.outbox[-1].body).group(0)

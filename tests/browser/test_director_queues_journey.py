@@ -25,6 +25,9 @@ UNLABELLED_OR_SMALL = """() => [...document.querySelectorAll('main input, main s
 
 
 def check_page(page, viewport):
+    # The sizes are the stylesheet's: read them once it has loaded, not the browser's defaults
+    # (a select is 13.3 px before site.css applies, which failed this on a fast run).
+    page.wait_for_load_state("load")
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= viewport["width"], f"{page.url} is {width} px wide"
     assert page.evaluate(UNLABELLED_OR_SMALL) == [], page.url
