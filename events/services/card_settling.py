@@ -32,7 +32,7 @@ def table_card_count(*, actor, match: Match, card_id: int, now=None) -> TableCar
             raise EventError("That card is not this table's.")
         if card.state == TableCard.State.COUNTED:
             return card
-        seats = list(match.seats.select_related("player__user").order_by("order"))
+        seats = match_services.seats_of(match)
         if match.is_final:
             raise already_in(match, seats)
         if card.state != TableCard.State.PENDING:
@@ -94,7 +94,7 @@ def settle_due_cards(round_: Round, now=None, *, closing: bool = False) -> int:
             match = match_services.lock(Match(pk=match_id))
             if match.is_final:
                 continue
-            seats = list(match.seats.select_related("player__user").order_by("order"))
+            seats = match_services.seats_of(match)
             counted += count_if_agreed(match, seats, True, now) is not None
     return counted
 

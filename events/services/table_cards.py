@@ -55,10 +55,7 @@ def _seat_words(seat: Seat) -> str:
 
 
 def _own_seat(user, seats: list[Seat]) -> Seat | None:
-    profile_id = getattr(getattr(user, "profile", None), "pk", None)
-    if profile_id is None:
-        return None
-    return next((seat for seat in seats if seat.player_id == profile_id), None)
+    return match_services.seat_of(user, seats) if user is not None else None
 
 
 def _prove(match: Match, seats: list[Seat], proof: SeatProof, action: str, now):
@@ -118,7 +115,7 @@ def _open_table(match: Match, now) -> tuple[list[Seat], bool]:
             f"Cards for round {match.round.number} are entered at the scoring table: hand "
             "yours in there."
         )
-    seats = list(match.seats.select_related("player__user").order_by("order"))
+    seats = match_services.seats_of(match)
     if match.status == MatchStatus.BYE or len(seats) < 2:
         raise EventError("A bye has no score card.")
     return seats, round_time_up(league, match.round, now)

@@ -30,6 +30,8 @@ from .kernel import (
     require_scores,
     scorekeeper_seat,
     scoreline,
+    seat_of,
+    seats_of,
 )
 from .nightly import confirm_stale_reports, forfeit_overdue_matches
 from .reporting import report_submit
@@ -63,6 +65,8 @@ __all__ = [
     "lock",
     "require_scores",
     "scoreline",
+    "seat_of",
+    "seats_of",
     "MAX_PROPOSED_TIMES",
     "RULINGS_ON",
     "CardConflict",
