@@ -57,6 +57,9 @@ def _type_card(page, match, rng) -> int:
     keys = 0
     page.keyboard.type(str(match.table))
     seats = match.seats.count()
+    # The volunteer reads the names before the scores; on a loaded machine the page's script
+    # may not have run yet, and a card sent without the names shown is refused, as it should be.
+    expect(page.get_by_test_id("seated")).to_have_text(f"{seats} seats.")
     for _ in range(seats):
         page.keyboard.press("Tab")
         keys += 1

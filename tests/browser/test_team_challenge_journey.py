@@ -113,6 +113,7 @@ def test_e5_the_corporate_challenge_from_the_door_to_the_team_leaderboard(
     for match in tables:
         expect(desk.get_by_label("Table", exact=True)).to_be_focused()
         desk.keyboard.type(str(match.table))
+        expect(desk.get_by_test_id("seated")).to_have_text(f"{match.seats.count()} seats.")
         for seat in range(match.seats.count()):
             desk.keyboard.press("Tab")
             desk.keyboard.type(str(250 + 10 * seat + match.table))
