@@ -5,7 +5,8 @@ operator is enough for 1,000 players).
    new database, migrated): `create_event` ("self_entry": true, two-seat tables, three
    rounds whose periods were yesterday, so each round's time is up when its cards come in, as
    at the end of a round), `import_entrants` (1,000 guests), `pair_round`.
-2. Serves it with gunicorn (production settings, 2 workers, persistent connections) and plays
+2. Serves it with gunicorn (production settings, 2 workers, persistent connections) and a
+   Celery worker running beat (the card count every 30 s, the refresh sweep every 5 s), and plays
    each round's end as a hall does: every table's card entered and confirmed within the same
    60 seconds, through the public table page (GET it for the CSRF token and the card to
    confirm, POST, follow the redirect), each phone its own cookie jar, at most `--clients`
@@ -148,6 +149,29 @@ def serve() -> tuple[subprocess.Popen, int]:
     raise SystemExit("gunicorn did not start within 60 s")
 
 
+def celery_worker(log: Path) -> subprocess.Popen:
+    """The deployment's worker with beat inside it (one process, so the run costs what a small
+    deployment's does): it counts confirmed cards every 30 s and sweeps the refreshes a burst
+    left wanted every 5 s. Its output goes to `log`."""
+    with log.open("w") as out:
+        return subprocess.Popen(
+            [PY, "-m", "celery", "-A", "config", "worker", "--beat", "--pool", "solo",
+             "--loglevel", "warning"],
+            cwd=ROOT,
+            env=env(DATABASE),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )  # fmt: skip
+
+
+def stop(process: subprocess.Popen) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
 # --- The evening ------------------------------------------------------------------------------------
 
 
@@ -178,6 +202,7 @@ def rounds(args) -> list[dict]:
 
     rng = random.Random(args.seed)
     server, port = serve()
+    worker = celery_worker(Path(tempfile.gettempdir(), f"{DATABASE}-worker.log"))
     rows = []
     try:
         Phone(port).request("GET", f"/leagues/{SLUG}/event.json")  # both workers up
@@ -240,11 +265,8 @@ def rounds(args) -> list[dict]:
             )
             say(f"round {number}: {json.dumps(rows[-1], default=str)}")
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop(worker)
+        stop(server)
     return rows
 
 
@@ -256,7 +278,7 @@ def report(rows: list[dict], args) -> None:
     print(
         f"Self-entry evening: {args.entrants} entrants at two-seat tables, {args.rounds} rounds; "
         f"each round's cards within {args.window:.0f} s, {args.clients} clients "
-        f"(gunicorn, 2 workers); {args.conflicts:.0%} of tables disagree, {args.missing:.0%} "
+        f"(gunicorn, 2 workers; a Celery worker with beat); {args.conflicts:.0%} of tables disagree, {args.missing:.0%} "
         "never enter"
     )
     print(

@@ -11,7 +11,7 @@ from matches.signals import results_finalised
 
 from .models import Entry, League, WaitlistEntry
 from .pages import render_pages
-from .refresh import refresh_leagues
+from .refresh import refresh_leagues, refresh_when_free
 from .schedules import sync_nightly_schedule
 from .services import ineligibility_forfeits
 from .standings import LEAGUE_SETTINGS
@@ -19,9 +19,11 @@ from .standings import LEAGUE_SETTINGS
 
 @receiver(results_finalised)
 def keep_standings_and_brackets_live(sender, league_ids, **kwargs):
-    """A result became final: that league's standings, bracket and pages follow at once."""
+    """A result became final: that league's standings, bracket and pages follow at once, or,
+    while another request is refreshing them, as soon as that refresh is done (a hall's burst
+    of cards: ``refresh.refresh_when_free``)."""
 
-    refresh_leagues(league_ids)
+    refresh_when_free(league_ids)
 
 
 @receiver(ruled_ineligible)

@@ -228,8 +228,14 @@ def rebuild_standings(league_ids: Iterable[int], now=None) -> int:
         return 0
     with transaction.atomic():
         # Lock the leagues first so two rebuilds of one league (a confirmation and the nightly
-        # job) run one after the other, each reading what the other committed.
-        list(League.objects.select_for_update().filter(pk__in=ids).values_list("pk", flat=True))
+        # job) run one after the other, each reading what the other committed. A "no key" lock:
+        # a result marking its league's refresh wanted (RefreshWanted's key refers to the
+        # league) must not wait for the rebuild.
+        list(
+            League.objects.select_for_update(no_key=True)
+            .filter(pk__in=ids)
+            .values_list("pk", flat=True)
+        )
         now = now or timezone.now()
         leagues = {league.pk: league for league in League.objects.filter(pk__in=ids)}
         results = _results(ids, now)

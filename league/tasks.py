@@ -7,7 +7,9 @@ from django.db import OperationalError
 
 from accounts.models import Institution
 
+from .models import RefreshWanted
 from .nightly import run_for_institution
+from .refresh import refresh_when_free
 
 
 @shared_task(
@@ -21,3 +23,14 @@ def run_nightly_for_institution(institution_id: int, today: str | None = None) -
     institution = Institution.objects.get(pk=institution_id)
     day = date.fromisoformat(today) if today else institution.today()
     return run_for_institution(institution=institution, today=day).line()
+
+
+@shared_task
+def refresh_wanted_leagues() -> int:
+    """Beat's sweep every few seconds: refresh the leagues whose results became final while
+    another refresh ran and that no request has refreshed since (the end of a hall's burst of
+    cards, or a process that died between a result and its refresh), until none is wanted.
+    Returns how many leagues were wanted."""
+    wanted = list(RefreshWanted.objects.values_list("league_id", flat=True))
+    refresh_when_free(wanted, mark=False, passes=None)
+    return len(wanted)

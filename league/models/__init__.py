@@ -10,7 +10,7 @@ Words used here:
 
 from .entries import CheckIn, Entry, WaitlistEntry
 from .leagues import ChallengeRule, EndOfGameRule, League, LeagueFormat, Lexicon
-from .records import DigestLog, LeaguePage, NightlyRun
+from .records import DigestLog, LeaguePage, NightlyRun, RefreshWanted
 from .results import STANDING_COLUMNS, Bracket, BracketSlot, Standing
 from .rounds import Round
 
@@ -28,6 +28,7 @@ __all__ = [
     "LeaguePage",
     "Lexicon",
     "NightlyRun",
+    "RefreshWanted",
     "Round",
     "Standing",
     "WaitlistEntry",

@@ -76,9 +76,10 @@ class LeaguePage(models.Model):
     the institution's members and, where the league is stricter in public, for everyone else) and
     their JSON (the public's names), rendered in the transaction that changes what they show (``league.pages``).
 
-    A read model, not a timed cache: it is never stale, because the only code that changes
-    standings, brackets or a league's details also rewrites it. Serving a page is then one query
-    and the site's frame around it."""
+    A read model, not a timed cache: the only code that changes standings, brackets or a
+    league's details also rewrites it. A result made final while another refresh of its league
+    runs shows once that refresh and one more are done (``RefreshWanted``), typically within a
+    second. Serving a page is then one query and the site's frame around it."""
 
     league = models.OneToOneField(
         League, on_delete=models.CASCADE, primary_key=True, related_name="page"
@@ -102,3 +103,17 @@ class LeaguePage(models.Model):
 
     def __str__(self):
         return f"Pages of {self.league}"
+
+
+class RefreshWanted(models.Model):
+    """A result became final in this league while another process was refreshing it: the
+    standings and pages are to be rebuilt once more (``league.refresh.refresh_when_free``). The
+    refresh that takes the row deletes it before it reads the results."""
+
+    league = models.OneToOneField(
+        League, on_delete=models.CASCADE, primary_key=True, related_name="+"
+    )
+    wanted_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self):
+        return f"Refresh of {self.league_id} wanted since {self.wanted_at}"
