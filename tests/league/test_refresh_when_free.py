@@ -51,7 +51,7 @@ def in_a_thread(work):
     def run():
         try:
             work()
-        except BaseException as error:  # noqa: BLE001: handed back to the test
+        except BaseException as error:  # handed back to the test by join()
             failure.append(error)
         finally:
             connection.close()
