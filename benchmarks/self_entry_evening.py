@@ -22,8 +22,8 @@ operator is enough for 1,000 players).
    confirmation requests, and how long after the last card (and after the operator's close)
    the stored event.json shows the round's scores.
 
-Run: `python benchmarks/self_entry_evening.py` (at the default size about 16 minutes here, most of
-it the backlog the README's Performance section explains); `--help` for the sizes.
+Run: `python benchmarks/self_entry_evening.py` (at the default size about 6 minutes here);
+`--help` for the sizes.
 One table on standard output, progress on standard error. Only loopback addresses; every wait
 bounded; everything started is stopped, and the database dropped unless `--keep`.
 """
