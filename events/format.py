@@ -91,6 +91,7 @@ EVENT = formats.Format(
     director_closes=True,
     open_entry=True,
     numbers_entrants=True,
+    one_rating_period=True,
     on_enter=first_category,
     registration_open=open_until_its_day,
     open_for_entry=open_for_entry,

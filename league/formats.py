@@ -32,6 +32,9 @@ class Format:
     director_closes: bool = False
     open_entry: bool = False
     ranks_per_game: bool = False
+    # Its games are rated as one period, the whole league at once (an event, as NASPA rates a
+    # tournament: R2); else each round is a period.
+    one_rating_period: bool = False
     # Each entrant has a player number (a club's, an event's: on the cards and lists).
     numbers_entrants: bool = False
     # What a new entry needs in this format (an event's: its first category): (entry) -> None.

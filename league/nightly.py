@@ -49,6 +49,7 @@ from .nights import (
     night_events,
     nightly_moment,
 )
+from .rating_runs import rate
 from .refresh import refresh_leagues
 from .retention import retention_apply
 
@@ -125,6 +126,9 @@ def run_for_institution(*, institution: Institution, today: date) -> NightlySumm
     summary.standings_rebuilt = refreshed.standings_rebuilt
     summary.brackets_advanced = refreshed.brackets_advanced
     summary.brackets_built = refreshed.brackets_built
+    # The night's results rated (R2); the summary line is the public contract, so what was
+    # rated shows in the rating periods' own records, not in it.
+    rate(institution, now=now)
     _record_night(institution, run, now, earlier, summary)
     _erase_as_retention_says(institution, run, today, now)
     summary.reminders_sent = remind_due_matches(institution=institution, now=now)
