@@ -84,8 +84,9 @@ DATA_VERSION = "v3"
 def template(players: int, leagues: int, matches: int, rebuild: bool) -> str:
     name = f"bench_tpl_{DATA_VERSION}_{players}_{leagues}_{matches}"
     if exists(name) and not rebuild:
-        say(f"reusing template {name} (migrating it to this checkout's schema)")
+        say(f"reusing template {name} (migrating it to this checkout's schema, rating it)")
         manage(name, "migrate", "--noinput")
+        manage(name, "rate")  # as a site's nights leave it (R2); nothing to do once rated
         return name
     drop(name)
     admin(f'CREATE DATABASE "{name}"')
@@ -110,6 +111,7 @@ def template(players: int, leagues: int, matches: int, rebuild: bool) -> str:
         stdout=subprocess.DEVNULL,
         timeout=1800,
     )
+    manage(name, "rate")
     say(f"built {name} in {time.perf_counter() - start:.0f} s")
     return name
 

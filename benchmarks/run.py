@@ -6,7 +6,9 @@ module times the nightly pipeline, races results against it, and prints the figu
 1. Builds the large institution once with `seed_demo`'s size options in a throwaway PostgreSQL
    database and keeps it as a template, so every timed run starts from the same data.
 2. Times the nightly pipeline at the full size and a tenth of it, several runs each from a fresh
-   copy of the template: median, ratio, peak memory, SQL queries.
+   copy of the template: median, ratio, peak memory, SQL queries; then the ratings at the full
+   size, from scratch and a run with nothing new (the template holds its ratings, as a site
+   does after its nights, so the nightly rates only its own night's results).
 3. Serves the app with gunicorn (production settings, 2 workers, persistent connections) and
    drives it with wrk for a fixed time per URL, alternating the floor (one trivial query) and a
    page; prints requests per second, p50/p99, and each page's throughput as a share of the floor.
@@ -48,6 +50,25 @@ def time_nightly(template_name: str, runs: int) -> dict:
         "queries": results[0]["queries"],
         "summary": results[0]["summary"],
     }
+
+
+def time_ratings(template_name: str) -> dict:
+    """The ratings from scratch, then a run with nothing new, on one fresh copy (R1, R2)."""
+    database = fresh_copy(template_name)
+    found = {}
+    for label, extra in (("from_scratch", ["--from-scratch"]), ("nothing_new", [])):
+        out = subprocess.run(
+            [PY, "benchmarks/rate_once.py", *extra],
+            cwd=ROOT,
+            env=env(database),
+            check=True,
+            text=True,
+            capture_output=True,
+            timeout=1800,
+        ).stdout
+        found[label] = json.loads(out.strip().splitlines()[-1])
+        say(f"  ratings, {label.replace('_', ' ')}: {found[label]['seconds']} s")
+    return found
 
 
 # --- Concurrency -------------------------------------------------------------------------------------
@@ -138,6 +159,8 @@ def main() -> None:
     big = time_nightly(full, args.runs)
     say("timing the nightly pipeline (a tenth)")
     small = time_nightly(tenth, args.runs)
+    say("timing the ratings (full size)")
+    rating = time_ratings(full)
     say("serving with gunicorn and loading with wrk")
     rows, workers = load(full, args.seconds)
     say("submitting results while the night runs")
@@ -155,6 +178,14 @@ def main() -> None:
             f"{result['median']:>10.2f}{result['peak_mb']:>9.0f}{result['queries']:>9}"
         )
     print(f"  ratio full / tenth: {big['median'] / small['median']:.1f}×   ({big['summary']})")
+    scratch, idle = rating["from_scratch"], rating["nothing_new"]
+    print(
+        f"Ratings, full size (R1, R2; the nightly above includes its night's): from scratch "
+        f"{scratch['seconds']:.2f} s ({scratch['seconds'] / big['median']:.1f}× the nightly; "
+        f"{scratch['periods']} periods, {scratch['players']} players, {scratch['queries']} queries, "
+        f"{scratch['peak_mb']:.0f} MB); a run with nothing new {idle['seconds']:.2f} s "
+        f"({idle['seconds'] / big['median']:.0%} of the nightly, {idle['queries']} queries)"
+    )
     print(f"Pages (gunicorn, 2 workers; wrk 2 threads, 8 connections, {args.seconds} s each)")
     print(
         f"  {'url':<24}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'× floor':>9}{'× signed':>9}"

@@ -3,9 +3,11 @@ rendered into the league's ``LeaguePage`` by ``pages.render_pages`` in the trans
 change they show (a card, a pairing, a swap, an entrant added, leaving or back), so serving
 either is one query. The round, table and projector pages read ``selectors.event_state`` live."""
 
+from django.core.exceptions import ObjectDoesNotExist
 from django.template.loader import render_to_string
 from django.utils import timezone
 
+from league.selectors import rating_cells
 from matches.models import MatchStatus
 
 from . import assist_ledger, selectors
@@ -84,6 +86,7 @@ def event_document(state: selectors.EventState, now=None) -> dict:
         )
     board = state.board
     champions = board.champions
+    ratings = {entry.player_number: _rating(entry) for entry in state.entries}
     return {
         "league": state.league.slug,
         "updated": (now or timezone.now()).isoformat(),
@@ -99,6 +102,7 @@ def event_document(state: selectors.EventState, now=None) -> dict:
                 "games": row.games,
                 "wins": row.wins,
                 "spread": row.spread,
+                **ratings.get(row.entrant.number, _public(rating_cells(None, None))),
             }
             for row in board.rows
         ],
@@ -120,6 +124,19 @@ def event_document(state: selectors.EventState, now=None) -> dict:
         ],
         "assists_cents": assist_ledger.ledger(state.league).total_cents,
     }
+
+
+def _rating(entry) -> dict:
+    """The entrant's rating now (R1), read with the entries (no query of its own)."""
+    try:
+        rated = entry.player.rating
+    except ObjectDoesNotExist:
+        return _public(rating_cells(None, None))
+    return _public(rating_cells(rated.rating, rated.deviation))
+
+
+def _public(cells: dict) -> dict:
+    return {"rating": cells["rating"], "rating_provisional": cells["rating_provisional"]}
 
 
 def render_event(league, now=None, style: str = "") -> tuple[str, dict]:

@@ -98,7 +98,7 @@ def board_of(
 def event_entries(league: League) -> list[Entry]:
     return list(
         Entry.objects.filter(league=league)
-        .select_related("player__user", "entrant__category", "entrant__team")
+        .select_related("player__user", "player__rating", "entrant__category", "entrant__team")
         .order_by("player_number", "id")
     )
 

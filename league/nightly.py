@@ -122,13 +122,14 @@ def run_for_institution(*, institution: Institution, today: date) -> NightlySumm
         season__ends_on__gte=today - timedelta(days=SEASON_GRACE_DAYS),
     ).values_list("pk", flat=True)
     league_ids = set(recent) | touched_leagues(institution=institution, run=run, now=now)
+    # The night's results rated (R2) before the pages are rendered, so they show the new ratings;
+    # the summary line is the public contract, so what was rated is in the rating periods'
+    # own records, not in it.
+    rate(institution, now=now)
     refreshed = refresh_leagues(league_ids, now=now, today=today, build_brackets=True)
     summary.standings_rebuilt = refreshed.standings_rebuilt
     summary.brackets_advanced = refreshed.brackets_advanced
     summary.brackets_built = refreshed.brackets_built
-    # The night's results rated (R2); the summary line is the public contract, so what was
-    # rated shows in the rating periods' own records, not in it.
-    rate(institution, now=now)
     _record_night(institution, run, now, earlier, summary)
     _erase_as_retention_says(institution, run, today, now)
     summary.reminders_sent = remind_due_matches(institution=institution, now=now)

@@ -40,6 +40,8 @@ class Column:
 COLUMNS = [
     Column("rank", "#"),
     Column("player", "Player"),
+    Column("rating", "Rating"),  # R1: the player's rating now, "1480*" when provisional
+    Column("rating_provisional"),
     Column("wins", "W"),
     Column("losses", "L"),
     Column("ties", "T"),

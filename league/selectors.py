@@ -9,6 +9,7 @@ from django.utils.dateparse import parse_datetime
 from accounts import privacy, roles
 from matches.models import Match, Seat
 from matches.next_step import MyMatch, Opponent
+from ratings.models import PROVISIONAL_DEVIATION
 
 from . import formats
 from .models import STANDING_COLUMNS, Entry, League, Round, Standing, WaitlistEntry
@@ -182,6 +183,19 @@ def _plural(count: int, one: str, many: str) -> str:
     return f"{count} {one if count == 1 else many}"
 
 
+def rating_cells(rating: float | None, deviation: float | None) -> dict:
+    """A player's rating as standings and leaderboards show it (R1): a whole number, marked
+    provisional while its deviation is high; none for a player not yet rated."""
+    if rating is None:
+        return {"rating": None, "rating_provisional": None, "rating_display": "–"}
+    provisional = deviation > PROVISIONAL_DEVIATION
+    return {
+        "rating": round(rating),
+        "rating_provisional": provisional,
+        "rating_display": f"{round(rating)}{'*' if provisional else ''}",
+    }
+
+
 def standings_rows_of(league_ids) -> dict[int, list[dict]]:
     """The standings tables of these leagues as plain rows, by league id, display strings
     prepared here: one query, no model instances (building ~100 model objects and their template
@@ -203,6 +217,8 @@ def standings_rows_of(league_ids) -> dict[int, list[dict]]:
             "player__withholds_name",
             "player__registrar_withholds",
             "player__erased_at",
+            "player__rating__rating",
+            "player__rating__deviation",
         )
     )
     for row in rows:
@@ -218,6 +234,7 @@ def standings_rows_of(league_ids) -> dict[int, list[dict]]:
         row["erased"] = row.pop("player__erased_at") is not None
         row["player"] = row["full_name"]
         row["spread_display"] = f"+{row['spread']}" if row["spread"] > 0 else str(row["spread"])
+        row.update(rating_cells(row.pop("player__rating__rating"), row.pop("player__rating__deviation")))
         row["win_pct"] = float(row["win_pct"])  # a number in standings.json, not a string
         notes = []
         if row["byes"]:

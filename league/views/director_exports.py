@@ -77,8 +77,11 @@ def _csv(request, institution, filename: str, header: list[str], rows, *, what, 
 @login_required
 def export_standings(request: HttpRequest, slug: str) -> HttpResponse:
     league = _own_league(request, slug)
-    # standings.json's counts (pages.COLUMNS), with the campus ID and withdrawals for the director.
-    counts = [key for key in JSON_KEYS if key not in ("rank", "player")]
+    # standings.json's counts (pages.COLUMNS), with the campus ID and withdrawals for the director;
+    # the ratings are not the league's counts (R1: the institution's list has them).
+    counts = [
+        key for key in JSON_KEYS if key not in ("rank", "player", "rating", "rating_provisional")
+    ]
     header = ["rank", "player", "campus_id", *counts, "withdrawn"]
     rows = [
         [

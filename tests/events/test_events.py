@@ -433,7 +433,10 @@ def test_e3_event_json_has_the_contracts_shape(
         "games",
         "wins",
         "spread",
+        "rating",  # R1: none until the event is rated (it is one period: after its last round)
+        "rating_provisional",
     }
+    assert (row["rating"], row["rating_provisional"]) == (None, None)
     assert set(document["categories"]) == {"Competitive", "Just for Fun", "Corporate Team"}
     # Round 1 of 3 complete: nobody is champion yet (the leader is on the page, not in here).
     assert document["champion"] is None

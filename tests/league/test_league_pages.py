@@ -130,13 +130,19 @@ def test_a_players_name_is_escaped_in_the_stored_pages(client, league):
 
 def test_the_standings_columns_come_from_one_list(client, league, pair):
     """``pages.COLUMNS`` makes the table's headings, its cells and standings.json's keys; each of
-    its columns but the name and the notes is a stored column of ``Standing``."""
+    its columns but the name, the notes and the rating (R1: the player's, not the league's) is
+    a stored column of ``Standing``."""
     import re
 
     from league.models import STANDING_COLUMNS
     from league.pages import COLUMNS, table_columns
 
-    assert {column.key for column in COLUMNS} - set(STANDING_COLUMNS) == {"player", "notes"}
+    assert {column.key for column in COLUMNS} - set(STANDING_COLUMNS) == {
+        "player",
+        "notes",
+        "rating",
+        "rating_provisional",
+    }
     refresh_leagues([league.pk])
     page = client.get(reverse("league_standings", args=[league.slug])).content.decode()
     headings = re.findall(r'<th scope="col" class="col-\w+">([^<]*)</th>', page)

@@ -258,6 +258,8 @@ def test_standings_json_serves_what_the_pipeline_built(client, table, league):
     assert set(first) == {
         "rank",
         "player",
+        "rating",  # R1: none until the player's first rated period
+        "rating_provisional",
         "wins",
         "losses",
         "ties",
@@ -274,6 +276,25 @@ def test_standings_json_serves_what_the_pipeline_built(client, table, league):
     }
     assert (first["player"], first["wins"], first["spread"]) == ("Ada Example", 1, 40)
     assert (first["matches"], first["win_pct"]) == (1, 1.0)
+    assert (first["rating"], first["rating_provisional"]) == (None, None)
+
+
+def test_r1_the_standings_show_each_players_rating_and_mark_a_provisional_one(
+    client, table, league
+):
+    from league.rating_runs import rate
+
+    ada, bo, _, _ = table
+    confirmed_game(match_between(league, ada, bo), winner=ada, loser=bo, scores=(420, 380))
+    rate(league.season.institution)
+    refresh_leagues([league.pk])
+    data = client.get(reverse("league_standings_json", args=[league.slug])).json()
+    rated = {row["player"]: (row["rating"], row["rating_provisional"]) for row in data["standings"]}
+    assert rated["Ada Example"][0] > 1500 > rated["Bo Example"][0]
+    assert rated["Ada Example"][1] is True  # one game: provisional
+    page = client.get(reverse("league_standings", args=[league.slug])).content.decode()
+    assert f'data-sort="{rated["Ada Example"][0]}">{rated["Ada Example"][0]}*</td>' in page
+    assert "* marks a provisional one" in page
 
 
 def test_bracket_json_has_the_public_shape_and_byes_have_no_player_b(
