@@ -234,7 +234,9 @@ def standings_rows_of(league_ids) -> dict[int, list[dict]]:
         row["erased"] = row.pop("player__erased_at") is not None
         row["player"] = row["full_name"]
         row["spread_display"] = f"+{row['spread']}" if row["spread"] > 0 else str(row["spread"])
-        row.update(rating_cells(row.pop("player__rating__rating"), row.pop("player__rating__deviation")))
+        row.update(
+            rating_cells(row.pop("player__rating__rating"), row.pop("player__rating__deviation"))
+        )
         row["win_pct"] = float(row["win_pct"])  # a number in standings.json, not a string
         notes = []
         if row["byes"]:
