@@ -267,9 +267,9 @@ CHANGE_COLUMNS = [
 
 
 def _copy_in(changes: list[RatingChange]) -> None:
-    """Store the changes with PostgreSQL's COPY: from scratch they are 120,000 rows at the
-    benchmark's size, and ``bulk_create`` spent half the run preparing them (as the standings
-    found, ``league.standings._copy_in``). The SQLite demo has no COPY."""
+    """Store the changes with PostgreSQL's COPY, as the standings are
+    (``league.standings._copy_in``): from scratch they are 120,000 rows at the benchmark's
+    size. The SQLite demo has no COPY."""
     for change in changes:
         change.period_id = change.period.pk
     if connection.vendor != "postgresql":
