@@ -7,6 +7,7 @@ from accounts import views as accounts_views
 from league import views as league_views
 from league.views import director as league_director
 from league.views import director_draw, director_exports, director_rounds, settings_files
+from league.views import ratings as league_ratings
 
 
 class FaviconRedirect(RedirectView):
@@ -70,6 +71,7 @@ urlpatterns = [
     path("matches/", include("matches.urls")),
     # Served by league, which reads every app's rows about the person; linked from /profile/.
     path("profile/my-data.json", league_views.my_data, name="my_data"),
+    path("ratings/", league_ratings.rating_list, name="rating_list"),
     path("", league_views.home, name="home"),
     path("", include("accounts.urls")),
 ]

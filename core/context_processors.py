@@ -14,6 +14,7 @@ def frame_links() -> dict[str, str]:
     return {
         "home": reverse("home"),
         "leagues": reverse("league_list"),
+        "ratings": reverse("rating_list"),
         "profile": reverse("profile"),
         "front_desk": reverse("front_desk"),
         "director": reverse("director_dashboard"),
