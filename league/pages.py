@@ -40,8 +40,6 @@ class Column:
 COLUMNS = [
     Column("rank", "#"),
     Column("player", "Player"),
-    Column("rating", "Rating"),  # R1: the player's rating now, "1480*" when provisional
-    Column("rating_provisional"),
     Column("wins", "W"),
     Column("losses", "L"),
     Column("ties", "T"),
@@ -53,6 +51,8 @@ COLUMNS = [
     Column("points_for", "For"),
     Column("points_against", "Against"),
     Column("games", "Games"),
+    Column("rating", "Rating"),  # R1: the player's rating now, "1480*" when provisional
+    Column("rating_provisional"),
     Column("matches", "Sat", per_game=True),  # games sat; `games` counts G9's pairings
     Column("win_pct", "Win %", per_game=True),
     Column("notes", "Notes", public=False),

@@ -258,8 +258,6 @@ def test_standings_json_serves_what_the_pipeline_built(client, table, league):
     assert set(first) == {
         "rank",
         "player",
-        "rating",  # R1: none until the player's first rated period
-        "rating_provisional",
         "wins",
         "losses",
         "ties",
@@ -271,6 +269,8 @@ def test_standings_json_serves_what_the_pipeline_built(client, table, league):
         "points_for",
         "points_against",
         "games",
+        "rating",  # R1: none until the player's first rated period
+        "rating_provisional",
         "matches",  # G9: games sat; `games` counts the pairings
         "win_pct",
     }

@@ -33,7 +33,8 @@ def test_r1_a_member_sees_every_rated_player_highest_first_with_their_own_row_ma
     rows = rows_of(page)
     assert len(rows) == 4
     assert "Ada Example" in rows[0] or "Di Example" in rows[0]  # the two winners first
-    assert 'Bo Example <span class="muted">(you)</span>' in page
+    mine = [row for row in rows if "Bo Example" in row]
+    assert mine[0].startswith('<tr class="mine" aria-current="true">')  # site.css says "you"
     assert page.count("*</td>") == 4  # one game each: every rating provisional
     assert 'href="/ratings/"' in page  # the frame's link
 
