@@ -27,20 +27,26 @@ from harness import PY, ROOT, RUN_DB, drop, env, fresh_copy, manage, say, templa
 from pages import load
 
 
+def json_line(database: str, script: str, *args: str) -> dict:
+    """Run one of the timed scripts (nightly_once.py, rate_once.py) on `database` in a fresh
+    process; its last line of output, as JSON."""
+    out = subprocess.run(
+        [PY, script, *args],
+        cwd=ROOT,
+        env=env(database),
+        check=True,
+        text=True,
+        capture_output=True,
+        timeout=1800,
+    ).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
 def time_nightly(template_name: str, runs: int) -> dict:
     results = []
     for run in range(runs):
         database = fresh_copy(template_name)
-        out = subprocess.run(
-            [PY, "benchmarks/nightly_once.py"],
-            cwd=ROOT,
-            env=env(database),
-            check=True,
-            text=True,
-            capture_output=True,
-            timeout=600,
-        ).stdout
-        results.append(json.loads(out.strip().splitlines()[-1]))
+        results.append(json_line(database, "benchmarks/nightly_once.py"))
         say(
             f"  nightly run {run + 1}/{runs}: {results[-1]['seconds']} s, {results[-1]['queries']} queries"
         )
@@ -58,16 +64,7 @@ def time_ratings(template_name: str) -> dict:
     database = fresh_copy(template_name)
     found = {}
     for label, extra in (("from_scratch", ["--from-scratch"]), ("nothing_new", [])):
-        out = subprocess.run(
-            [PY, "benchmarks/rate_once.py", *extra],
-            cwd=ROOT,
-            env=env(database),
-            check=True,
-            text=True,
-            capture_output=True,
-            timeout=1800,
-        ).stdout
-        found[label] = json.loads(out.strip().splitlines()[-1])
+        found[label] = json_line(database, "benchmarks/rate_once.py", *extra)
         say(f"  ratings, {label.replace('_', ' ')}: {found[label]['seconds']} s")
     return found
 

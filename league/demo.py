@@ -31,6 +31,9 @@ from accounts.models import (
 
 from . import formats
 from .demo_leagues import make_league, make_open_league
+from .models import League
+from .pages import render_pages
+from .rating_runs import rate
 from .scale import bulk_leagues_of_season
 
 DEMO_SLUG = "example-state"
@@ -128,6 +131,11 @@ def build_demo(
     for spec in formats.registered():  # the club's nights, the events (in that order)
         if spec.demo is not None:
             spec.demo(institution, season, director, desk, rng, DEMO_PASSWORD)
+    # Its games rated, as a night would (R2), and its pages rendered again to show the ratings
+    # (R1); at the benchmark's sizes the harness rates it and the nightly renders.
+    rate(institution)
+    if not matches:
+        render_pages(League.objects.filter(season=season).values_list("pk", flat=True))
     return demo_logins()
 
 

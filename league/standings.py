@@ -20,6 +20,7 @@ from itertools import groupby
 from django.db import connection, transaction
 from django.utils import timezone
 
+from core.copy import copy_rows
 from matches.models import FINAL_STATUSES, Outcome
 
 from .models import STANDING_COLUMNS, Entry, League, Standing
@@ -203,24 +204,6 @@ def _rank(rows: list[Row], h2h: dict) -> list[Row]:
     return ranked
 
 
-def _copy_in(standings: list[Row]) -> None:
-    """Store the rows with PostgreSQL's COPY: ``bulk_create`` spent 2 s preparing 20,000 rows ×
-    17 values in Python and psycopg's arrays; COPY takes a sixth of that. (The SQLite demo of
-    ``make run`` has no COPY.)"""
-    if connection.vendor != "postgresql":
-        Standing.objects.bulk_create(
-            [Standing(**{c: getattr(row, c) for c in STANDING_COLUMNS}) for row in standings],
-            batch_size=500,
-        )
-        return
-    with connection.cursor() as cursor:
-        with cursor.cursor.copy(
-            f"COPY {Standing._meta.db_table} ({', '.join(STANDING_COLUMNS)}) FROM STDIN"
-        ) as copy:
-            for row in standings:
-                copy.write_row([getattr(row, column) for column in STANDING_COLUMNS])
-
-
 def rebuild_standings(league_ids: Iterable[int], now=None) -> int:
     """Recompute and store the standings of these leagues as of `now`; returns how many."""
     ids = sorted(set(league_ids))
@@ -266,5 +249,9 @@ def rebuild_standings(league_ids: Iterable[int], now=None) -> int:
         h2h = _head_to_head(ids, level)
         standings = [row for league_id in ids for row in _rank(by_league.get(league_id, []), h2h)]
         Standing.objects.filter(league_id__in=ids).delete()
-        _copy_in(standings)
+        copy_rows(
+            Standing,
+            STANDING_COLUMNS,
+            ([getattr(row, column) for column in STANDING_COLUMNS] for row in standings),
+        )
         return len(ids)

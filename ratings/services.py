@@ -19,6 +19,7 @@ from django.db.models.functions import RowNumber
 from django.utils import timezone
 
 from accounts.models import Institution
+from core.copy import copy_rows
 from matches.models import Match, MatchStatus, Seat
 
 from . import glicko
@@ -267,20 +268,14 @@ CHANGE_COLUMNS = [
 
 
 def _copy_in(changes: list[RatingChange]) -> None:
-    """Store the changes with PostgreSQL's COPY, as the standings are
-    (``league.standings._copy_in``): from scratch they are 120,000 rows at the benchmark's
-    size. The SQLite demo has no COPY."""
+    """From scratch the changes are 120,000 rows at the benchmark's size: COPY (core.copy)."""
     for change in changes:
         change.period_id = change.period.pk
-    if connection.vendor != "postgresql":
-        RatingChange.objects.bulk_create(changes, batch_size=2000)
-        return
-    with connection.cursor() as cursor:
-        with cursor.cursor.copy(
-            f"COPY {RatingChange._meta.db_table} ({', '.join(CHANGE_COLUMNS)}) FROM STDIN"
-        ) as copy:
-            for change in changes:
-                copy.write_row([getattr(change, column) for column in CHANGE_COLUMNS])
+    copy_rows(
+        RatingChange,
+        CHANGE_COLUMNS,
+        ([getattr(change, column) for column in CHANGE_COLUMNS] for change in changes),
+    )
 
 
 def _store_ratings(institution, state) -> None:

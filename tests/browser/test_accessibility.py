@@ -39,7 +39,7 @@ def _student_pages():
     """The student's own pages, and a match of theirs in each state the demo has."""
     from matches.models import Match
 
-    pages = ["/", "/leagues/", "/leagues/wednesday-open/", "/profile/"]
+    pages = ["/", "/leagues/", "/leagues/wednesday-open/", "/profile/", "/ratings/"]  # R1
     mine = Match.objects.filter(seats__player__user__email="student00001@example.edu")
     for status in ("unscheduled", "reported", "confirmed", "forfeit", "double_forfeit"):
         match = mine.filter(status=status).order_by("pk").first()
