@@ -102,7 +102,7 @@ def event_document(state: selectors.EventState, now=None) -> dict:
                 "games": row.games,
                 "wins": row.wins,
                 "spread": row.spread,
-                **ratings.get(row.entrant.number, _public(rating_cells(None, None))),
+                **ratings.get(row.entrant.number, NO_RATING),
             }
             for row in board.rows
         ],
@@ -126,16 +126,17 @@ def event_document(state: selectors.EventState, now=None) -> dict:
     }
 
 
+NO_RATING = {"rating": None, "rating_provisional": None}
+
+
 def _rating(entry) -> dict:
-    """The entrant's rating now (R1), read with the entries (no query of its own)."""
+    """The entrant's rating now for event.json (R1), read with the entries (no query of its
+    own)."""
     try:
         rated = entry.player.rating
     except ObjectDoesNotExist:
-        return _public(rating_cells(None, None))
-    return _public(rating_cells(rated.rating, rated.deviation))
-
-
-def _public(cells: dict) -> dict:
+        return NO_RATING
+    cells = rating_cells(rated.rating, rated.deviation)
     return {"rating": cells["rating"], "rating_provisional": cells["rating_provisional"]}
 
 

@@ -9,7 +9,7 @@ from django.utils.dateparse import parse_datetime
 from accounts import privacy, roles
 from matches.models import Match, Seat
 from matches.next_step import MyMatch, Opponent
-from ratings.models import PROVISIONAL_DEVIATION
+from ratings.models import is_provisional
 
 from . import formats
 from .models import STANDING_COLUMNS, Entry, League, Round, Standing, WaitlistEntry
@@ -188,7 +188,7 @@ def rating_cells(rating: float | None, deviation: float | None) -> dict:
     provisional while its deviation is high; none for a player not yet rated."""
     if rating is None:
         return {"rating": None, "rating_provisional": None, "rating_display": "–"}
-    provisional = deviation > PROVISIONAL_DEVIATION
+    provisional = is_provisional(deviation)
     return {
         "rating": round(rating),
         "rating_provisional": provisional,

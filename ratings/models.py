@@ -13,6 +13,10 @@ from accounts.models import Institution, PlayerProfile
 PROVISIONAL_DEVIATION = 175.0
 
 
+def is_provisional(deviation: float) -> bool:
+    return deviation > PROVISIONAL_DEVIATION
+
+
 class RatingPeriod(models.Model):
     """A rated period: a league's round or a club's night (`round` set), or a whole event
     (`round` empty), with a fingerprint of its games' results, so a late change is noticed."""
@@ -83,4 +87,4 @@ class PlayerRating(models.Model):
 
     @property
     def provisional(self) -> bool:
-        return self.deviation > PROVISIONAL_DEVIATION
+        return is_provisional(self.deviation)

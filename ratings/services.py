@@ -24,7 +24,7 @@ from matches.models import Match, MatchStatus, Seat
 
 from . import glicko
 from .models import PlayerRating, RatingChange, RatingPeriod
-from .naspa import Pairing
+from .naspa import Pairing, table_pairings
 
 RATED_STATUSES = (MatchStatus.CONFIRMED, MatchStatus.RESOLVED)
 UNFINISHED_STATUSES = (
@@ -56,14 +56,11 @@ class Period:
 
     def pairings(self) -> list[Pairing]:
         """Each seat against each other seat (G9): the better place wins, equal places tie."""
-        found = []
-        for seats in self.games.values():
-            players = sorted(seats)
-            for i, a in enumerate(players):
-                for b in players[i + 1 :]:
-                    result = 1.0 if seats[a] < seats[b] else 0.5 if seats[a] == seats[b] else 0.0
-                    found.append(Pairing(a, b, result))
-        return found
+        return [
+            pairing
+            for seats in self.games.values()
+            for pairing in table_pairings({player: -place for player, place in seats.items()})
+        ]
 
 
 @dataclass
@@ -95,15 +92,20 @@ def rate_institution(
         start = 0 if from_scratch else _first_change(periods, stored)
         if start is None:
             return RatingRun(kept=len(periods))
-        kept = periods[:start]
-        RatingPeriod.objects.filter(institution=institution).exclude(
+        kept, again = periods[:start], periods[start:]
+        undone = RatingPeriod.objects.filter(institution=institution).exclude(
             key__in=[p.key for p in kept]
-        ).delete()
+        )
+        # Only these players' ratings can move: those of the periods undone and rated again.
+        touched = set(
+            RatingChange.objects.filter(period__in=undone).values_list("player_id", flat=True)
+        )
+        undone.delete()
         state = _state_after(institution)
-        _load_games(periods[start:])
-        done = _rate(institution, periods[start:], state, now)
-        _store_ratings(institution, state)
-        return RatingRun(periods=done, kept=len(kept), players=len(state))
+        _load_games(again)
+        touched |= _rate(institution, again, state, now)
+        written = _store_ratings(state, touched)
+        return RatingRun(periods=len(again), kept=len(kept), players=written)
 
 
 def _ready_periods(institution, whole: set[int]) -> list[Period]:
@@ -216,9 +218,9 @@ def _state_after(institution) -> dict[int, tuple[glicko.Rated, date]]:
     }
 
 
-def _rate(institution, periods: list[Period], state, now) -> int:
+def _rate(institution, periods: list[Period], state, now) -> set[int]:
     """Rate the periods in order, carrying `state` (player -> rating, last played) along; the
-    periods and changes are written in two statements at the end."""
+    periods and changes are written in two statements at the end. Returns who was rated."""
     rows, changes = [], []
     for period in periods:
         pairings = period.pairings()
@@ -258,7 +260,7 @@ def _rate(institution, periods: list[Period], state, now) -> int:
             state[player] = (rated, period.ends_on)
     RatingPeriod.objects.bulk_create(rows, batch_size=2000)  # each row learns its id
     _copy_in(changes)
-    return len(periods)
+    return {change.player_id for change in changes}
 
 
 CHANGE_COLUMNS = [
@@ -278,11 +280,10 @@ def _copy_in(changes: list[RatingChange]) -> None:
     )
 
 
-def _store_ratings(institution, state) -> None:
-    """Every rated player's rating now, in one statement; players no longer rated lose theirs."""
-    PlayerRating.objects.filter(player__institution=institution).exclude(
-        player_id__in=list(state)
-    ).delete()
+def _store_ratings(state, touched: set[int]) -> int:
+    """The touched players' ratings now, in one statement; those no longer rated lose theirs.
+    Returns how many were written."""
+    PlayerRating.objects.filter(player_id__in=touched - set(state)).delete()
     PlayerRating.objects.bulk_create(
         [
             PlayerRating(
@@ -294,9 +295,11 @@ def _store_ratings(institution, state) -> None:
                 last_played=last,
             )
             for player, (rated, last) in state.items()
+            if player in touched
         ],
         update_conflicts=True,
         unique_fields=["player"],
         update_fields=["rating", "deviation", "volatility", "games", "last_played"],
         batch_size=2000,
     )
+    return len(touched & set(state))

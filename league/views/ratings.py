@@ -8,7 +8,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from accounts import privacy, roles
-from ratings.models import PROVISIONAL_DEVIATION, PlayerRating
+from ratings.models import PlayerRating
 
 from ..selectors import rating_cells
 
@@ -51,7 +51,6 @@ def rating_list(request: HttpRequest) -> HttpResponse:
             "institution": institution,
             "page": page,
             "rows": page.object_list,
-            "provisional_deviation": PROVISIONAL_DEVIATION,
         },
     )
 
