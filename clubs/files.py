@@ -23,6 +23,7 @@ from league.settings_files import (
     locked_league_of_file,
     require_file_director,
     save_settings,
+    shared_export,
     shared_settings,
 )
 
@@ -49,6 +50,7 @@ class ClubFile:
     public_names: str  # P1: "" = the institution's
     search_engines: bool  # P3
     campus_only: bool
+    rating_weight: float  # R3
     lexicon: str
     end_of_game_rule: str
     challenge_rule: str
@@ -74,6 +76,7 @@ def read_club_file(data) -> ClubFile:
         public_names=data.get("public_names") or "",
         search_engines=choice(data, "search_engines", False),
         campus_only=choice(data, "campus_only", False),  # open to visitors unless it says
+        rating_weight=float(choice(data, "rating_weight", 1.0)),
         lexicon=choice(data, "lexicon", Lexicon.NWL2023),
         end_of_game_rule=choice(data, "end_of_game_rule", EndOfGameRule.STANDARD),
         challenge_rule=choice(data, "challenge_rule", ChallengeRule.CLUB_BONUS_TO_CHALLENGER),
@@ -143,18 +146,9 @@ def export_club_file(league: League, *, slug: str | None = None, first_night=Non
     if first_night is not None and nights:
         shift = first_night - nights[0][1]
     return {
-        "name": league.name,
+        **shared_export(league),
         "slug": slug or league.slug,
         "format": LeagueFormat.CLUB.value,
-        "venue": league.venue,
-        "public": league.public,
-        "public_names": league.public_names or None,
-        "search_engines": league.search_engines,
-        "campus_only": league.campus_only,
-        "lexicon": league.lexicon,
-        "end_of_game_rule": league.end_of_game_rule,
-        "challenge_rule": league.challenge_rule,
-        "challenge_points": league.challenge_points,
         "rounds": [{"number": number, "date": (day + shift).isoformat()} for number, day in nights],
     }
 

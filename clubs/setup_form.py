@@ -23,6 +23,18 @@ class ClubSetupForm(SetupForm):
     days_apart = forms.IntegerField(
         label="Days between nights", min_value=1, max_value=31, initial=7
     )
+    rating_weight = forms.TypedChoiceField(
+        label="In ratings, the club's games count",
+        choices=[
+            (1.0, "In full"),
+            (0.5, "Half"),
+            (round(1 / 3, 4), "A third (as NASPA counts a club tournament)"),
+        ],
+        coerce=float,
+        initial=1.0,
+        required=False,
+        empty_value=1.0,
+    )
     field_order = ["season", "name", "slug", "first_night", "nights", "days_apart", "venue"]
 
     def __init__(self, *args, **kwargs):
@@ -34,6 +46,7 @@ class ClubSetupForm(SetupForm):
         data = self.cleaned_data
         return {
             **super().settings_file(),
+            "rating_weight": data["rating_weight"],
             "rounds": [
                 {
                     "number": number,

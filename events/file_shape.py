@@ -16,7 +16,7 @@ from league.file_schema import (
     column_length,
 )
 
-from .models import AssistItem, EventCategory, ShortTeam
+from .models import AssistItem, EventCategory, FirstRound, ShortTeam
 
 MAX_CATEGORIES = 50
 MAX_ROUNDS = 30
@@ -32,6 +32,7 @@ EVENT_KEYS = {
     "team_size": Nullable(Whole(2, 8)),
     "short_team": choices_of(ShortTeam),
     "self_entry": Flag(),  # S1: players enter their own table's card
+    "first_round": choices_of(FirstRound),  # R4: round 1 at random or by rating
     "champion_category": Nullable(Text(column_length(EventCategory, "name"))),
     "categories": Nullable(
         ListOf(

@@ -20,6 +20,7 @@ from league.settings_files import (
     locked_league_of_file,
     require_file_director,
     save_settings,
+    shared_export,
     shared_settings,
 )
 
@@ -51,6 +52,7 @@ class EventFile:
     public_names: str  # P1: "" = the institution's
     search_engines: bool  # P3
     campus_only: bool
+    rating_weight: float  # R3
     seats_per_table: int
     lexicon: str
     end_of_game_rule: str
@@ -60,6 +62,7 @@ class EventFile:
     short_team: str
     champion_category: str | None
     self_entry: bool  # S1
+    first_round: str  # R4: "random" or "rating"
     rounds: list[tuple[int, list[tuple[time, int]]]]  # (number, [(starts, minutes)]), by number
     categories: list[CategorySpec]
     assists: list[AssistSpec]
@@ -151,6 +154,7 @@ def read_event_file(data) -> EventFile:
         public_names=data.get("public_names") or "",
         search_engines=choice(data, "search_engines", False),
         campus_only=choice(data, "campus_only", False),
+        rating_weight=float(choice(data, "rating_weight", 1.0)),
         seats_per_table=choice(data, "seats_per_table", 2),
         lexicon=choice(data, "lexicon", Lexicon.NWL2023),
         end_of_game_rule=choice(data, "end_of_game_rule", EndOfGameRule.STANDARD),
@@ -160,6 +164,7 @@ def read_event_file(data) -> EventFile:
         short_team=choice(data, "short_team", ShortTeam.SUM),
         champion_category=champion,
         self_entry=choice(data, "self_entry", False),
+        first_round=choice(data, "first_round", "random"),
         rounds=_rounds(data.get("rounds")),
         categories=categories,
         assists=_assists(data.get("assists")),
@@ -171,11 +176,6 @@ def save_file(*, actor, season, data: dict, update: bool = False, as_system: boo
     return event_league_save(
         actor=actor, season=season, event=read_event_file(data), update=update, as_system=as_system
     )
-
-
-def export_file(league: League, *, slug: str | None = None, day=None) -> dict:
-    """The event's exporter for ``league.settings_files``: re-dated to `day`."""
-    return export_event_file(league, slug=slug, day=day)
 
 
 def event_league_save(
@@ -203,6 +203,7 @@ def event_league_save(
             "team_size": event.team_size,
             "short_team": event.short_team,
             "self_entry": event.self_entry,
+            "first_round": event.first_round,
         }
         changed = league is None
         if league is None:
@@ -354,8 +355,9 @@ def _create_periods(round_: Round, periods) -> None:
     )
 
 
-def export_event_file(league: League, *, slug: str | None = None, day: date | None = None) -> dict:
-    """The event's file, renamed to `slug` and re-dated to `day` (next year's Fest)."""
+def export_file(league: League, *, slug: str | None = None, day: date | None = None) -> dict:
+    """The event's file (its exporter for ``league.settings_files``), renamed to `slug` and
+    re-dated to `day` (next year's Fest)."""
     event = event_of_league(league)
     categories = list(league.categories.order_by("position", "id"))
     champion = next((c.name for c in categories if c.pk == event.champion_category_id), None)
@@ -370,24 +372,16 @@ def export_event_file(league: League, *, slug: str | None = None, day: date | No
         for round_ in league.rounds.order_by("number").prefetch_related("periods")
     ]
     return {
-        "name": league.name,
+        **shared_export(league),
         "slug": slug or league.slug,
         "format": LeagueFormat.EVENT.value,
         "date": (day or event.date).isoformat(),
-        "venue": league.venue,
-        "public": league.public,
-        "public_names": league.public_names or None,
-        "search_engines": league.search_engines,
-        "campus_only": league.campus_only,
         "seats_per_table": event.seats_per_table,
-        "lexicon": league.lexicon,
-        "end_of_game_rule": league.end_of_game_rule,
-        "challenge_rule": league.challenge_rule,
-        "challenge_points": league.challenge_points,
         "team_size": event.team_size,
         "short_team": event.short_team,
         "champion_category": champion,
         "self_entry": event.self_entry,
+        "first_round": event.first_round,
         "rounds": rounds,
         "categories": [
             {"name": c.name, "pairing_group": c.pairing_group, "turn_seconds": c.turn_seconds}

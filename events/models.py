@@ -70,6 +70,11 @@ class Team(models.Model):
         return self.name
 
 
+class FirstRound(models.TextChoices):
+    RANDOM = "random", "At random"
+    RATING = "rating", "By rating: nearest ratings meet"
+
+
 class Event(models.Model):
     """A league of format ``event``: the day and how its tables and teams are made."""
 
@@ -98,6 +103,12 @@ class Event(models.Model):
         default=False,
         help_text="Players enter their own table's card from the table's page (S1); the "
         "scoring table then sees only the tables that need a person.",
+    )
+    first_round = models.CharField(
+        max_length=10,
+        choices=FirstRound.choices,
+        default=FirstRound.RANDOM,
+        help_text="How round 1 is paired within each pairing group (E3, R4).",
     )
 
     def __str__(self):

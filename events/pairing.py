@@ -1,7 +1,9 @@
 """Pairing a round of a one-day event (E3): plain data in, plain data out, no database.
 
 Each pairing group is paired on its own (Competitive among itself; Just for Fun and Corporate
-Team together). Round 1 is drawn at random from the seed; later rounds go by cumulative score
+Team together). Round 1 is drawn at random from the seed, or, where the event says so, goes by
+rating (R4: highest first, the seeded draw between equal ratings, so nearest ratings meet, as
+later rounds meet by score); later rounds go by cumulative score
 (then games won, then spread; still equal, the seeded draw), so players of similar totals meet:
 from the top down, each unpaired player takes the nearest-ranked opponent allowed. Allowed means
 not a teammate (tsh's "exagony": never, whatever it costs) and, while it can be avoided, not
@@ -44,6 +46,7 @@ class PairingEntrant:
     spread: int = 0
     opponents: frozenset[int] = frozenset()
     had_bye: bool = False
+    rating: float = 0.0  # for a first round by rating (R4): the unrated at the starting rating
 
 
 @dataclass(frozen=True)
@@ -64,7 +67,12 @@ class PairingError(ValueError):
 
 
 def pair_round(
-    entrants: Sequence[PairingEntrant], groups: Sequence[Group], *, by_score: bool, seed: int
+    entrants: Sequence[PairingEntrant],
+    groups: Sequence[Group],
+    *,
+    by_score: bool,
+    seed: int,
+    by_rating: bool = False,
 ) -> Pairing:
     """Tables (numbered by position, groups in the order given, each group's top table first;
     each table's ids in seat order, seat 1 first) and byes; see the module's docstring."""
@@ -95,6 +103,8 @@ def pair_round(
             )
         if by_score:
             members.sort(key=lambda e: (-e.total, -e.wins, -e.spread, draw[e.id]))
+        elif by_rating:
+            members.sort(key=lambda e: (-e.rating, draw[e.id]))
         else:
             members.sort(key=lambda e: draw[e.id])
         tables, byes, repeats = _pair_group(group, members)

@@ -6,7 +6,7 @@ from django import forms
 from league.setup_forms import LineError, SetupForm, clock, lines_of, whole
 
 from .files import DEFAULT_CATEGORY, DEFAULT_ROUNDS
-from .models import ShortTeam
+from .models import FirstRound, ShortTeam
 
 
 def _dollars(text: str, what: str) -> int:
@@ -57,6 +57,12 @@ class EventSetupForm(SetupForm):
         required=False,
         initial=False,
     )
+    first_round = forms.ChoiceField(
+        label="Round 1 within each pairing group",
+        choices=FirstRound.choices,
+        initial=FirstRound.RANDOM,
+        required=False,
+    )
     assists = forms.CharField(
         label="Assists sold at the tables (E5): one a line, “name | first price | later price” "
         "in dollars (optional)",
@@ -80,6 +86,7 @@ class EventSetupForm(SetupForm):
             "team_size": data["team_size"],
             "short_team": data["short_team"],
             "self_entry": data["self_entry"],
+            "first_round": data["first_round"] or FirstRound.RANDOM,
             "assists": assists,
         }
 

@@ -78,6 +78,10 @@ class LeagueAdmin(InstitutionScopedAdmin):
             {"fields": ("public_names", "search_engines")},
         ),
         (
+            "Ratings (R3, R4)",
+            {"fields": ("rating_weight", "seed_by")},
+        ),
+        (
             "Game rules",
             {
                 "fields": (

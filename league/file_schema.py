@@ -163,6 +163,21 @@ class Whole(Node):
 
 
 @dataclass(frozen=True)
+class Share(Node):
+    """A number from `low` to `high`, whole or not (a weight)."""
+
+    low: float
+    high: float
+
+    def check(self, value, path):
+        wanted = f"{path}: a number from {self.low} to {self.high}"
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise LeagueFileError(f"{wanted}, not {_json(value)}.")
+        if not self.low <= value <= self.high:
+            raise LeagueFileError(f"{wanted}; {_json(value)} is outside that.")
+
+
+@dataclass(frozen=True)
 class OneOf(Node):
     values: tuple
 
@@ -289,6 +304,7 @@ COMMON = {
     "end_of_game_rule": choices_of(EndOfGameRule),
     "challenge_rule": choices_of(ChallengeRule),
     "challenge_points": OneOf((5, 10)),
+    "rating_weight": Share(0.1, 1),  # R3
 }
 
 

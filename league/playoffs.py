@@ -8,7 +8,7 @@ bracket have both changed (``refresh.refresh_leagues``)."""
 from datetime import date, timedelta
 
 from django.db import transaction
-from django.db.models import Count, Exists, Max, OuterRef, Prefetch, Q
+from django.db.models import Count, Exists, F, Max, OuterRef, Prefetch, Q
 from django.utils import timezone
 
 from accounts.errors import NotEligible
@@ -18,17 +18,20 @@ from matches.models import FINAL_STATUSES, Match, MatchStatus, Outcome, Seat
 from matches.services import match_create, withdrawal_forfeits
 
 from . import brackets
-from .models import Bracket, BracketSlot, Entry, League, LeagueFormat, Round, Standing
+from .models import Bracket, BracketSlot, Entry, League, LeagueFormat, Round, SeedBy, Standing
 
 
 def _seeded_players(league: League) -> tuple[list[int], list[dict]]:
     """The seeds in order, and who was passed over because the gate refused them (L10): a
-    tournament's active entrants in the director's order; a league's best `playoff_size` in the
-    standings, the next eligible player taking the place of one who is not."""
+    tournament's active entrants in the director's order, or by rating where its `seed_by`
+    says so (R4: highest first, the unrated after the rated, as NASPA seeds them, each part in
+    the director's order); a league's best `playoff_size` in the standings, the next eligible
+    player taking the place of one who is not."""
     if league.format == LeagueFormat.SINGLE_ELIMINATION:
-        candidates = Entry.objects.filter(league=league, withdrawn_at__isnull=True).order_by(
-            "seed", "joined_at", "id"
-        )
+        order = ["seed", "joined_at", "id"]
+        if league.seed_by == SeedBy.RATING:
+            order.insert(0, F("player__rating__rating").desc(nulls_last=True))
+        candidates = Entry.objects.filter(league=league, withdrawn_at__isnull=True).order_by(*order)
         places = None
     else:
         candidates = Standing.objects.filter(league=league, withdrawn=False).order_by(

@@ -1,29 +1,49 @@
 """`league` follows what other apps announce (docs/design.md: matches never imports league)."""
 
+import logging
+from functools import partial
+
 from django.conf import settings
 from django.db import transaction
 from django.db.models.signals import post_save, pre_save
 from django.dispatch import receiver
+from kombu.exceptions import OperationalError as BrokerUnavailable
 
 from accounts.models import Institution
 from accounts.signals import forgotten, names_changed, ruled_ineligible
 from matches.signals import results_finalised
 
+from . import tasks
 from .models import Entry, League, WaitlistEntry
 from .pages import render_pages
+from .rating_runs import finished_whole_periods
 from .refresh import refresh_leagues, refresh_when_free
 from .schedules import sync_nightly_schedule
 from .services import ineligibility_forfeits
 from .standings import LEAGUE_SETTINGS
+
+logger = logging.getLogger(__name__)
 
 
 @receiver(results_finalised)
 def keep_standings_and_brackets_live(sender, league_ids, **kwargs):
     """A result became final: that league's standings, bracket and pages follow at once, or,
     while another request is refreshing them, as soon as that refresh is done (a hall's burst
-    of cards: ``refresh.refresh_when_free``)."""
+    of cards: ``refresh.refresh_when_free``). An event whose every result is now final is
+    rated at once (R2), by a worker once this commits."""
 
     refresh_when_free(league_ids)
+    for institution_id, league_id in finished_whole_periods(league_ids):
+        transaction.on_commit(partial(_ask_to_rate, institution_id, league_id))
+
+
+def _ask_to_rate(institution_id: int, league_id: int) -> None:
+    """The worker rates (a second or so at a large campus, too long for a request); with the
+    broker away the result still stands and the night rates it."""
+    try:
+        tasks.rate_finished_event.delay(institution_id, league_id)
+    except BrokerUnavailable:
+        logger.warning("Could not ask for league %s to be rated: the night will.", league_id)
 
 
 @receiver(ruled_ineligible)

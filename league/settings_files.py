@@ -74,10 +74,28 @@ def shared_settings(file, season) -> dict:
         "public_names": file.public_names,
         "search_engines": file.search_engines,
         "campus_only": file.campus_only,
+        "rating_weight": file.rating_weight,
         "lexicon": file.lexicon,
         "end_of_game_rule": file.end_of_game_rule,
         "challenge_rule": file.challenge_rule,
         "challenge_points": file.challenge_points,
+    }
+
+
+def shared_export(league: League) -> dict:
+    """The keys every format's file gives, read back from the league (the exporters' part)."""
+    return {
+        "name": league.name,
+        "venue": league.venue,
+        "public": league.public,
+        "public_names": league.public_names or None,
+        "search_engines": league.search_engines,
+        "campus_only": league.campus_only,
+        "rating_weight": league.rating_weight,
+        "lexicon": league.lexicon,
+        "end_of_game_rule": league.end_of_game_rule,
+        "challenge_rule": league.challenge_rule,
+        "challenge_points": league.challenge_points,
     }
 
 

@@ -9,6 +9,7 @@ from accounts.models import Institution
 
 from .models import RefreshWanted
 from .nightly import run_for_institution
+from .rating_runs import rate
 from .refresh import refresh_when_free
 
 
@@ -34,3 +35,13 @@ def refresh_wanted_leagues() -> int:
     wanted = list(RefreshWanted.objects.values_list("league_id", flat=True))
     refresh_when_free(wanted, mark=False, passes=None)
     return len(wanted)
+
+
+@shared_task(autoretry_for=(OperationalError,), retry_backoff=5, max_retries=5)
+def rate_finished_event(institution_id: int, league_id: int) -> str:
+    """An event's last result is final: rate the institution now (R2: an event is one period)
+    and show the new ratings on the event's pages; other leagues' pages show them after the
+    night. Running it twice changes nothing."""
+    run = rate(Institution.objects.get(pk=institution_id))
+    refresh_when_free([league_id])
+    return run.line()

@@ -80,7 +80,12 @@ class PlayerRating(models.Model):
     deviation = models.FloatField()
     volatility = models.FloatField()
     games = models.FloatField()
-    last_played = models.DateField(help_text="The last day of the last period they played in.")
+    last_played = models.DateField(
+        null=True,
+        blank=True,
+        help_text="The last day of the last period they played in; empty for an imported "
+        "rating not yet played on.",
+    )
 
     def __str__(self):
         return f"{self.rating:.0f}{'?' if self.provisional else ''}"
@@ -88,3 +93,22 @@ class PlayerRating(models.Model):
     @property
     def provisional(self) -> bool:
         return is_provisional(self.deviation)
+
+
+class ImportedRating(models.Model):
+    """A rating a director brought in (R5: a club member's NASPA rating, say): where the
+    player's rating starts instead of 1500 and 350. Their games are rated again from their first
+    rated period on, so it counts as if they had arrived with it."""
+
+    player = models.OneToOneField(
+        PlayerProfile, on_delete=models.CASCADE, primary_key=True, related_name="imported_rating"
+    )
+    rating = models.FloatField()
+    deviation = models.FloatField()
+    imported_at = models.DateTimeField(default=timezone.now)
+    imported_by = models.ForeignKey(
+        "accounts.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    def __str__(self):
+        return f"{self.player_id}: imported {self.rating:.0f}"

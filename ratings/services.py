@@ -10,7 +10,7 @@ late ruling re-rates from its period forward. One institution is rated by one ru
 
 import hashlib
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 
 from django.db import connection, transaction
@@ -23,7 +23,7 @@ from core.copy import copy_rows
 from matches.models import Match, MatchStatus, Seat
 
 from . import glicko
-from .models import PlayerRating, RatingChange, RatingPeriod
+from .models import ImportedRating, PlayerRating, RatingChange, RatingPeriod
 from .naspa import Pairing, table_pairings
 
 RATED_STATUSES = (MatchStatus.CONFIRMED, MatchStatus.RESOLVED)
@@ -42,6 +42,7 @@ class Period:
     league_id: int
     round_id: int | None
     ends_on: date
+    weight: float = 1.0  # its league's weight in ratings (R3)
     unfinished: int = 0
     rounds: list[int] = field(default_factory=list)  # those holding a rated game, in order
     round_prints: list[str] = field(default_factory=list)
@@ -49,15 +50,18 @@ class Period:
 
     @property
     def fingerprint(self) -> str:
-        """Its results in short: its one round's fingerprint, or its rounds' together."""
-        if len(self.round_prints) == 1:
-            return self.round_prints[0]
-        return hashlib.md5(",".join(self.round_prints).encode()).hexdigest()
+        """Its results in short: its one round's fingerprint, or its rounds' together; a weight
+        other than 1 is part of it, so changing a league's weight re-rates its periods."""
+        prints = self.round_prints if self.weight == 1 else [*self.round_prints, f"w{self.weight}"]
+        if len(prints) == 1:
+            return prints[0]
+        return hashlib.md5(",".join(prints).encode()).hexdigest()
 
     def pairings(self) -> list[Pairing]:
-        """Each seat against each other seat (G9): the better place wins, equal places tie."""
+        """Each seat against each other seat (G9): the better place wins, equal places tie;
+        each weighs its league's weight (R3)."""
         return [
-            pairing
+            replace(pairing, weight=self.weight) if self.weight != 1 else pairing
             for seats in self.games.values()
             for pairing in table_pairings({player: -place for player, place in seats.items()})
         ]
@@ -77,17 +81,24 @@ def rate_institution(
     institution: Institution,
     *,
     whole_leagues=(),
+    not_ready=(),
+    weights: dict[int, float] | None = None,
     from_scratch: bool = False,
     now: datetime | None = None,
 ) -> RatingRun:
     """Rate what is ready and not yet rated as it stands. `whole_leagues`: the ids of leagues
-    rated as one period (events: league asks its formats); `from_scratch` rates every period
-    again."""
+    rated as one period (events: league asks its formats); `not_ready`: leagues whose games
+    are not all there yet (an event with a round still to pair); `weights`: a league's weight where
+    it is not 1 (R3); `from_scratch` rates every period again."""
     now = now or timezone.now()
     whole = set(whole_leagues)
     with transaction.atomic():
         Institution.objects.select_for_update().filter(pk=institution.pk).first()
-        periods = _ready_periods(institution, whole)
+        periods = [
+            period
+            for period in _ready_periods(institution, whole, weights or {})
+            if period.league_id not in set(not_ready)
+        ]
         stored = {p.key: p for p in RatingPeriod.objects.filter(institution=institution)}
         start = 0 if from_scratch else _first_change(periods, stored)
         if start is None:
@@ -108,7 +119,7 @@ def rate_institution(
         return RatingRun(periods=len(again), kept=len(kept), players=written)
 
 
-def _ready_periods(institution, whole: set[int]) -> list[Period]:
+def _ready_periods(institution, whole: set[int], weights: dict[int, float]) -> list[Period]:
     """The periods whose every match is final and that hold a rated game, in order, each with
     its fingerprint but not yet its games (``_load_games``): two aggregate queries."""
     rounds = (
@@ -125,7 +136,11 @@ def _ready_periods(institution, whole: set[int]) -> list[Period]:
         period = periods.get(key)
         if period is None:
             period = periods[key] = Period(
-                key, league, None if league in whole else round_, row["round__play_by"]
+                key,
+                league,
+                None if league in whole else round_,
+                row["round__play_by"],
+                weight=weights.get(league, 1.0),
             )
         period.ends_on = max(period.ends_on, row["round__play_by"])
         period.unfinished += row["unfinished"]
@@ -198,8 +213,15 @@ def _first_change(periods: list[Period], stored: dict[str, RatingPeriod]) -> int
     return None
 
 
-def _state_after(institution) -> dict[int, tuple[glicko.Rated, date]]:
-    """Each player's rating after the periods still stored: their latest change."""
+def _state_after(institution) -> dict[int, tuple[glicko.Rated, date | None]]:
+    """Each player's rating after the periods still stored: their latest change, or where they
+    have none an imported rating (R5), not yet played on (no day)."""
+    imported = ImportedRating.objects.filter(player__institution=institution).values_list(
+        "player_id", "rating", "deviation"
+    )
+    state = {
+        player: (glicko.Rated(rating, deviation), None) for player, rating, deviation in imported
+    }
     latest = (
         RatingChange.objects.filter(period__institution=institution)
         .annotate(
@@ -212,10 +234,11 @@ def _state_after(institution) -> dict[int, tuple[glicko.Rated, date]]:
         .filter(newest=1)
         .values_list("player_id", "rating", "deviation", "volatility", "games", "period__ends_on")
     )
-    return {
-        player: (glicko.Rated(rating, deviation, volatility, games), ends_on)
+    state.update(
+        (player, (glicko.Rated(rating, deviation, volatility, games), ends_on))
         for player, rating, deviation, volatility, games, ends_on in latest
-    }
+    )
+    return state
 
 
 def _rate(institution, periods: list[Period], state, now) -> set[int]:
@@ -229,7 +252,8 @@ def _rate(institution, periods: list[Period], state, now) -> set[int]:
         for player in players:
             if player in state:
                 rated, last = state[player]
-                for _ in range(min((period.ends_on - last) // timedelta(days=IDLE_DAYS), 50)):
+                idle = 0 if last is None else (period.ends_on - last) // timedelta(days=IDLE_DAYS)
+                for _ in range(min(idle, 50)):
                     rated = glicko.idle(rated)
                 before[player] = rated
         row = RatingPeriod(

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from accounts.models import PlayerProfile
 from events import pairing as event_pairing
-from events.models import RoundCards, TableCard, event_of_league
+from events.models import FirstRound, RoundCards, TableCard, event_of_league
 from events.rights import (
     EventError,
     lock_event,
@@ -29,6 +29,8 @@ from league.models import Entry, League, Round
 from league.refresh import refresh_leagues
 from matches.models import FINAL_STATUSES, OPEN_STATUSES, AuditEvent, Match, MatchStatus, Seat
 from matches.services import NewMatch, double_forfeit_tables, matches_create
+from ratings import glicko
+from ratings.models import PlayerRating
 
 # --- Pairing ------------------------------------------------------------------------------------
 
@@ -42,12 +44,14 @@ def _groups(league: League) -> list[event_pairing.Group]:
     return [event_pairing.Group(name, timed) for name, timed in groups.items()]
 
 
-def _pair_or_seat(league: League, entrants, *, by_score: bool, seed: int):
+def _pair_or_seat(league: League, entrants, *, by_score: bool, seed: int, by_rating: bool):
     """Pairs (E3: by score, an odd group's bye or table of three), or tables of three or four
     (E5: teammates at different tables, repeat meetings kept down) where the event seats more."""
     groups = _groups(league)
     if event_of_league(league).seats_per_table == 2:
-        return event_pairing.pair_round(entrants, groups, by_score=by_score, seed=seed)
+        return event_pairing.pair_round(
+            entrants, groups, by_score=by_score, seed=seed, by_rating=by_rating
+        )
     tables, repeats = [], 0
     for group in groups:
         members = [entrant for entrant in entrants if entrant.group == group.name]
@@ -140,6 +144,16 @@ def pair_event_round(
                 for player in players:
                     met.setdefault(player, set()).update(p for p in players if p != player)
         group_of = {c.pk: c.pairing_group for c in league.categories.all()}
+        by_rating = round_.number == 1 and event_of_league(league).first_round == FirstRound.RATING
+        ratings = (
+            dict(
+                PlayerRating.objects.filter(
+                    player_id__in=[entry.player_id for entry in present]
+                ).values_list("player_id", "rating")
+            )
+            if by_rating
+            else {}
+        )
         entrants = [
             event_pairing.PairingEntrant(
                 id=entry.player_id,
@@ -150,11 +164,14 @@ def pair_event_round(
                 spread=by_id[entry.player_id].spread if entry.player_id in by_id else 0,
                 opponents=frozenset(met.get(entry.player_id, ())),
                 had_bye=entry.player_id in had_bye,
+                rating=ratings.get(entry.player_id, glicko.START),
             )
             for entry in present
         ]
         try:
-            pairing = _pair_or_seat(league, entrants, by_score=round_.number > 1, seed=seed)
+            pairing = _pair_or_seat(
+                league, entrants, by_score=round_.number > 1, seed=seed, by_rating=by_rating
+            )
         except event_pairing.PairingError as error:
             raise EventError(str(error)) from None
         starts = round_starts(league, round_) or now

@@ -9,7 +9,7 @@ Words used here:
 """
 
 from .entries import CheckIn, Entry, WaitlistEntry
-from .leagues import ChallengeRule, EndOfGameRule, League, LeagueFormat, Lexicon
+from .leagues import ChallengeRule, EndOfGameRule, League, LeagueFormat, Lexicon, SeedBy
 from .records import DigestLog, LeaguePage, NightlyRun, RefreshWanted
 from .results import STANDING_COLUMNS, Bracket, BracketSlot, Standing
 from .rounds import Round
@@ -25,6 +25,7 @@ __all__ = [
     "Entry",
     "League",
     "LeagueFormat",
+    "SeedBy",
     "LeaguePage",
     "Lexicon",
     "NightlyRun",

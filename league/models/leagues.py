@@ -22,6 +22,11 @@ class LeagueFormat(models.TextChoices):
     EVENT = "event", "One-day event (numbered tables, score cards)"
 
 
+class SeedBy(models.TextChoices):
+    ENTRY = "entry", "Order of entry (the director's)"
+    RATING = "rating", "Rating, highest first"
+
+
 class Lexicon(models.TextChoices):
     NWL2023 = "NWL2023", "NASPA Word List 2023"
     CSW24 = "CSW24", "Collins Scrabble Words 2024"
@@ -125,6 +130,21 @@ class League(models.Model):
     playoff_size = models.PositiveSmallIntegerField(
         default=4, help_text="Players in the playoff bracket (0 for none)."
     )
+    seed_by = models.CharField(
+        "seed the bracket by",
+        max_length=10,
+        choices=SeedBy.choices,
+        default=SeedBy.ENTRY,
+        help_text="A tournament's bracket (L11): the director's order of entry, or the players' "
+        "ratings (R4), highest first.",
+    )
+    rating_weight = models.FloatField(
+        "weight in ratings",
+        default=1.0,
+        validators=[MinValueValidator(0.1), MaxValueValidator(1.0)],
+        help_text="How much this league's games count in ratings (R3): 1 in full; NASPA counts "
+        "a club tournament's at a third.",
+    )
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -133,6 +153,10 @@ class League(models.Model):
             models.CheckConstraint(
                 condition=Q(challenge_points__in=list(endgame.CHALLENGE_POINTS)),
                 name="league_challenge_points_5_or_10",
+            ),
+            models.CheckConstraint(
+                condition=Q(rating_weight__gte=0.1, rating_weight__lte=1),
+                name="league_rating_weight_from_a_tenth_to_one",
             ),
         ]
 

@@ -433,7 +433,7 @@ def test_e3_event_json_has_the_contracts_shape(
         "games",
         "wins",
         "spread",
-        "rating",  # R1: none until the event is rated (it is one period: after its last round)
+        "rating",  # R1: none until the event is rated (one period: once its last round is final)
         "rating_provisional",
     }
     assert (row["rating"], row["rating_provisional"]) == (None, None)

@@ -256,7 +256,7 @@ LEAGUE_FORM = [
     "season", "name", "slug", "format", "venue", "public", "capacity", "playoff_size", "lexicon",
     "end_of_game_rule", "challenge_rule", "challenge_points", "turn_time_seconds",
     "forfeit_spread", "double_forfeit_spread", "round_length_days", "report_window_days",
-    "confirmation_window_hours",
+    "confirmation_window_hours", "rating_weight", "seed_by",
 ]  # fmt: skip
 
 
