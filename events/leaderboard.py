@@ -30,6 +30,7 @@ class BoardEntrant:
     category: str
     team: str | None = None
     withdrawn: bool = False
+    rating: str = ""  # as shown (R1): "1620", "1620*" while provisional; "–" or "" unrated
 
 
 @dataclass(frozen=True)

@@ -3,11 +3,9 @@ rendered into the league's ``LeaguePage`` by ``pages.render_pages`` in the trans
 change they show (a card, a pairing, a swap, an entrant added, leaving or back), so serving
 either is one query. The round, table and projector pages read ``selectors.event_state`` live."""
 
-from django.core.exceptions import ObjectDoesNotExist
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from league.selectors import rating_cells
 from matches.models import MatchStatus
 
 from . import assist_ledger, selectors
@@ -86,7 +84,11 @@ def event_document(state: selectors.EventState, now=None) -> dict:
         )
     board = state.board
     champions = board.champions
-    ratings = {entry.player_number: _rating(entry) for entry in state.entries}
+    ratings = {
+        entry.player_number: {key: cells[key] for key in NO_RATING}
+        for entry in state.entries
+        if (cells := selectors.rating_of(entry))["rating"] is not None
+    }
     return {
         "league": state.league.slug,
         "updated": (now or timezone.now()).isoformat(),
@@ -129,17 +131,6 @@ def event_document(state: selectors.EventState, now=None) -> dict:
 NO_RATING = {"rating": None, "rating_provisional": None}
 
 
-def _rating(entry) -> dict:
-    """The entrant's rating now for event.json (R1), read with the entries (no query of its
-    own)."""
-    try:
-        rated = entry.player.rating
-    except ObjectDoesNotExist:
-        return NO_RATING
-    cells = rating_cells(rated.rating, rated.deviation)
-    return {"rating": cells["rating"], "rating_provisional": cells["rating_provisional"]}
-
-
 def render_event(league, now=None, style: str = "") -> tuple[str, dict]:
     """The leaderboard's HTML content and event.json's document, from one read of the event,
     its players named under a privacy style (P1, P2)."""
@@ -147,6 +138,12 @@ def render_event(league, now=None, style: str = "") -> tuple[str, dict]:
     with timezone.override(league.season.institution.tz):
         html = render_to_string(
             "events/_leaderboard_page.html",
-            {"league": league, "board": state.board, "ledger": assist_ledger.ledger(league)},
+            {
+                "league": league,
+                "board": state.board,
+                "ledger": assist_ledger.ledger(league),
+                # The column shows when anyone in the event is rated.
+                "ratings": any(row.entrant.rating for row in state.board.rows),
+            },
         )
     return html, event_document(state, now=now)

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from django.core.exceptions import ObjectDoesNotExist
 from django.db.models import Count, Q
 
 from core.clock import duration_words
@@ -17,6 +18,7 @@ from events.models import (
 )
 from league.door import search_filter
 from league.models import CheckIn, Entry, League, Round
+from league.selectors import rating_cells
 from matches.models import FINAL_STATUSES, Match, MatchStatus, Seat
 
 
@@ -56,6 +58,7 @@ def board_of(
             category=names.get(entry.entrant.category_id, ""),
             team=entry.entrant.team.name if entry.entrant.team_id else None,
             withdrawn=entry.withdrawn_at is not None,
+            rating=_shown_rating(entry),
         )
         for entry in entries
     ]
@@ -93,6 +96,21 @@ def board_of(
         and bool(rounds)
         and all(round_status(matches) == "complete" for _, matches in rounds),
     )
+
+
+def rating_of(entry: Entry) -> dict:
+    """The entrant's rating now (R1) as standings show it, read with the entries (no query of
+    its own): event.json's two keys and the leaderboard's column."""
+    try:
+        rated = entry.player.rating
+    except ObjectDoesNotExist:
+        return rating_cells(None, None)
+    return rating_cells(rated.rating, rated.deviation)
+
+
+def _shown_rating(entry: Entry) -> str:
+    cells = rating_of(entry)
+    return cells["rating_display"] if cells["rating"] is not None else ""
 
 
 def event_entries(league: League) -> list[Entry]:

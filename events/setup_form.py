@@ -4,6 +4,7 @@ instead of written as JSON (league.setup_forms)."""
 from django import forms
 
 from league.setup_forms import LineError, SetupForm, clock, lines_of, whole
+from ratings.bands import rating_bands
 
 from .files import DEFAULT_CATEGORY, DEFAULT_ROUNDS
 from .models import FirstRound, ShortTeam
@@ -71,6 +72,20 @@ class EventSetupForm(SetupForm):
     )
     field_order = ["season", "name", "slug", "date", "venue", "rounds", "categories"]
 
+    def __init__(self, *args, institution, **kwargs):
+        super().__init__(*args, institution=institution, **kwargs)
+        bands = rating_bands(institution)
+        if bands:
+            # R4: categories by rating, suggested from the players rated here so far.
+            lines = "; ".join(
+                f"“Division {letter} | Division {letter} |” for {_band_words(low, high)}"
+                for letter, (low, high) in zip("ABCDE", bands, strict=False)
+            )
+            self.fields["categories"].help_text = (
+                f"By rating at {institution.name}, bands of about equal size: {lines}. The "
+                "scoring table puts each entrant in a category at the door."
+            )
+
     def settings_file(self) -> dict:
         data = self.cleaned_data
         rounds = lines_of(self, "rounds", _round)
@@ -89,6 +104,14 @@ class EventSetupForm(SetupForm):
             "first_round": data["first_round"] or FirstRound.RANDOM,
             "assists": assists,
         }
+
+
+def _band_words(low: int | None, high: int | None) -> str:
+    if high is None:
+        return f"{low} and up"
+    if low is None:
+        return f"below {high + 1}"
+    return f"{low}–{high}"
 
 
 def _round(parts: list[str], number: int) -> dict:

@@ -9,6 +9,7 @@ from django.utils.dateparse import parse_datetime
 from accounts import privacy, roles
 from matches.models import Match, Seat
 from matches.next_step import MyMatch, Opponent
+from ratings import glicko
 from ratings.models import is_provisional
 
 from . import formats
@@ -275,7 +276,8 @@ SELECT m.id, m.status, m.deadline, m.scheduled_at, league.name, round.number, se
     seat.place, seat.score, league.format IN ({cards_only_formats}), m."table",
     league.report_window_days,
     other.player_id, COALESCE(person.first_name, profile.display_name),
-    COALESCE(person.last_name, ''), COALESCE(person.email, profile.email), other.place, other.score
+    COALESCE(person.last_name, ''), COALESCE(person.email, profile.email), other.place, other.score,
+    theirs.rating, theirs.deviation, mine.rating, mine.deviation
 FROM matches_seat seat
 JOIN matches_match m ON m.id = seat.match_id
 JOIN league_league league ON league.id = m.league_id
@@ -290,6 +292,8 @@ LEFT JOIN matches_reportscore line ON line.report_id = live.id AND line."order" 
 LEFT JOIN matches_seat other ON other.match_id = m.id AND other.player_id <> seat.player_id
 LEFT JOIN accounts_playerprofile profile ON profile.id = other.player_id
 LEFT JOIN accounts_user person ON person.id = profile.user_id
+LEFT JOIN ratings_playerrating theirs ON theirs.player_id = other.player_id
+LEFT JOIN ratings_playerrating mine ON mine.player_id = seat.player_id
 WHERE seat.player_id = %s AND league.season_id IN ({seasons})
 ORDER BY m.deadline, m.id, other."order"
 """
@@ -326,7 +330,9 @@ def my_matches(profile, *, seasons) -> list:
         cursor.execute(sql, [profile.pk, *season_ids])
         rows = cursor.fetchall()
     matches: dict[int, MyMatch] = {}
-    for *fields, opponent_id, first, last, email, place, score in rows:
+    for row in rows:
+        *fields, opponent_id, first, last, email, place, score = row[:-4]
+        ratings = row[-4:]
         match = matches.get(fields[0])
         if match is None:
             fields[2], fields[3] = _moment(fields[2]), _moment(fields[3])
@@ -338,8 +344,24 @@ def my_matches(profile, *, seasons) -> list:
             )
             match = matches[fields[0]] = MyMatch(*fields)
         if opponent_id is not None:  # a guest opponent has no user: named by their profile
-            match.opponents.append(Opponent(f"{first} {last}".strip(), first, email, place, score))
+            name = f"{first} {last}".strip()
+            match.opponents.append(Opponent(name, first, email, place, score, *_odds(*ratings)))
     return list(matches.values())
+
+
+def _odds(their_rating, their_deviation, my_rating, my_deviation) -> tuple[str, int | None]:
+    """An opponent's rating as shown, and the reader's chance in 100 of beating them (R1):
+    where either is rated, the unrated one counted as a newcomer."""
+    if their_rating is None and my_rating is None:
+        return "", None
+    theirs = glicko.Rated(their_rating, their_deviation) if their_rating else glicko.Rated()
+    mine = glicko.Rated(my_rating, my_deviation) if my_rating else glicko.Rated()
+    shown = (
+        f"{their_rating:.0f}{'*' if is_provisional(their_deviation) else ''}"
+        if their_rating is not None
+        else ""
+    )
+    return shown, round(100 * glicko.expected(mine, theirs))
 
 
 def round_tables(round_: Round) -> list[Match]:

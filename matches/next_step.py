@@ -16,6 +16,8 @@ class Opponent:
     email: str
     place: int | None = None
     score: int | None = None
+    rating: str = ""  # shown as ratings are (R1): "1620", "1620*" while provisional; "" unrated
+    chance: int | None = None  # the reader's chance in 100 of beating them (R1), where rated
 
 
 @dataclass

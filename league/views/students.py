@@ -334,6 +334,14 @@ def _my_match_row(match, step, tz) -> str:
             "opponents": tuple(
                 (each.full_name, each.first_name, each.email) for each in match.opponents
             ),
+            # Before the game: each rated opponent's rating and the reader's chances (R1).
+            "odds": ()
+            if match.is_final
+            else tuple(
+                (each.first_name, each.rating, each.chance)
+                for each in match.opponents
+                if each.chance is not None
+            ),
             "placings": match.placings,
             "league_name": match.league_name,
             "round_number": match.round_number,

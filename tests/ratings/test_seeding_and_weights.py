@@ -173,3 +173,21 @@ def test_r2_an_event_is_rated_when_its_last_round_closes_not_at_night(
     document = client.get(reverse("event_json", args=["fest"])).json()
     rows = [row for row in document["standings"] if row.get("rating")]
     assert len(rows) == 2  # the event's page shows them
+
+
+def test_r4_the_event_set_up_form_suggests_categories_by_rating_bands(client, league, director):
+    institution = league.season.institution
+    url = reverse("league_setup_form", args=["event"])
+    client.force_login(director.user)
+    assert "By rating at" not in client.get(url).content.decode()  # nobody rated yet
+    for rating in range(1200, 2100, 100):  # nine rated players
+        PlayerRating.objects.create(
+            player=entrant(league), rating=rating, deviation=80, volatility=0.06, games=20
+        )
+
+    page = client.get(url).content.decode()
+
+    assert f"By rating at {institution.name}, bands of about equal size:" in page
+    assert "Division A | Division A |” for 1800 and up" in page
+    assert "Division B | Division B |” for 1500–1799" in page
+    assert "Division C | Division C |” for below 1500" in page
