@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 from core.compiled import CompiledQuery
 from core.errors import DomainError
 
-from . import privacy, roles
+from . import privacy, profile_sections, roles
 from .campus_ids import normalize_campus_id
 from .errors import CampusIdTaken
 from .forms import CampusIdLookupForm, IdCheckForm, LendForm, NameForm, PreferencesForm
@@ -358,6 +358,7 @@ def _render_profile(
             "calendar_url": feed,
             # Calendar apps subscribe to a webcal:// link in one tap; the https one is to copy.
             "webcal_url": "webcal://" + feed.split("://", 1)[-1] if feed else "",
+            "profile_sections": profile_sections.sections_of(profile),
         },
         status=status,
     )
