@@ -12,10 +12,11 @@ from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
+from core import page_sections
 from core.compiled import CompiledQuery
 from core.errors import DomainError
 
-from . import privacy, profile_sections, roles
+from . import privacy, roles
 from .campus_ids import normalize_campus_id
 from .errors import CampusIdTaken
 from .forms import CampusIdLookupForm, IdCheckForm, LendForm, NameForm, PreferencesForm
@@ -358,7 +359,8 @@ def _render_profile(
             "calendar_url": feed,
             # Calendar apps subscribe to a webcal:// link in one tap; the https one is to copy.
             "webcal_url": "webcal://" + feed.split("://", 1)[-1] if feed else "",
-            "profile_sections": profile_sections.sections_of(profile),
+            # What apps above accounts add (core.page_sections): the rating history, R1.
+            "profile_sections": page_sections.sections_of("profile", profile),
         },
         status=status,
     )

@@ -72,6 +72,7 @@ urlpatterns = [
     # Served by league, which reads every app's rows about the person; linked from /profile/.
     path("profile/my-data.json", league_views.my_data, name="my_data"),
     path("ratings/", league_ratings.rating_list, name="rating_list"),
+    path("ratings/import/", league_ratings.ratings_import_page, name="ratings_import"),
     path("", league_views.home, name="home"),
     path("", include("accounts.urls")),
 ]

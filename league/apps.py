@@ -17,4 +17,13 @@ class LeagueConfig(AppConfig):
     }
 
     def ready(self):
-        from . import receivers  # noqa: F401  (connects to matches' results_finalised)
+        from ratings import history
+
+        from . import (
+            formats,
+            receivers,  # noqa: F401  (connects to matches' results_finalised)
+        )
+
+        # The rating history names a period as its format does ("night 4" of a club): ratings
+        # sits below league and cannot ask the formats itself.
+        history.round_word = lambda format_value: formats.of(format_value).round_name

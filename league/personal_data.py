@@ -34,6 +34,7 @@ from accounts.models import (
     User,
     UserSession,
 )
+from ratings.models import ImportedRating, PlayerRating, RatingChange
 
 from . import formats
 from .models import CheckIn, Entry, WaitlistEntry
@@ -84,6 +85,7 @@ def personal_data(user: User, profile: PlayerProfile) -> dict:
         ],
         **_entries(profile, when),
         **match_parts(user, profile, when),
+        "ratings": _ratings(profile),
         "sign_in": _sign_in(user, when),
         "mail_to_you": _mail(user, when),
         "your_downloads": [
@@ -102,6 +104,43 @@ def personal_data(user: User, profile: PlayerProfile) -> dict:
         if spec.personal_data:
             document.update(spec.personal_data(user, profile, when))
     return document
+
+
+def _ratings(profile: PlayerProfile) -> dict:
+    """Their rating now, a rating they were imported with, and every rated period, as the
+    profile's history shows them (R1, R5): three queries."""
+    now = PlayerRating.objects.filter(player=profile).values(
+        "rating", "deviation", "games", "last_played"
+    )
+    imported = ImportedRating.objects.filter(player=profile).values("rating", "deviation")
+    periods = (
+        RatingChange.objects.filter(player=profile)
+        .order_by("period__ends_on", "period__key")
+        .values_list(
+            "period__ends_on", "period__league__name", "period__round__number",
+            "period_games", "rating_before", "rating", "deviation",
+        )
+    )  # fmt: skip
+    return {
+        "now": next(({**row, "last_played": _day(row["last_played"])} for row in now), None),
+        "imported_as": next(iter(imported), None),
+        "periods": [
+            {
+                "ended": _day(ended),
+                "league": league,
+                "round": number,  # none: a whole event
+                "games": games,
+                "before": before,
+                "after": after,
+                "deviation": deviation,
+            }
+            for ended, league, number, games, before, after, deviation in periods
+        ],
+    }
+
+
+def _day(day) -> str | None:
+    return day.isoformat() if day else None
 
 
 def _account(user: User, when) -> dict:

@@ -1,13 +1,11 @@
 """`league` follows what other apps announce (docs/design.md: matches never imports league)."""
 
-import logging
 from functools import partial
 
 from django.conf import settings
 from django.db import transaction
 from django.db.models.signals import post_save, pre_save
 from django.dispatch import receiver
-from kombu.exceptions import OperationalError as BrokerUnavailable
 
 from accounts.models import Institution
 from accounts.signals import forgotten, names_changed, ruled_ineligible
@@ -22,8 +20,6 @@ from .schedules import sync_nightly_schedule
 from .services import ineligibility_forfeits
 from .standings import LEAGUE_SETTINGS
 
-logger = logging.getLogger(__name__)
-
 
 @receiver(results_finalised)
 def keep_standings_and_brackets_live(sender, league_ids, **kwargs):
@@ -34,16 +30,7 @@ def keep_standings_and_brackets_live(sender, league_ids, **kwargs):
 
     refresh_when_free(league_ids)
     for institution_id, league_id in finished_whole_periods(league_ids):
-        transaction.on_commit(partial(_ask_to_rate, institution_id, league_id))
-
-
-def _ask_to_rate(institution_id: int, league_id: int) -> None:
-    """The worker rates (a second or so at a large campus, too long for a request); with the
-    broker away the result still stands and the night rates it."""
-    try:
-        tasks.rate_finished_event.delay(institution_id, league_id)
-    except BrokerUnavailable:
-        logger.warning("Could not ask for league %s to be rated: the night will.", league_id)
+        transaction.on_commit(partial(tasks.ask_to_rate, institution_id, [league_id]))
 
 
 @receiver(ruled_ineligible)

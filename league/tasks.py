@@ -1,9 +1,11 @@
 """Celery tasks of the league app: thin, taking ids, calling the pipeline."""
 
+import logging
 from datetime import date
 
 from celery import shared_task
 from django.db import OperationalError
+from kombu.exceptions import OperationalError as BrokerUnavailable
 
 from accounts.models import Institution
 
@@ -11,6 +13,8 @@ from .models import RefreshWanted
 from .nightly import run_for_institution
 from .rating_runs import rate
 from .refresh import refresh_when_free
+
+logger = logging.getLogger(__name__)
 
 
 @shared_task(
@@ -38,10 +42,21 @@ def refresh_wanted_leagues() -> int:
 
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=5, max_retries=5)
-def rate_finished_event(institution_id: int, league_id: int) -> str:
-    """An event's last result is final: rate the institution now (R2: an event is one period)
-    and show the new ratings on the event's pages; other leagues' pages show them after the
-    night. Running it twice changes nothing."""
+def rate_now(institution_id: int, league_ids: list[int] = ()) -> str:
+    """Rate the institution now, not at night: an event's last result is final (R2: an event is
+    one period), or a director imported ratings (R5); then show the new ratings on these
+    leagues' pages (other leagues' pages show them after the night). Running it twice changes
+    nothing."""
     run = rate(Institution.objects.get(pk=institution_id))
-    refresh_when_free([league_id])
+    if league_ids:
+        refresh_when_free(list(league_ids))
     return run.line()
+
+
+def ask_to_rate(institution_id: int, league_ids: list[int] = ()) -> None:
+    """Hand `rate_now` to a worker (a second or more at a large campus: too long for a
+    request); with the broker away nothing is lost, and the night rates it. Call on commit."""
+    try:
+        rate_now.delay(institution_id, list(league_ids))
+    except BrokerUnavailable:
+        logger.warning("Could not ask for %s to be rated now: the night will.", institution_id)

@@ -9,7 +9,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from accounts.models import PlayerProfile
-from core import fragments
+from core import fragments, page_sections
 from core.errors import DomainError
 
 from . import policy, services
@@ -215,6 +215,8 @@ def _render(request, match, status=200, **forms):
         "contact_form": forms.get("contact_form") or ContactIssueForm(),
         "equipment_form": forms.get("equipment_form") or EquipmentForm(),
         "past_deadline": now > match.deadline,
+        # What apps above matches add (core.page_sections): the rating changes, R1.
+        "sections": page_sections.sections_of("match", match, seats),
     }
     return render(request, "matches/match_detail.html", context, status=status)
 

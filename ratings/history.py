@@ -150,8 +150,15 @@ def _changes(profile: PlayerProfile) -> list[dict]:
             "period__ends_on",
             "period__league__name",
             "period__round__number",
+            "period__league__format",
         )
     )
+
+
+def round_word(format_value: str) -> str:
+    """What a round of this format is called ("round"; a club's "night"): league, which knows
+    the formats, puts its own answer here when it starts (league.apps)."""
+    return "round"
 
 
 def history(changes: list[dict]) -> dict:
@@ -161,6 +168,7 @@ def history(changes: list[dict]) -> dict:
             "day": change["period__ends_on"],
             "league": change["period__league__name"],
             "round": change["period__round__number"],  # None: a whole event
+            "round_word": round_word(change["period__league__format"]),
             "games": change["period_games"],
             "before": round(change["rating_before"]),
             "before_provisional": is_provisional(change["deviation_before"]),
@@ -185,6 +193,6 @@ def history(changes: list[dict]) -> dict:
 
 
 def history_section(profile: PlayerProfile) -> dict:
-    """The profile's section (accounts.profile_sections): shown to every player, with a
+    """The profile's section (core.page_sections): shown to every player, with a
     sentence instead of a plot while they have no rated game."""
     return history(_changes(profile))

@@ -1,15 +1,26 @@
 """The institution's rating list (R1): every rated player, highest first, for its signed-in
 members. Named as members see players (P2: a withheld student is a number; P4: a forgotten one
-"Former player N"), the reader's own row named and marked."""
+"Former player N"), the reader's own row named and marked. And the director's import of known
+ratings (R5), as `manage.py import_ratings` does it."""
 
+from functools import partial
+
+from django import forms
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 
 from accounts import privacy, roles
+from accounts.services import RosterRejected
+from core.errors import DomainError
+from ratings.imports import ratings_import
 from ratings.models import PlayerRating
+from ratings.rating_file import MAX_BYTES
 
+from .. import tasks
 from ..selectors import rating_cells
 
 RATINGS_PER_PAGE = 100
@@ -51,6 +62,7 @@ def rating_list(request: HttpRequest) -> HttpResponse:
             "institution": institution,
             "page": page,
             "rows": page.object_list,
+            "is_director": roles.is_director_of(request.user, institution),
         },
     )
 
@@ -80,3 +92,49 @@ def _row(row: dict, rank: int, own_id: int | None) -> dict:
         "last_played": row["last_played"],
         **rating_cells(row["rating"], row["deviation"]),
     }
+
+
+class RatingFileForm(forms.Form):
+    file = forms.FileField(
+        label="Ratings (CSV)",
+        help_text="A header line naming campus_id or email, and rating (deviation optional): "
+        "one line a player, for example 1234567,1650.",
+    )
+    encoding = forms.CharField(initial="utf-8", help_text="utf-8 unless the file says otherwise.")
+    strict = forms.BooleanField(required=False, label="Import nothing if any line is refused")
+
+
+@login_required
+def ratings_import_page(request: HttpRequest) -> HttpResponse:
+    """The director brings in known ratings (R5): each line's player starts from it; refused
+    lines are listed by number, and the ratings are worked out again by a worker."""
+    institution = roles.institution_of(request.user)
+    if institution is None or not roles.is_director_of(request.user, institution):
+        raise Http404
+    form = RatingFileForm(request.POST or None, request.FILES or None)
+    refused = []
+    if request.method == "POST" and form.is_valid():
+        try:
+            with transaction.atomic():
+                result = ratings_import(
+                    actor=request.user,
+                    institution=institution,
+                    # Read no further than the limit: the declared size is the sender's word.
+                    data=form.cleaned_data["file"].read(MAX_BYTES + 1),
+                    encoding=form.cleaned_data["encoding"],
+                    strict=form.cleaned_data["strict"],
+                )
+                if result.imported:
+                    transaction.on_commit(partial(tasks.ask_to_rate, institution.pk))
+        except RosterRejected as error:
+            form.add_error("file", error.message)
+            refused = error.rejected
+        except DomainError as error:
+            form.add_error("file", error.message)
+        else:
+            if not result.refused:
+                messages.success(request, f"{result.line()}. The list follows in a minute.")
+                return redirect("rating_list")
+            refused = result.refused
+            messages.warning(request, f"{result.line()}: see the lines below.")
+    return render(request, "league/ratings_import.html", {"form": form, "refused": refused})

@@ -222,9 +222,35 @@ def test_the_download_runs_a_constant_number_of_queries(
     # The session; the e-mail addresses, eligibility and its history, roster, ID checks,
     # loans; entries, waitlist, check-ins; seats, matches, report lines, reports, disputes,
     # proposed times, proposals, can't-reach reports, audit; sessions, links, mail, their
-    # downloads; the event's entries, assists and invitations; the record of the export in its
-    # savepoint.
-    with django_assert_num_queries(31):
+    # downloads; their rating, imported rating and rated periods; the event's entries, assists
+    # and invitations; the record of the export in its savepoint.
+    with django_assert_num_queries(34):
         document = json.loads(client.post(MY_DATA).content)
     assert len(document["matches"]) == matches
     assert len(document["audit_events"]) >= 3 * matches
+
+
+def test_r1_the_download_holds_the_rating_and_each_rated_period_the_profile_shows(
+    client, league, table, director
+):
+    from league.rating_runs import rate
+    from matches.services import card_enter
+    from tests.support import table_of
+
+    ada, bo, cy, di = table
+    card_enter(actor=director.user, match=table_of(league, [ada, bo]), scores=[420, 380])
+    rate(league.season.institution)
+
+    ratings = download(client, ada)["ratings"]
+
+    (period,) = ratings["periods"]
+    assert (period["league"], period["round"], period["games"], period["before"]) == (
+        "Tuesday League",
+        1,
+        1.0,
+        1500.0,
+    )
+    assert ratings["now"]["rating"] == period["after"] > 1500
+    assert ratings["imported_as"] is None
+    profile = client.get(reverse("profile")).content.decode()
+    assert f"{round(period['after'])}*" in profile  # the same rating, provisional, on the page

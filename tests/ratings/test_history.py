@@ -1,5 +1,5 @@
 """R1: a player's rating history on their profile (ratings/history.py, shown through
-accounts/profile_sections.py): a plot drawn as an inline SVG and a table of the rated periods,
+core/page_sections.py): a plot drawn as an inline SVG and a table of the rated periods,
 read in one query however many there are. The plot's arithmetic is tested on its own, without a
 database."""
 
@@ -136,11 +136,11 @@ def test_r1_the_profile_runs_the_same_queries_with_one_period_and_with_many(
 
 
 def test_r1_the_section_is_registered_once_with_accounts_profile():
-    from accounts import profile_sections
+    from core import page_sections
 
-    assert profile_sections._sections.count(history.history_section) == 1
-    profile_sections.register(history.history_section)  # ready() may run again: still once
-    assert profile_sections._sections.count(history.history_section) == 1
+    assert page_sections._sections["profile"].count(history.history_section) == 1
+    page_sections.register("profile", history.history_section)  # ready() may run again
+    assert page_sections._sections["profile"].count(history.history_section) == 1
 
 
 # --- The plot's arithmetic (pure) ---------------------------------------------------------------

@@ -2,6 +2,8 @@
 players' ratings start (`manage.py import_ratings`), with the roster's refusals by line."""
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
 
 from accounts.errors import RosterFileError
 from core.errors import NotAllowed
@@ -121,3 +123,25 @@ def test_r5_strict_imports_nothing_when_a_line_is_refused_and_a_student_may_not_
     assert "no such file" in str(
         refused("import_ratings", "/nope.csv", "--institution", league.season.institution.slug)
     )
+
+
+def test_r5_the_director_imports_on_the_web_and_sees_each_refused_line(
+    client, league, table, director, player
+):
+    ada = table[0]
+    url = reverse("ratings_import")
+    client.force_login(player.user)
+    assert client.get(url).status_code == 404  # a student: no such page
+    client.force_login(director.user)
+    upload = SimpleUploadedFile(
+        "known.csv", f"campus_id,rating\n{ada.campus_id},1750\n123,1500\n".encode()
+    )
+
+    page = client.post(url, {"file": upload, "encoding": "utf-8"}).content.decode()
+
+    assert "1 ratings imported, 0 unchanged, 1 lines refused" in page
+    assert "Line 3: no player at" in page
+    assert PlayerRating.objects.get(player=ada).rating == 1750
+    broken = SimpleUploadedFile("known.csv", b"campus_id,score\n1,2\n")
+    page = client.post(url, {"file": broken, "encoding": "utf-8"}).content.decode()
+    assert "the header needs one rating column" in page
