@@ -359,7 +359,6 @@ def _render_profile(
             "calendar_url": feed,
             # Calendar apps subscribe to a webcal:// link in one tap; the https one is to copy.
             "webcal_url": "webcal://" + feed.split("://", 1)[-1] if feed else "",
-            # What apps above accounts add (core.page_sections): the rating history, R1.
             "profile_sections": page_sections.sections_of("profile", profile),
         },
         status=status,

@@ -101,7 +101,7 @@ class EventSetupForm(SetupForm):
             "team_size": data["team_size"],
             "short_team": data["short_team"],
             "self_entry": data["self_entry"],
-            "first_round": data["first_round"] or FirstRound.RANDOM,
+            "first_round": data["first_round"] or FirstRound.RANDOM.value,
             "assists": assists,
         }
 

@@ -29,9 +29,8 @@ def match_changes_section(match, seats) -> dict | None:
                     "name": seat.player.name,
                     "before": round(change.rating_before),
                     "after": round(change.rating),
-                    "change": round(change.rating) - round(change.rating_before),
+                    "change": history.change_words(change.rating_before, change.rating),
                     "provisional": is_provisional(change.deviation),
-                    "games": change.period_games,
                 }
             )
     whole = next(iter(changes.values())).period.round_id is None

@@ -436,8 +436,9 @@ def test_the_profile_page_runs_a_constant_number_of_queries(
         id_check_record(actor=staff.user, profile=player, season=season)
     client.force_login(player.user)
     client.get(reverse("profile"))
-    # The session, the profile with the pending address, the season, the eligibility.
-    with django_assert_num_queries(4):
+    # The session, the profile with the pending address, the season, the eligibility, the
+    # rating history (R1).
+    with django_assert_num_queries(5):
         assert client.get(reverse("profile")).status_code == 200
 
 

@@ -135,7 +135,7 @@ def test_r1_the_profile_runs_the_same_queries_with_one_period_and_with_many(
         assert "over 7 periods," in client.get(reverse("profile")).content.decode()
 
 
-def test_r1_the_section_is_registered_once_with_accounts_profile():
+def test_r1_the_section_is_registered_once_with_the_profile():
     from core import page_sections
 
     assert page_sections._sections["profile"].count(history.history_section) == 1

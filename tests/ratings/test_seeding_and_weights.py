@@ -191,3 +191,13 @@ def test_r4_the_event_set_up_form_suggests_categories_by_rating_bands(client, le
     assert "Division A | Division A |” for 1800 and up" in page
     assert "Division B | Division B |” for 1500–1799" in page
     assert "Division C | Division C |” for below 1500" in page
+
+
+def test_r4_the_event_set_up_form_saves_a_first_round_by_rating(client, director, season):
+    from events.models import Event
+    from tests.events.test_setup_forms import event_form
+
+    client.force_login(director.user)
+    data = {**event_form(season), "first_round": "rating"}
+    assert client.post(reverse("league_setup_form", args=["event"]), data).status_code == 302
+    assert Event.objects.get(league__slug="winter-fest").first_round == "rating"
