@@ -1,7 +1,7 @@
 """Rating an institution's games (R1, R2) from league, which knows the formats: an event is rated
 as one period (its format's `one_rating_period`), every other league round by round, each
-league's games at its weight (R3). The nightly
-job and `manage.py rate` call it; the computation is `ratings.services.rate_institution`."""
+league's games at its weight (R3). The nightly job, `manage.py rate` and the workers' `rate_now`
+call it; the computation is `ratings.services.rate_institution`."""
 
 from datetime import datetime
 

@@ -88,16 +88,16 @@ def rate_institution(
 ) -> RatingRun:
     """Rate what is ready and not yet rated as it stands. `whole_leagues`: the ids of leagues
     rated as one period (events: league asks its formats); `not_ready`: leagues whose games
-    are not all there yet (an event with a round still to pair); `weights`: a league's weight where
-    it is not 1 (R3); `from_scratch` rates every period again."""
+    are not all there yet (an event with a round still to pair); `weights`: a league's weight
+    where it is not 1 (R3); `from_scratch` rates every period again."""
     now = now or timezone.now()
-    whole = set(whole_leagues)
+    whole, waiting = set(whole_leagues), set(not_ready)
     with transaction.atomic():
         Institution.objects.select_for_update().filter(pk=institution.pk).first()
         periods = [
             period
             for period in _ready_periods(institution, whole, weights or {})
-            if period.league_id not in set(not_ready)
+            if period.league_id not in waiting
         ]
         stored = {p.key: p for p in RatingPeriod.objects.filter(institution=institution)}
         start = 0 if from_scratch else _first_change(periods, stored)

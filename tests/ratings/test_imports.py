@@ -12,7 +12,7 @@ from matches.services import card_enter
 from ratings.imports import ratings_import
 from ratings.models import ImportedRating, PlayerRating, RatingChange
 from ratings.rating_file import IMPORTED_DEVIATION, parse_ratings
-from tests.support import refused, run, table_of, write
+from tests.support import refused, run, run_together, table_of, write
 
 pytestmark = pytest.mark.django_db
 
@@ -145,3 +145,27 @@ def test_r5_the_director_imports_on_the_web_and_sees_each_refused_line(
     broken = SimpleUploadedFile("known.csv", b"campus_id,score\n1,2\n")
     page = client.post(url, {"file": broken, "encoding": "utf-8"}).content.decode()
     assert "the header needs one rating column" in page
+
+
+@pytest.mark.django_db(transaction=True)
+def test_r5_an_import_racing_a_rating_run_still_starts_the_player_from_the_import(
+    league, table, director
+):
+    """The import and the run both lock the institution's row: whichever goes second sees what
+    the first did, and the import's own run rates from the new start."""
+    ada, bo, cy, di = table
+    institution = league.season.institution
+    card_enter(actor=director.user, match=table_of(league, [ada, bo]), scores=[420, 380])
+    card_enter(actor=director.user, match=table_of(league, [ada, cy]), scores=[400, 390])
+    data = f"campus_id,rating\n{ada.campus_id},1900\n".encode()
+
+    def import_then_rate():
+        ratings_import(actor=None, institution=institution, data=data)
+        return rate(institution)
+
+    outcomes = run_together(import_then_rate, lambda: rate(institution))
+
+    assert not [o for o in outcomes if isinstance(o, Exception)]
+    first = RatingChange.objects.filter(player=ada).order_by("period__ends_on").first()
+    assert first.rating_before == 1900
+    assert RatingChange.objects.filter(player=ada).count() == 2
