@@ -258,6 +258,15 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 35 * 60),
 }
+# A night's lease (league.nights): longer than a task may run, so a live night never loses it,
+# and shorter than the visibility timeout, so a dead worker's night is free again when Celery
+# hands its task to another.
+NIGHTLY_LEASE_SECONDS = env_int("NIGHTLY_LEASE_SECONDS", CELERY_TASK_TIME_LIMIT + 5 * 60)
+if NIGHTLY_LEASE_SECONDS >= CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"]:
+    raise ImproperlyConfigured(
+        "NIGHTLY_LEASE_SECONDS must be shorter than CELERY_VISIBILITY_TIMEOUT, or a night whose "
+        "worker died stays locked when its task comes back."
+    )
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 # Beat copies these into its database schedule at start (the nightly runs are added per

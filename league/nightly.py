@@ -47,6 +47,7 @@ from .nights import (
     last_run,
     night_begin,
     night_events,
+    night_release,
     nightly_moment,
 )
 from .rating_runs import rate
@@ -101,8 +102,16 @@ def run_nightly(
 def run_for_institution(*, institution: Institution, today: date) -> NightlySummary:
     """One night for one institution. Returns what this run did (``run_nightly`` prints it);
     the night's record (``NightlyRun.summary``) totals the whole night instead, every run of it
-    included, and is written after each step, so a run cut short leaves what it did."""
+    included, and is written after each step, so a run cut short leaves what it did. The run
+    holds the night's lease meanwhile (``nights.night_begin``): NightBusy while another has it."""
     run = night_begin(institution=institution, today=today)
+    try:
+        return _run_night(institution, run, today)
+    finally:
+        night_release(run)
+
+
+def _run_night(institution: Institution, run: NightlyRun, today: date) -> NightlySummary:
     earlier = NightlySummary.from_line(run.summary)  # what earlier runs of this night did
     now = nightly_moment(institution, today)
     summary = NightlySummary()

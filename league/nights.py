@@ -3,9 +3,14 @@ nights a run covers (the missed ones too), whether one ran lately, and the audit
 pipeline's own transitions in the nights a run covers, which the digest and the night's totals
 read back (so a run cut short and run again still reports the whole night)."""
 
+import os
+import socket
+import uuid
 from datetime import date, datetime, time, timedelta
 
+from django.conf import settings
 from django.db.models import Q
+from django.utils import timezone
 
 from accounts.models import Institution
 from core.compiled import CompiledQuery
@@ -23,13 +28,34 @@ class NightlyRefused(DomainError):
     """A run for a day before a night that already ran."""
 
 
+class NightBusy(DomainError):
+    """Another worker holds this night's lease (until `until`): it is running the night now."""
+
+    def __init__(self, message: str, until: datetime):
+        super().__init__(message)
+        self.until = until
+
+
+# A night's lease outlasts the longest a task may run (Celery kills it at the time limit), so a
+# live run never loses it; and it runs out before Celery hands a dead worker's task to another
+# (the broker's visibility timeout), which then takes the night over (config/settings.py).
+LEASE = timedelta(seconds=settings.NIGHTLY_LEASE_SECONDS)
+
+
+def lease_holder() -> str:
+    """This process, and this attempt: a run's lease names who holds it."""
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"[:120]
+
+
 def nightly_moment(institution: Institution, day: date) -> datetime:
     return datetime.combine(day, time(2, 0), tzinfo=institution.tz)
 
 
 def night_begin(*, institution: Institution, today: date) -> NightlyRun:
     """The record of this night's run, made or found again (a rerun of the same night), covering
-    every night since the last finished run. Refuses a day before a night that already ran."""
+    every night since the last finished run, with its lease taken: a conditional update, so of
+    two workers given the same night only one runs it (NightBusy for the other) and a lease run
+    out is taken over. Refuses a day before a night that already ran."""
     if refusal := night_refusal(institution=institution, today=today):
         raise NightlyRefused(refusal)
     previous = last_run(institution, before=today)
@@ -38,7 +64,26 @@ def night_begin(*, institution: Institution, today: date) -> NightlyRun:
         day=today,
         defaults={"covers_from": previous.day + timedelta(days=1) if previous else today},
     )
+    now, holder = timezone.now(), lease_holder()
+    free = Q(lease_until__isnull=True) | Q(lease_until__lte=now)
+    if not NightlyRun.objects.filter(free, pk=run.pk).update(
+        leased_by=holder, lease_until=now + LEASE
+    ):
+        run.refresh_from_db(fields=["leased_by", "lease_until"])
+        raise NightBusy(
+            f"{institution.slug}: the night of {today:%Y-%m-%d} is being run by "
+            f"{run.leased_by} (its lease runs until {run.lease_until:%H:%M:%S} UTC).",
+            run.lease_until,
+        )
+    run.leased_by, run.lease_until = holder, now + LEASE
     return run
+
+
+def night_release(run: NightlyRun) -> None:
+    """Give the night's lease back (only if still ours: a lease taken over stays taken)."""
+    NightlyRun.objects.filter(pk=run.pk, leased_by=run.leased_by).update(
+        leased_by="", lease_until=None
+    )
 
 
 def night_refusal(*, institution: Institution, today: date) -> str | None:

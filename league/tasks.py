@@ -5,12 +5,14 @@ from datetime import date
 
 from celery import shared_task
 from django.db import OperationalError
+from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerUnavailable
 
 from accounts.models import Institution
 
-from .models import RefreshWanted
+from .models import NightlyRun, RefreshWanted
 from .nightly import run_for_institution
+from .nights import NightBusy
 from .rating_runs import rate
 from .refresh import refresh_when_free
 
@@ -18,16 +20,28 @@ logger = logging.getLogger(__name__)
 
 
 @shared_task(
+    bind=True,
     autoretry_for=(OperationalError,),  # a lock timeout or a lost connection: try the night again
     retry_backoff=60,
     max_retries=5,
 )
-def run_nightly_for_institution(institution_id: int, today: str | None = None) -> str:
+def run_nightly_for_institution(self, institution_id: int, today: str | None = None) -> str:
     """The 02:00 run for one institution (beat starts one per institution, in its time zone).
-    Every step is idempotent, so a retry after a failure redoes only what did not commit."""
+    Every step is idempotent, so a retry after a failure redoes only what did not commit. The
+    night's lease lets one worker run it at a time: a task that finds the night finished stops
+    (Celery handed it out twice); one that finds it held tries again when the lease runs out,
+    and takes it over if its holder died (a pool child killed gives its task back at once)."""
     institution = Institution.objects.get(pk=institution_id)
     day = date.fromisoformat(today) if today else institution.today()
-    return run_for_institution(institution=institution, today=day).line()
+    if NightlyRun.objects.filter(
+        institution=institution, day=day, finished_at__isnull=False
+    ).exists():
+        return f"{institution.slug}: the night of {day:%Y-%m-%d} is done."
+    try:
+        return run_for_institution(institution=institution, today=day).line()
+    except NightBusy as busy:
+        wait = (busy.until - timezone.now()).total_seconds() + 1
+        raise self.retry(countdown=max(wait, 1), exc=busy) from None
 
 
 @shared_task

@@ -55,6 +55,17 @@ class NightlyRun(models.Model):
         blank=True,
         help_text="What the night's retention erased (P5, league.retention.Erased), by kind.",
     )
+    leased_by = models.CharField(
+        max_length=120,
+        blank=True,
+        help_text="Who runs this night now (host, process); empty: nobody.",
+    )
+    lease_until = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="Until when they hold it: longer than a task may run, so the lease of a worker "
+        "that died runs out and the task Celery hands out again takes the night over.",
+    )
 
     class Meta:
         ordering = ["-day"]

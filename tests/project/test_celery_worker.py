@@ -266,7 +266,11 @@ def test_l8_a_worker_killed_mid_night_then_restarted_sends_the_nights_digest_and
     pool = "solo" if killed == "worker" else "prefork"
     queue = f"test-{uuid.uuid4().hex[:10]}"
     # Seconds, for the test (35 minutes by default): Redis hands a lost worker's task out again.
-    env = {**celery_env(settings.CELERY_BROKER_URL, queue, port), "CELERY_VISIBILITY_TIMEOUT": "2"}
+    env = {
+        **celery_env(settings.CELERY_BROKER_URL, queue, port),
+        "CELERY_VISIBILITY_TIMEOUT": "2",
+        "NIGHTLY_LEASE_SECONDS": "1",  # the dead worker's night is free when its task comes back
+    }
     worker_args = ["worker", "--pool", pool, "--concurrency", "1", "-Q", queue]
     worker_args += ["--without-heartbeat", "--without-mingle", "--without-gossip"]
     process = celery(*worker_args, env=env)

@@ -5,7 +5,7 @@ from django.core.management.base import BaseCommand, CommandError
 from accounts.models import Institution
 from core.values import shown, slug_argument
 from league.nightly import NightlySummary, run_for_institution
-from league.nights import NightlyRefused, night_refusal
+from league.nights import NightBusy, NightlyRefused, night_refusal
 
 # The nightly counts days and hours on from its day: far enough from date.min and date.max.
 FIRST_DAY, LAST_DAY = date(1900, 1, 1), date(9998, 12, 31)
@@ -52,7 +52,7 @@ class Command(BaseCommand):
         for each in institutions:
             try:
                 summary = run_for_institution(institution=each, today=day or each.today())
-            except NightlyRefused as refused:  # a later night started meanwhile
+            except (NightlyRefused, NightBusy) as refused:  # a later night, or a worker, began
                 raise CommandError(str(refused)) from None
             self.stderr.write(f"{each.slug}: {summary.line()}")
             total += summary
