@@ -109,7 +109,26 @@ def test_docker_compose_runs_every_part_of_the_deployment():
         text=True,
         timeout=60,
     )
-    assert set(result.stdout.split()) == {"postgres", "redis", "web", "worker", "beat", "mail"}
+    assert set(result.stdout.split()) == {
+        "postgres", "redis", "migrate", "web", "proxy", "worker", "beat", "mail",
+    }  # fmt: skip
+
+
+def test_the_compose_file_scales_web_and_workers_and_migrates_once():
+    """Issue 34: `--scale web=N` has no host port to fight over (the proxy has it), no replica
+    migrates (a one-shot service does, before any starts), and beat stays one."""
+    web, proxy, migrate = (compose_service(name) for name in ("web", "proxy", "migrate"))
+    assert "ports" not in web and web["expose"] == ["8000"]
+    assert [port["published"] for port in proxy["ports"]] == ["8000"]
+    assert "migrate" in " ".join(migrate["command"]) and migrate["restart"] == "no"
+    for name in ("web", "worker", "beat"):
+        service = compose_service(name)
+        assert "migrate" not in " ".join(service["command"]), name
+        after = service["depends_on"]["migrate"]["condition"]
+        assert after == "service_completed_successfully", name
+    assert compose_service("beat")["deploy"]["replicas"] == 1
+    nginx = (ROOT / "deploy" / "nginx.conf").read_text()
+    assert "resolver 127.0.0.11" in nginx and "proxy_pass $web;" in nginx
 
 
 def test_docker_compose_refuses_to_start_without_a_secret_key():
@@ -276,7 +295,7 @@ def test_health_answers_503_when_the_database_does_not(client, monkeypatch):
 def test_the_app_and_the_mail_inbox_are_published_to_this_host_only():
     """The TLS proxy on the host reaches the app; nobody else skips it (or reads the inbox, which
     holds every password-reset link)."""
-    for name in ("web", "mail"):
+    for name in ("proxy", "mail"):
         assert {port["host_ip"] for port in compose_service(name)["ports"]} == {"127.0.0.1"}
 
 
