@@ -1,8 +1,19 @@
 import pytest
+from aiosmtpd.controller import Controller
 from django.db import transaction
 from django.test import TestCase
 
-from tests.support import run
+from tests.support import Inbox, free_port, run
+
+
+@pytest.fixture
+def smtp_inbox():
+    """A real SMTP server on loopback (aiosmtpd) and what it received: (inbox, port)."""
+    inbox = Inbox()
+    controller = Controller(inbox, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    yield inbox, controller.port
+    controller.stop()
 
 
 @pytest.fixture(scope="module")

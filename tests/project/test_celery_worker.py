@@ -30,18 +30,9 @@ from config.celery import app
 from core.tasks import queue_emails, send_queued_mail
 from league.tasks import run_nightly_for_institution
 from matches.models import MatchStatus, ResultReport
-from tests.support import ROOT, Inbox, SlowInbox, free_port, match_between
+from tests.support import ROOT, SlowInbox, free_port, match_between
 
 pytestmark = pytest.mark.system
-
-
-@pytest.fixture
-def smtp_inbox():
-    inbox = Inbox()
-    controller = Controller(inbox, hostname="127.0.0.1", port=free_port())
-    controller.start()
-    yield inbox, controller.port
-    controller.stop()
 
 
 def celery_env(broker_url: str, queue: str, smtp_port: int) -> dict:
