@@ -97,6 +97,26 @@ def decode_roster(data: bytes, encoding: str = "utf-8") -> str:
         raise RosterFileError(f"the file cannot be read as {encoding} ({error}).") from None
 
 
+def csv_lines(reader, width: int):
+    """A CSV file's lines after its header as (line number, cells, problem), blank lines left
+    out: a line that cannot be read as CSV stops the file (RosterFileError naming it); a line of
+    another width than the header's comes with its problem ("" when none). The roster's and
+    every other file read by line (ratings.rating_file) read it so."""
+    while True:
+        try:
+            cells = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as error:
+            raise RosterFileError(f"not readable as CSV ({error}).", line=reader.line_num) from None
+        if not any(cell.strip() for cell in cells):
+            continue
+        problem = ""
+        if len(cells) != width:
+            problem = f"expected {width} fields as in the header, found {len(cells)}"
+        yield reader.line_num, cells, problem
+
+
 def parse_roster(text: str, campus_id_pattern: str, campus_id_hint: str = "") -> ParsedRoster:
     if "\x00" in text:
         line = text[: text.index("\x00")].count("\n") + 1
@@ -129,20 +149,9 @@ def parse_roster(text: str, campus_id_pattern: str, campus_id_hint: str = "") ->
 
     parsed = ParsedRoster()
     first_seen: dict[str, int] = {}
-    while True:
-        try:
-            cells = next(reader)
-        except StopIteration:
-            break
-        except csv.Error as error:
-            raise RosterFileError(f"not readable as CSV ({error}).", line=reader.line_num) from None
-        line = reader.line_num
-        if not any(cell.strip() for cell in cells):
-            continue
-        if len(cells) != len(header):
-            parsed.rejected.append(
-                (line, f"expected {len(header)} fields as in the header, found {len(cells)}")
-            )
+    for line, cells, problem in csv_lines(reader, len(header)):
+        if problem:
+            parsed.rejected.append((line, problem))
             continue
         campus_id = normalize_campus_id(cells[id_index])
         if not campus_id:

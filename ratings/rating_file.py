@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from accounts.campus_ids import normalize_campus_id
 from accounts.errors import RosterFileError
-from accounts.roster import CAMPUS_ID_HEADERS, EMAIL_MAX_LENGTH
+from accounts.roster import CAMPUS_ID_HEADERS, EMAIL_MAX_LENGTH, csv_lines
 
 LOWEST, HIGHEST = 100, 3000  # NASPA's ratings run from about 300 to about 2300
 # An imported rating is a settled one unless the file says how unsure it is (ours): NASPA's
@@ -90,25 +90,14 @@ def parse_ratings(text: str) -> ParsedRatings:
         )
     where = {name: columns.index(name) for name in set(columns) - {""}}
     parsed, seen = ParsedRatings(), {}
-    while True:
-        try:
-            cells = next(reader)
-        except StopIteration:
-            return parsed
-        except csv.Error as error:
-            raise RosterFileError(f"not readable as CSV ({error}).", line=reader.line_num) from None
-        line = reader.line_num
-        if not any(cell.strip() for cell in cells):
-            continue
-        if len(cells) != len(header):
-            parsed.refused.append(
-                (line, f"expected {len(header)} fields as in the header, found {len(cells)}")
-            )
+    for line, cells, problem in csv_lines(reader, len(header)):
+        if problem:
+            parsed.refused.append((line, problem))
             continue
         try:
             row = _row(line, {name: cells[index].strip() for name, index in where.items()})
-        except ValueError as problem:
-            parsed.refused.append((line, str(problem)))
+        except ValueError as refusal:
+            parsed.refused.append((line, str(refusal)))
             continue
         key = row.campus_id or row.email
         if key in seen:
@@ -116,6 +105,7 @@ def parse_ratings(text: str) -> ParsedRatings:
             continue
         seen[key] = line
         parsed.rows.append(row)
+    return parsed
 
 
 def _row(line: int, values: dict[str, str]) -> RatingRow:

@@ -7,7 +7,9 @@ import asyncio
 import io
 import socket
 import subprocess
+import sys
 import threading
+import time
 from datetime import timedelta
 from pathlib import Path
 
@@ -330,6 +332,34 @@ class SlowInbox(Inbox):
         self.messages.append(envelope)
         await asyncio.sleep(self.delay)
         return "250 Message accepted"
+
+
+def gunicorn(port: int, env: dict, log: Path | None = None) -> subprocess.Popen:
+    """One web instance on loopback, as compose runs `web`, once it takes connections; its
+    errors written to `log` (dropped without one)."""
+    server = subprocess.Popen(
+        [Path(sys.executable).parent / "gunicorn", "config.wsgi:application"]
+        + ["--bind", f"127.0.0.1:{port}", "--workers", "1"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=log.open("w") if log else subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 30
+    while True:
+        with socket.socket() as probe:
+            if probe.connect_ex(("127.0.0.1", port)) == 0:
+                return server
+        assert time.monotonic() < deadline, "gunicorn did not start"
+        time.sleep(0.2)
+
+
+def known_ratings(institution, ratings: dict) -> None:
+    """These players' known ratings (player: rating), imported as a director would (R5)."""
+    from ratings.imports import ratings_import
+
+    lines = "".join(f"{player.campus_id},{rating}\n" for player, rating in ratings.items())
+    ratings_import(actor=None, institution=institution, data=f"campus_id,rating\n{lines}".encode())
 
 
 def free_port() -> int:

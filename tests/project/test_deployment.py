@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support import ROOT
+from tests.support import ROOT, gunicorn
 
 pytestmark = pytest.mark.system
 
@@ -252,22 +252,8 @@ def test_the_web_healthcheck_passes_against_gunicorn_with_the_compose_defaults()
     ]
     clean = {k: v for k, v in os.environ.items() if k not in {*PRODUCTION, *TEST_ONLY}}
     env = {**clean, "DJANGO_SETTINGS_MODULE": "config.settings", **PRODUCTION}
-    server = subprocess.Popen(
-        [Path(sys.executable).parent / "gunicorn", "config.wsgi:application"]
-        + ["--bind", f"127.0.0.1:{port}", "--workers", "1"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    server = gunicorn(port, env)
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            with socket.socket() as probe:
-                if probe.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            assert time.monotonic() < deadline, "gunicorn did not start"
-            time.sleep(0.2)
         # Compose runs the check every few seconds until it passes (its `retries`): a worker
         # still loading the app on a busy machine fails the first tries, not the service.
         for _ in range(15):

@@ -6,13 +6,10 @@ each e-mail it causes leaves the shared outbox once, whichever worker claims it.
 
 import json
 import re
-import socket
 import subprocess
 import sys
-import time
 import uuid
 from http.client import HTTPConnection
-from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
@@ -24,7 +21,7 @@ from post_office.models import STATUS, Email
 from config.celery import app
 from matches.models import MatchStatus, ResultReport
 from tests.project.test_celery_worker import celery, celery_env, stop, wait_for
-from tests.support import PASSWORD, ROOT, eligible_student, free_port
+from tests.support import PASSWORD, ROOT, eligible_student, free_port, gunicorn
 
 pytestmark = pytest.mark.system
 
@@ -65,25 +62,6 @@ class Browser:
         return self.request(
             port, "POST", "/accounts/login/", {"login": email, "password": password}
         )
-
-
-def gunicorn(port: int, env: dict, log: Path) -> subprocess.Popen:
-    """One web instance, its errors written to `log`."""
-    server = subprocess.Popen(
-        [Path(sys.executable).parent / "gunicorn", "config.wsgi:application"]
-        + ["--bind", f"127.0.0.1:{port}", "--workers", "1"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=log.open("w"),
-    )
-    deadline = time.monotonic() + 30
-    while True:
-        with socket.socket() as probe:
-            if probe.connect_ex(("127.0.0.1", port)) == 0:
-                return server
-        assert time.monotonic() < deadline, "gunicorn did not start"
-        time.sleep(0.2)
 
 
 def standings_of(browser: Browser, port: int, slug: str) -> list[tuple[str, float]]:

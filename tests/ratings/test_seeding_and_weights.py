@@ -16,15 +16,9 @@ from league.rating_runs import rate
 from matches.services import card_enter
 from ratings.imports import ratings_import
 from ratings.models import PlayerRating, RatingChange
-from tests.support import FEST, entrant, refused, run, table_of, write
+from tests.support import FEST, entrant, known_ratings, refused, run, table_of, write
 
 pytestmark = pytest.mark.django_db
-
-
-def known(institution, ratings: dict) -> None:
-    """These players' known ratings, imported as a director would (R5)."""
-    lines = "".join(f"{player.campus_id},{rating}\n" for player, rating in ratings.items())
-    ratings_import(actor=None, institution=institution, data=f"campus_id,rating\n{lines}".encode())
 
 
 def test_r3_a_club_weighing_a_third_moves_ratings_a_third_as_far_and_a_change_of_weight_rerates(
@@ -72,7 +66,7 @@ def test_r4_a_tournament_seeded_by_rating_puts_the_highest_first_and_the_unrated
     ada, bo, cy, di, ed = (entrant(league) for _ in range(5))
     for seed, profile in enumerate([ada, bo, cy, di, ed], start=1):
         Entry.objects.filter(league=league, player=profile).update(seed=seed)
-    known(institution, {cy: 1900, ed: 1200, bo: 1650})
+    known_ratings(institution, {cy: 1900, ed: 1200, bo: 1650})
 
     build_ready_brackets(
         league_ids=[league.pk], today=league.season.registration_deadline + timedelta(days=1)
@@ -89,7 +83,7 @@ def test_r4_l11_seed_by_entry_keeps_the_directors_order(league):
     ada, bo = entrant(league), entrant(league)
     Entry.objects.filter(player=ada).update(seed=1)
     Entry.objects.filter(player=bo).update(seed=2)
-    known(institution, {bo: 2000})
+    known_ratings(institution, {bo: 2000})
     build_ready_brackets(
         league_ids=[league.pk], today=league.season.registration_deadline + timedelta(days=1)
     )

@@ -14,21 +14,16 @@ from league.refresh import refresh_leagues
 from matches.services import card_enter
 from ratings import glicko
 from ratings.imports import ratings_import
-from tests.support import FEST, match_between, run, table_of, write
+from tests.support import FEST, known_ratings, match_between, run, table_of, write
 
 pytestmark = pytest.mark.django_db
-
-
-def known(institution, ratings: dict) -> None:
-    lines = "".join(f"{player.campus_id},{rating}\n" for player, rating in ratings.items())
-    ratings_import(actor=None, institution=institution, data=f"campus_id,rating\n{lines}".encode())
 
 
 def test_r1_my_matches_shows_the_opponents_rating_and_my_chances_before_the_game(
     client, league, table
 ):
     ada, bo, cy, di = table
-    known(league.season.institution, {bo: 1800, ada: 1500})
+    known_ratings(league.season.institution, {bo: 1800, ada: 1500})
     match_between(league, ada, bo)
     match_between(league, ada, cy)
     client.force_login(ada.user)
