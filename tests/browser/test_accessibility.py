@@ -67,6 +67,8 @@ STAFF = {
         "/director/events/new/",
         "/director/disputes/",
         "/director/exports/",  # issue 31: who took which personal data
+        "/ratings/import/",  # R5: known ratings from a file
+        "/director/events/new/event/",  # R4: categories suggested by rating bands
         "/director/leagues/wednesday-open/",
         "/leagues/tuesday-night/",
         "/leagues/scrabble-fest/rounds/2/",
