@@ -85,8 +85,10 @@ def test_two_web_instances_and_two_workers_share_sessions_limits_pages_and_the_o
         "ALLOWED_HOSTS": "127.0.0.1",
         "CONN_MAX_AGE": "60",
     }
-    # As compose's one-shot `migrate` does: the cache table the rate limits are kept in.
-    subprocess.run([sys.executable, "manage.py", "createcachetable"], cwd=ROOT, env=env, check=True)
+    # As the image's build and compose's one-shot `migrate` do: the static files' manifest the
+    # production settings serve from, and the cache table the rate limits are kept in.
+    for step in (["collectstatic", "--noinput", "-v", "0"], ["createcachetable"]):
+        subprocess.run([sys.executable, "manage.py", *step], cwd=ROOT, env=env, check=True)
     one, two = free_port(), free_port()
     processes = [gunicorn(port, env, tmp_path / f"web-{port}.log") for port in (one, two)]
     worker_args = ["worker", "--pool", "solo", "-Q", queue, "--without-heartbeat"]
