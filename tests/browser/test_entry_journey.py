@@ -57,6 +57,8 @@ def test_e1_a_waitlisted_student_gets_a_freed_place_then_withdraws_after_the_dra
         "Withdrawing now turns your remaining 2 games into forfeits"
     ).is_visible()
     phone.get_by_role("link", name="Withdraw from Tuesday League…").click()
+    # Measured once the confirm step has arrived, not while the click still navigates.
+    phone.wait_for_url("**/leagues/tuesday/withdraw/")
     fits(phone, "the withdraw confirm step")
     assert (
         phone.get_by_role("alert")
