@@ -357,9 +357,9 @@ def _odds(their_rating, their_deviation, my_rating, my_deviation) -> tuple[str, 
     theirs = glicko.Rated(their_rating, their_deviation) if their_rating else glicko.Rated()
     mine = glicko.Rated(my_rating, my_deviation) if my_rating else glicko.Rated()
     shown = (
-        f"{their_rating:.0f}{'*' if is_provisional(their_deviation) else ''}"
-        if their_rating is not None
-        else ""
+        ""
+        if their_rating is None
+        else rating_cells(their_rating, their_deviation)["rating_display"]
     )
     return shown, round(100 * glicko.expected(mine, theirs))
 
