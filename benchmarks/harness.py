@@ -81,8 +81,16 @@ def drop(name: str) -> None:
 DATA_VERSION = "v3"
 
 
-def template(players: int, leagues: int, matches: int, rebuild: bool) -> str:
+# Ten times the default size: one campus of 60,000 students (the largest universities') and 100
+# of 2,000, each campus with 15 leagues and about 15,000 matches (seed_demo's defaults): 260,000
+# students, 2,000 leagues, 2,000,000 matches.
+TEN_TIMES = {"players": 60000, "leagues": 500, "matches": 500000, "campuses": 100}
+
+
+def template(players: int, leagues: int, matches: int, rebuild: bool, campuses: int = 0) -> str:
     name = f"bench_tpl_{DATA_VERSION}_{players}_{leagues}_{matches}"
+    if campuses:
+        name += f"_c{campuses}"
     if exists(name) and not rebuild:
         say(f"reusing template {name} (migrating it to this checkout's schema, rating it)")
         manage(name, "migrate", "--noinput")
@@ -104,12 +112,14 @@ def template(players: int, leagues: int, matches: int, rebuild: bool) -> str:
             str(leagues),
             "--matches",
             str(matches),
+            "--campuses",
+            str(campuses),
         ],
         cwd=ROOT,
         env=env(name),
         check=True,
         stdout=subprocess.DEVNULL,
-        timeout=1800,
+        timeout=7200,
     )
     manage(name, "rate")
     say(f"built {name} in {time.perf_counter() - start:.0f} s")

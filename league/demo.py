@@ -95,10 +95,10 @@ def build_demo(
             registration_deadline=today + timedelta(days=14),
         )
         password_hash = make_password(DEMO_PASSWORD)  # once: hashing costs ~0.27 s a password
-        director = _user("director@example.edu", "Dana", "Director", password_hash)
-        desk = _user("frontdesk@example.edu", "Finley", "Frontdesk", password_hash)
+        director = user_of("director@example.edu", "Dana", "Director", password_hash)
+        desk = user_of("frontdesk@example.edu", "Finley", "Frontdesk", password_hash)
         # The person who runs the installation: every institution, the whole admin.
-        site_admin = _user(SITE_ADMIN_EMAIL, "Sam", "Siteadmin", password_hash)
+        site_admin = user_of(SITE_ADMIN_EMAIL, "Sam", "Siteadmin", password_hash)
         site_admin.is_staff = site_admin.is_superuser = True
         for user in (director, desk, site_admin):
             user.save()
@@ -118,7 +118,7 @@ def build_demo(
                 for u in (director, desk, site_admin)
             ]
         )
-        _make_students(institution, season, players, password_hash, rng, say)
+        make_students(institution, season, players, password_hash, rng, say)
         _make_equipment(institution, desk)
     if matches and leagues > 1:
         make_league(institution, season, director, 1, rng)
@@ -139,7 +139,7 @@ def build_demo(
     return demo_logins()
 
 
-def _user(email: str, first: str, last: str, password_hash: str) -> User:
+def user_of(email: str, first: str, last: str, password_hash: str) -> User:
     return User(email=email, first_name=first, last_name=last, password=password_hash)
 
 
@@ -148,15 +148,18 @@ def _user(email: str, first: str, last: str, password_hash: str) -> User:
 WITHHELD_STUDENT = 2
 
 
-def _make_students(institution, season, count, password_hash, rng, say) -> None:
-    """Students 1..count: most on the roster (eligible), a few pending, one ruled ineligible."""
+def make_students(
+    institution, season, count, password_hash, rng, say, domain: str = "example.edu"
+) -> None:
+    """Students 1..count, studentNNNNN@`domain`: most on the roster (eligible), a few pending,
+    one ruled ineligible."""
     students_group = Group.objects.get(name=roles.STUDENTS)
     membership = User.groups.through
     names = unique_names(count, rng)
     for start in range(0, count, BATCH):
         numbers = range(start + 1, min(start + BATCH, count) + 1)
         users = User.objects.bulk_create(
-            [_user(f"student{n:05d}@example.edu", *names[n - 1], password_hash) for n in numbers]
+            [user_of(f"student{n:05d}@{domain}", *names[n - 1], password_hash) for n in numbers]
         )
         profiles = PlayerProfile.objects.bulk_create(
             [

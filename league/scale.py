@@ -51,6 +51,7 @@ def bulk_leagues(
     matches: int,
     rng: random.Random,
     first_number: int = 2,
+    slug_prefix: str = "",
     progress: Callable[[str, int, int], None] | None = None,
 ) -> int:
     """`leagues` round-robin leagues sharing `players` (profile ids, eligible), about `matches`
@@ -64,13 +65,23 @@ def bulk_leagues(
         numbers = range(start, min(start + LEAGUES_PER_BATCH, leagues))
         with transaction.atomic():
             made += _batch(
-                institution, season, players, numbers, size, rounds_per_league, rng, first_number
+                institution,
+                season,
+                players,
+                numbers,
+                size,
+                rounds_per_league,
+                rng,
+                first_number,
+                slug_prefix,
             )
         say("matches", made, leagues * rounds_per_league * size // 2)
     return made
 
 
-def _batch(institution, season, players, numbers, size, rounds_count, rng, first_number) -> int:
+def _batch(
+    institution, season, players, numbers, size, rounds_count, rng, first_number, slug_prefix
+) -> int:
     today = institution.today()
     now = timezone.now()
     tz = institution.tz
@@ -79,7 +90,7 @@ def _batch(institution, season, players, numbers, size, rounds_count, rng, first
             League(
                 season=season,
                 name=f"League {first_number + n}",
-                slug=f"league-{first_number + n}",
+                slug=f"{slug_prefix}league-{first_number + n}",
                 venue=institution.default_venue or "Games Room",
                 capacity=max(size, 2),
             )
@@ -253,9 +264,12 @@ def _report_lines(report) -> list[ReportScore]:
     ]
 
 
-def bulk_leagues_of_season(institution, season, leagues, matches, rng, say) -> None:
+def bulk_leagues_of_season(
+    institution, season, leagues, matches, rng, say, *, analyze=True, first_number=2, slug_prefix=""
+) -> None:
     """`leagues` leagues of the season's eligible students with `matches` matches in all, then
-    fresh planner statistics and every league's standings and pages."""
+    fresh planner statistics (unless the caller takes them once after many institutions) and
+    every league's standings and pages."""
     eligible_ids = list(
         PlayerProfile.objects.filter(
             eligibilities__season=season, eligibilities__status=EligibilityStatus.ELIGIBLE
@@ -270,14 +284,21 @@ def bulk_leagues_of_season(institution, season, leagues, matches, rng, say) -> N
         leagues=leagues,
         matches=matches,
         rng=rng,
+        first_number=first_number,
+        slug_prefix=slug_prefix,
         progress=say,
     )
-    if connection.vendor == "postgresql":
-        # Fresh statistics, as autovacuum would give a live database: without them the planner
-        # guesses a bulk-loaded table is tiny and picks plans a hundred times slower.
-        with connection.cursor() as cursor:
-            cursor.execute("ANALYZE")
+    if analyze:
+        analyze_all()
     ids = list(League.objects.filter(season=season).values_list("id", flat=True))
     for start in range(0, len(ids), 20):
         refresh_leagues(ids[start : start + 20])
         say("standings", min(start + 20, len(ids)), len(ids))
+
+
+def analyze_all() -> None:
+    """Fresh planner statistics, as autovacuum would give a live database: without them the
+    planner guesses a bulk-loaded table is tiny and picks plans a hundred times slower."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")

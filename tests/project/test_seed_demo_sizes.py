@@ -75,3 +75,41 @@ def test_the_demo_mails_nobody_even_through_a_worker(transactional_db):
     assert Email.objects.filter(expires_at__isnull=False).count() > 5  # proposals, reports, ...
     assert not Email.objects.filter(expires_at__isnull=True).exists()
     assert not mail.outbox
+
+
+def test_campuses_beside_the_demo_are_institutions_of_their_own(db):
+    """`--campuses`: the many-campus deployment of the benchmark's ten-times size, each campus
+    with its own domain, director, students and leagues, each rated and its night runnable."""
+    from accounts.models import Institution, User
+    from league.models import League, Standing
+    from league.nightly import run_nightly
+    from ratings.models import RatingPeriod
+
+    run(
+        "seed_demo", "--players", "14", "--leagues", "0", "--campuses", "2",
+        "--campus-players", "40", "--campus-leagues", "2", "--campus-matches", "60",
+    )  # fmt: skip
+    campuses = Institution.objects.filter(slug__startswith="campus-").order_by("slug")
+    assert [c.slug for c in campuses] == ["campus-001", "campus-002"]
+    assert {c.email_domains for c in campuses} == {
+        "campus001.example.edu",
+        "campus002.example.edu",
+    }
+    for campus in campuses:
+        students = PlayerProfile.objects.filter(institution=campus).exclude(campus_id="")
+        assert students.count() == 40
+        assert {p.user.email.split("@")[1] for p in students} == {campus.email_domains}
+        assert User.objects.filter(
+            email=f"director@{campus.email_domains}", groups__name="Directors"
+        ).exists()
+        leagues = League.objects.filter(season__institution=campus)
+        assert [league.name for league in leagues.order_by("name")] == ["League 1", "League 2"]
+        assert Standing.objects.filter(league__in=leagues).exists()
+        assert RatingPeriod.objects.filter(institution=campus).exists()
+    # Running it again adds nothing; every campus's night runs.
+    run(
+        "seed_demo", "--players", "14", "--leagues", "0", "--campuses", "2",
+        "--campus-players", "40",
+    )  # fmt: skip
+    assert Institution.objects.count() == 3
+    assert run_nightly().standings_rebuilt >= 4

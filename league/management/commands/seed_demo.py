@@ -3,6 +3,7 @@ from django.core.management.base import BaseCommand, CommandError
 from core.tasks import undelivered
 from core.values import INT_MAX, whole_number_argument
 from league.demo import build_demo
+from league.demo_campuses import build_campuses
 
 
 class Command(BaseCommand):
@@ -32,13 +33,39 @@ class Command(BaseCommand):
             "(the benchmark: --players 20000 --leagues 200 --matches 200000)",
         )
         parser.add_argument(
+            "--campuses",
+            type=whole_number_argument(0, 1000),
+            default=0,
+            help="also this many campuses beside the demo institution, each an institution of "
+            "its own (ten times the benchmark: --players 60000 --leagues 500 --matches 500000 "
+            "--campuses 100)",
+        )
+        parser.add_argument(
+            "--campus-players",
+            type=whole_number_argument(12, 200_000),
+            default=2000,
+            help="students of each campus (default 2,000)",
+        )
+        parser.add_argument(
+            "--campus-leagues",
+            type=whole_number_argument(0, 10_000),
+            default=15,
+            help="leagues of each campus, made in bulk (default 15)",
+        )
+        parser.add_argument(
+            "--campus-matches",
+            type=whole_number_argument(0, 2_000_000),
+            default=15_000,
+            help="about this many matches at each campus (default 15,000)",
+        )
+        parser.add_argument(
             "--seed",
             type=whole_number_argument(0, INT_MAX),
             default=1,
             help=f"random seed, 0 to {INT_MAX} (default 1)",
         )
 
-    def handle(self, *args, players, leagues, matches, seed, **options):
+    def handle(self, *args, players, leagues, matches, seed, campuses, **options):
         if players < 4:
             raise CommandError("--players must be at least 4.")
         if leagues < 0:
@@ -49,7 +76,7 @@ class Command(BaseCommand):
             raise CommandError("A league needs eight eligible students: use --players 12 or more.")
 
         def progress(step: str, done: int, total: int) -> None:
-            if total >= 1000:
+            if total >= 1000 or step == "campuses":
                 self.stderr.write(f"\r{step}: {done}/{total}", ending="\n" if done >= total else "")
                 self.stderr.flush()
 
@@ -58,6 +85,14 @@ class Command(BaseCommand):
         with undelivered():
             logins = build_demo(
                 players=players, leagues=leagues, matches=matches, seed=seed, progress=progress
+            )
+            build_campuses(
+                count=campuses,
+                players=options["campus_players"],
+                leagues=options["campus_leagues"],
+                matches=options["campus_matches"],
+                seed=seed,
+                progress=progress,
             )
         for login in logins:
             self.stdout.write(f"{login.role} {login.email} {login.password}")
