@@ -99,29 +99,22 @@ def template(players: int, leagues: int, matches: int, rebuild: bool, campuses: 
     drop(name)
     admin(f'CREATE DATABASE "{name}"')
     say(f"building {name}: migrate, then seed_demo (progress below)")
-    manage(name, "migrate", "--noinput")
     start = time.perf_counter()
-    subprocess.run(
-        [
-            PY,
-            "manage.py",
-            "seed_demo",
-            "--players",
-            str(players),
-            "--leagues",
-            str(leagues),
-            "--matches",
-            str(matches),
-            "--campuses",
-            str(campuses),
-        ],
-        cwd=ROOT,
-        env=env(name),
-        check=True,
-        stdout=subprocess.DEVNULL,
-        timeout=7200,
-    )
-    manage(name, "rate")
+    try:
+        manage(name, "migrate", "--noinput")
+        subprocess.run(
+            [PY, "manage.py", "seed_demo", "--players", str(players), "--leagues", str(leagues)]
+            + ["--matches", str(matches), "--campuses", str(campuses)],
+            cwd=ROOT,
+            env=env(name),
+            check=True,
+            stdout=subprocess.DEVNULL,
+            timeout=7200,
+        )
+        manage(name, "rate")
+    except BaseException:
+        drop(name)  # half built: the next run would reuse it as if whole
+        raise
     say(f"built {name} in {time.perf_counter() - start:.0f} s")
     return name
 
