@@ -97,6 +97,15 @@ TEMPLATES = [
             ],
         },
     },
+    {
+        # Only for templates rendered in bulk, asked for by name (``engines["jinja2"]``): a
+        # league's standings table (core/jinja.py says why).
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "NAME": "jinja2",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": False,
+        "OPTIONS": {"environment": "core.jinja.environment"},
+    },
 ]
 
 # --- Database: DATABASE_URL (postgres://user:pass@host:5432/name); the demo uses SQLite.
