@@ -19,7 +19,7 @@ from django.db.models.functions import RowNumber
 from django.utils import timezone
 
 from accounts.models import Institution
-from core.copy import copy_rows
+from core.copy import copy_rows, upsert_rows
 from matches.models import Match, MatchStatus, Seat
 
 from . import glicko
@@ -308,22 +308,14 @@ def _store_ratings(state, touched: set[int]) -> int:
     """The touched players' ratings now, in one statement; those no longer rated lose theirs.
     Returns how many were written."""
     PlayerRating.objects.filter(player_id__in=touched - set(state)).delete()
-    PlayerRating.objects.bulk_create(
-        [
-            PlayerRating(
-                player_id=player,
-                rating=rated.rating,
-                deviation=rated.deviation,
-                volatility=rated.volatility,
-                games=rated.games,
-                last_played=last,
-            )
+    upsert_rows(
+        PlayerRating,
+        ["player_id", "rating", "deviation", "volatility", "games", "last_played"],
+        (
+            [player, rated.rating, rated.deviation, rated.volatility, rated.games, last]
             for player, (rated, last) in state.items()
             if player in touched
-        ],
-        update_conflicts=True,
-        unique_fields=["player"],
-        update_fields=["rating", "deviation", "volatility", "games", "last_played"],
-        batch_size=2000,
+        ),
+        key="player_id",
     )
     return len(touched & set(state))
