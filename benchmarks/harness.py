@@ -85,6 +85,7 @@ DATA_VERSION = "v3"
 # of 2,000, each campus with 15 leagues and about 15,000 matches (seed_demo's defaults): 260,000
 # students, 2,000 leagues, 2,000,000 matches.
 TEN_TIMES = {"players": 60000, "leagues": 500, "matches": 500000, "campuses": 100}
+TEN_TIMES_SIZE = (60000 + 100 * 2000, 500 + 100 * 15, 500000 + 100 * 15000)  # the table's row
 
 
 def template(players: int, leagues: int, matches: int, rebuild: bool, campuses: int = 0) -> str:

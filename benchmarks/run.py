@@ -14,6 +14,10 @@ module times the nightly pipeline, races results against it, and prints the figu
    page; prints requests per second, p50/p99, and each page's throughput as a share of the floor.
 4. Submits results from several processes while the nightly pipeline runs, then checks each
    accepted report is there exactly once and no reported match was forfeited.
+5. With `--ten-times`: ten times the data (harness.TEN_TIMES: 101 campuses, 260,000 students,
+   2,000 leagues, 2,000,000 matches), its own template; the nightly of every campus in one
+   process, the pages again, and the whole night shared by 1 and 2 Celery worker processes
+   (night_workers.py).
 
 Only loopback addresses; every loop bounded; everything started is stopped.
 """
@@ -23,7 +27,20 @@ import json
 import statistics
 import subprocess
 
-from harness import PY, ROOT, RUN_DB, drop, env, fresh_copy, manage, say, template
+from harness import (
+    PY,
+    ROOT,
+    RUN_DB,
+    TEN_TIMES,
+    TEN_TIMES_SIZE,
+    drop,
+    env,
+    fresh_copy,
+    manage,
+    say,
+    template,
+)
+from night_workers import whole_night
 from pages import load
 
 
@@ -147,6 +164,12 @@ def main() -> None:
         "--reports", type=int, default=200, help="results submitted during the night"
     )
     parser.add_argument("--rebuild", action="store_true", help="rebuild the template databases")
+    parser.add_argument(
+        "--ten-times",
+        action="store_true",
+        help="also ten times the data: 101 campuses on one deployment (the first build takes "
+        "about half an hour), its nightly, its pages and the night shared by 1 and 2 workers",
+    )
     args = parser.parse_args()
 
     full = template(args.players, args.leagues, args.matches, args.rebuild)
@@ -163,6 +186,14 @@ def main() -> None:
     rows, workers = load(full, args.seconds)
     say("submitting results while the night runs")
     race = concurrency(full, args.reports, 4)
+    if args.ten_times:
+        ten = template(**TEN_TIMES, rebuild=args.rebuild)
+        say("timing the nightly pipeline (ten times, every campus in one process)")
+        huge = time_nightly(ten, 1)
+        say("serving ten times the data")
+        ten_rows, ten_workers = load(ten, args.seconds)
+        say("the whole night of every campus, shared by workers")
+        nights = [whole_night(fresh_copy(ten), workers) for workers in (1, 2)]
     drop(RUN_DB)
 
     print()
@@ -170,11 +201,19 @@ def main() -> None:
     print(
         f"  {'size':<10}{'players':>9}{'leagues':>9}{'matches':>10}{'median s':>10}{'peak MB':>9}{'queries':>9}"
     )
-    for label, result, scale in (("full", big, 1), ("a tenth", small, 10)):
+    sizes = [
+        ("full", big, args.players, args.leagues, args.matches),
+        ("a tenth", small, args.players // 10, max(args.leagues // 10, 2), args.matches // 10),
+    ]
+    if args.ten_times:
+        sizes.append(("ten times", huge, *TEN_TIMES_SIZE))
+    for label, result, players, leagues, matches in sizes:
         print(
-            f"  {label:<10}{args.players // scale:>9}{(args.leagues // scale) or 2:>9}{args.matches // scale:>10}"
+            f"  {label:<10}{players:>9}{leagues:>9}{matches:>10}"
             f"{result['median']:>10.2f}{result['peak_mb']:>9.0f}{result['queries']:>9}"
         )
+    if args.ten_times:
+        print(f"  ratio ten times / full: {huge['median'] / big['median']:.1f}×")
     print(f"  ratio full / tenth: {big['median'] / small['median']:.1f}×   ({big['summary']})")
     scratch, idle = rating["from_scratch"], rating["nothing_new"]
     rest = big["median"] - big["rating"]  # the nightly's other steps
@@ -186,7 +225,29 @@ def main() -> None:
         f"{scratch['peak_mb']:.0f} MB); a run with nothing new {idle['seconds']:.2f} s "
         f"({idle['seconds'] / rest:.0%}, {idle['queries']} queries)"
     )
-    print(f"Pages (gunicorn, 2 workers; wrk 2 threads, 8 connections, {args.seconds} s each)")
+    print_pages("Pages", rows, workers, args.seconds)
+    print(
+        f"Results submitted during the night: {race['submitted']} submitted, {race['accepted']} accepted"
+    )
+    print(f"lost={race['lost']} duplicated={race['duplicated']}")
+    if args.ten_times:
+        title = "Pages at ten times the data (the 60,000-student campus)"
+        print_pages(title, ten_rows, ten_workers, args.seconds)
+        print("The whole night of every campus, shared by Celery workers (one task a campus)")
+        print(
+            f"  {'workers':<10}{'campuses':>9}{'seconds':>9}{'a minute':>10}{'run twice':>11}"
+            f"{'leases left':>13}{'digests twice':>15}"
+        )
+        for night in nights:
+            print(
+                f"  {night['workers']:<10}{night['finished']:>9}{night['seconds']:>9.0f}"
+                f"{night['per_minute']:>10.1f}{night['run_twice']:>11}{night['leases_left']:>13}"
+                f"{night['digests_twice']:>15}"
+            )
+
+
+def print_pages(title: str, rows: list[dict], workers: list[float], seconds: int) -> None:
+    print(f"{title} (gunicorn, 2 workers; wrk 2 threads, 8 connections, {seconds} s each)")
     print(
         f"  {'url':<24}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'× floor':>9}{'× signed':>9}"
         f"{'queries':>9}{'non-2xx':>9}"
@@ -201,10 +262,6 @@ def main() -> None:
             f"{signed:>9}{queries:>9}{row['non_2xx']:>9}"
         )
     print(f"  gunicorn workers after the load: {', '.join(f'{mb:.0f} MB' for mb in workers)}")
-    print(
-        f"Results submitted during the night: {race['submitted']} submitted, {race['accepted']} accepted"
-    )
-    print(f"lost={race['lost']} duplicated={race['duplicated']}")
 
 
 if __name__ == "__main__":
