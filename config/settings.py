@@ -99,7 +99,7 @@ TEMPLATES = [
     },
     {
         # Only for templates rendered in bulk, asked for by name (``engines["jinja2"]``): a
-        # league's standings table (core/jinja.py says why).
+        # league's standings table and the e-mails about matches (core/jinja.py says why).
         "BACKEND": "django.template.backends.jinja2.Jinja2",
         "NAME": "jinja2",
         "DIRS": [BASE_DIR / "templates"],

@@ -1,6 +1,8 @@
 """The Jinja2 environment of the few templates rendered in bulk (``engines["jinja2"]``): a
 league's standings table, rendered for every league each night, took most of the night's time
-in Django's template language and a tenth of it here (docs/performance.md).
+in Django's template language and a quarter of it here; the e-mails of `rendered_message`
+(matches/notifications.py), thousands a night at a large campus, likewise
+(docs/performance.md). Their files end in .jinja.
 
 The templates are plain Jinja2 with what they need of Django: ``url()`` and a ``date`` filter
 that speaks the active time zone, as Django's own does.
