@@ -60,14 +60,16 @@ def whole_night(database: str, workers: int) -> dict:
                 check=True,
             )
             deadline = time.monotonic() + NIGHT_TIMEOUT
-            done = 0
+            done = shown = 0
             while time.monotonic() < deadline:
                 done = db.execute(
                     "SELECT count(*) FROM league_nightlyrun WHERE finished_at IS NOT NULL"
                 ).fetchone()[0]
                 if done >= campuses:
                     break
-                progress(f"\r  {workers} worker(s): {done}/{campuses} nights finished")
+                if done != shown:
+                    progress(f"\r  {workers} worker(s): {done}/{campuses} nights finished")
+                    shown = done
                 time.sleep(0.5)
             seconds = time.perf_counter() - start
             say(f"\r  {workers} worker(s): {done}/{campuses} nights in {seconds:.0f} s")

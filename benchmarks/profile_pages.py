@@ -1,6 +1,7 @@
 """Where a signed-in page's time goes, in-process: SQL, template rendering, the rest.
 
     python benchmarks/profile_pages.py DATABASE [--requests 40] [--top 12] [--only NAME]
+        [--sql] [--plans]
 
 DATABASE is a copy of a bench template (`make bench` builds `bench_tpl_…`; copy it with
 `CREATE DATABASE probe TEMPLATE bench_tpl_…`, then `manage.py run_nightly` and `VACUUM
@@ -11,7 +12,8 @@ page prints the mean time of a request through Django's whole handler (middlewar
 part spent waiting on SQL, the part inside template rendering, and, with --top, the functions
 that took the most time in a profile of those requests (by cumulative time; `PROFILE_SORT=tottime`
 sorts by each function's own time). No server, no wrk: this explains a bench row, it does not
-replace one.
+replace one. With --plans, each SELECT a page runs is explained as PostgreSQL ran it (EXPLAIN
+ANALYZE, BUFFERS): which index served it, how many rows it read (docs/performance.md).
 """
 
 import argparse
@@ -34,6 +36,9 @@ def main() -> int:
     parser.add_argument("--top", type=int, default=0, help="print this many functions per page")
     parser.add_argument("--only", default="", help="only the pages whose name contains this")
     parser.add_argument("--sql", action="store_true", help="print each page's statements, timed")
+    parser.add_argument(
+        "--plans", action="store_true", help="print each SELECT's plan (EXPLAIN ANALYZE)"
+    )
     options = parser.parse_args()
 
     from harness import BASE_ENV, SERVER, manage  # noqa: PLC0415
@@ -124,6 +129,8 @@ def main() -> int:
                 client.get(path)
             for took, sql in statements:
                 print(f"    {took * 1000:6.2f} ms  {sql[:160]}")
+        if options.plans:
+            print_plans(connection, client, path)
         if options.top:
             profile = cProfile.Profile()
             profile.enable()
@@ -136,6 +143,26 @@ def main() -> int:
             ).print_stats(options.top)
             print("\n".join(out.getvalue().splitlines()[6:]))
     return 0
+
+
+def print_plans(connection, client, path: str) -> None:
+    """Each SELECT of one request to `path`, with the plan PostgreSQL ran it by."""
+    statements = []
+
+    def each_statement(execute, sql, params, many, context):
+        statements.append((sql, params))
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(each_statement):
+        client.get(path)
+    for sql, params in statements:
+        if not sql.lstrip().upper().startswith(("SELECT", "WITH")):
+            continue
+        with connection.cursor() as cursor:
+            cursor.execute(f"EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) {sql}", params)
+            plan = [row[0] for row in cursor.fetchall()]
+        print(f"\n    {sql[:300]}{' …' if len(sql) > 300 else ''}")
+        print("\n".join(f"      {line}" for line in plan))
 
 
 if __name__ == "__main__":
