@@ -1,6 +1,6 @@
 """The Django internals the kept speed pieces rely on, pinned (issue 34): compiled queries
-(core/compiled.py) and sessions that carry their user (accounts/sessions.py,
-accounts/middleware.py). Each was measured at ten times the data and kept because a page went
+(core/compiled.py), kept fragments (core/fragments.py: what a form's key reads) and sessions
+that carry their user (accounts/sessions.py, accounts/middleware.py). Each was measured at ten times the data and kept because a page went
 over 100 ms at p99 without it (docs/performance.md). An upgrade of Django that renames, moves
 or reshapes any of these fails here first, naming what changed, before a page breaks; the
 pieces' own tests (test_compiled_queries.py, tests/accounts/test_sessions.py) then check that
@@ -84,3 +84,20 @@ def test_the_session_keys_the_middleware_vouches_with():
         "_auth_user_backend",
         "_auth_user_hash",
     )
+
+
+def test_what_a_kept_forms_key_reads_of_a_form():
+    """core.fragments.form_html keys a form by what its fields show, read through these."""
+    from django import forms
+
+    class Probe(forms.Form):
+        name = forms.CharField(max_length=20, help_text="As on your card", initial="Ada")
+        kind = forms.ChoiceField(choices=[("a", "A")])
+
+    form = Probe()
+    field = form.fields["name"]
+    assert parameters(field.widget_attrs) == ["widget"]
+    assert field.widget_attrs(field.widget) == {"maxlength": "20"}
+    assert form.get_initial_for_field(field, "name") == "Ada"
+    assert list(form.fields["kind"].choices) == [("a", "A")]
+    assert form.is_bound is False and form.auto_id == "id_%s" and form.prefix is None

@@ -303,14 +303,32 @@ def test_the_dispute_queue_shows_both_versions_in_a_constant_number_of_queries(
     client.force_login(director.user)
     url = reverse("admin:matches_dispute_changelist") + "?state=open"
     client.get(url)
-    # The session, the user's permissions (two), the league filter's choices, the count, the
-    # page of disputes, their matches' seats with players and users, the reports' scores.
-    with django_assert_num_queries(8):
+    # The session, the user's permissions (two), the count, the page of disputes, their
+    # matches' seats with players and users, the reports' scores. No league filter: a league is
+    # searched for by name (500 leagues made a sidebar 500 links long).
+    with django_assert_num_queries(7):
         page = client.get(url).content.decode()
     assert page.count("Miscount at turn 5") == disputes
     # Each score beside its player's first name: the report's 420-380, the dispute's 400-410.
     assert re.search(r"<strong>\w+ 420 – \w+ 380</strong>", page)
     assert re.search(r"<strong>\w+ 400 – \w+ 410</strong>", page)
+
+
+def test_the_admins_dispute_list_finds_a_leagues_disputes_by_its_name(
+    client, director, league, season
+):
+    """A campus of hundreds of leagues: the list is searched by league name rather than
+    filtered from a sidebar of every league (issue 34)."""
+    other = LeagueFactory(season=season, name="Friday Blitz", slug="friday-blitz")
+    open_dispute(new_match(league), turn=5, note="Miscount in the league")
+    for profile in (entrant(other), entrant(other)):
+        eligible(profile, season)
+    open_dispute(new_match(other), turn=7, note="Miscount at the blitz")
+    client.force_login(director.user)
+    url = reverse("admin:matches_dispute_changelist")
+    page = client.get(url, {"state": "open", "q": "blitz"}).content.decode()
+    assert "Miscount at the blitz" in page
+    assert "Miscount in the league" not in page
 
 
 def test_the_director_resolves_a_dispute_in_the_admin_with_a_reason(
