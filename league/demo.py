@@ -85,15 +85,7 @@ def build_demo(
             default_venue="Student Union, Games Room (2nd floor)",
             front_desk_location="the Recreation Center front desk",
         )
-        today = institution.today()
-        season = Season.objects.create(
-            institution=institution,
-            name="Current term",
-            slug="current",
-            starts_on=today - timedelta(days=30),
-            ends_on=today + timedelta(days=90),
-            registration_deadline=today + timedelta(days=14),
-        )
+        season = current_term(institution)
         password_hash = make_password(DEMO_PASSWORD)  # once: hashing costs ~0.27 s a password
         director = user_of("director@example.edu", "Dana", "Director", password_hash)
         desk = user_of("frontdesk@example.edu", "Finley", "Frontdesk", password_hash)
@@ -137,6 +129,19 @@ def build_demo(
     if not matches:
         render_pages(League.objects.filter(season=season).values_list("pk", flat=True))
     return demo_logins()
+
+
+def current_term(institution) -> Season:
+    """The demo's season: a month in, registration open two more weeks."""
+    today = institution.today()
+    return Season.objects.create(
+        institution=institution,
+        name="Current term",
+        slug="current",
+        starts_on=today - timedelta(days=30),
+        ends_on=today + timedelta(days=90),
+        registration_deadline=today + timedelta(days=14),
+    )
 
 
 def user_of(email: str, first: str, last: str, password_hash: str) -> User:

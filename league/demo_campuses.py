@@ -10,7 +10,6 @@ the demo institution's, to try by hand.
 
 import random
 from collections.abc import Callable
-from datetime import timedelta
 
 from allauth.account.models import EmailAddress
 from django.contrib.auth.hashers import make_password
@@ -18,9 +17,9 @@ from django.contrib.auth.models import Group
 from django.db import transaction
 
 from accounts import roles
-from accounts.models import Institution, PlayerProfile, Season
+from accounts.models import Institution, PlayerProfile
 
-from .demo import DEMO_PASSWORD, make_students, user_of
+from .demo import DEMO_PASSWORD, current_term, make_students, user_of
 from .rating_runs import rate
 from .scale import analyze_all, bulk_leagues_of_season
 
@@ -74,15 +73,7 @@ def _campus(number, players, leagues, matches, password_hash, rng, analyze) -> N
             default_venue="Student Center, Games Room",
             front_desk_location="the Recreation Center front desk",
         )
-        today = institution.today()
-        season = Season.objects.create(
-            institution=institution,
-            name="Current term",
-            slug="current",
-            starts_on=today - timedelta(days=30),
-            ends_on=today + timedelta(days=90),
-            registration_deadline=today + timedelta(days=14),
-        )
+        season = current_term(institution)
         director = user_of(f"director@{domain}", "Dana", f"Director {number:03d}", password_hash)
         director.is_staff = True
         director.save()
