@@ -78,9 +78,10 @@ def session_of(user):
     return session.session_key
 
 
-# The signed-in pages' people: a student of the demo institution (at ten times the data, the
-# 60,000-student campus) with a typical season (the number of matches nearest 12) and the busiest, the director and the front desk; a match of theirs to schedule and one
-# reported with a game record.
+# The signed-in pages' people: students of the demo institution (at ten times the data, the
+# 60,000-student campus), one with a typical season (the number of matches nearest 12) and the
+# busiest, the director and the front desk; a match of theirs to schedule and one reported with
+# a game record.
 import json, random
 from django.db.models import Count
 from django.utils import timezone
@@ -95,7 +96,8 @@ from tests.matches.scrabble_simulate import random_game
 from django.db.models import Q
 still_open = Q(seats__match__status="unscheduled", seats__match__deadline__gt=timezone.now())
 counts = list(
-    PlayerProfile.objects.filter(user__email__startswith="student", user__email__endswith="@example.edu")
+    PlayerProfile.objects.filter(user__email__startswith="student")
+    .filter(user__email__endswith="@example.edu")
     .annotate(n=Count("seats"), still_open=Count("seats", filter=still_open))
     .filter(n__gt=0).order_by("n", "pk").values_list("pk", "n", "still_open")
 )
