@@ -2,7 +2,7 @@
 
 from datetime import date
 
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, QuerySet
 
 from core.compiled import CompiledQuery, counted
 
@@ -43,12 +43,18 @@ ELIGIBILITY = CompiledQuery(
 )
 
 
-def institution_counts(institution_id: int, **querysets):
-    """The institution (its id alone) with each queryset's rows counted, named as given, in one
-    statement: the form a compiled query can read counts in (``core.compiled.counted``)."""
+def institution_counts(institution_id: int, **counts):
+    """The institution (its id alone) with each queryset's rows counted (or each expression
+    given), named as given, in one statement: the form a compiled query can read counts in
+    (``core.compiled.counted``)."""
     return (
         Institution.objects.filter(pk=institution_id)
-        .annotate(**{name: counted(queryset) for name, queryset in querysets.items()})
+        .annotate(
+            **{
+                name: counted(each) if isinstance(each, QuerySet) else each
+                for name, each in counts.items()
+            }
+        )
         .only("pk")
     )
 

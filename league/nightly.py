@@ -10,6 +10,7 @@
    registration has closed) (L11), and their pages are rendered.
 4. One reminder 48 hours before the deadline of a match still unscheduled or unreported.
 5. The digest for directors and front-desk staff, when there is something to say.
+6. The rows of the dashboard's pending-eligibility count folded into one per season.
 
 Each run is recorded (``NightlyRun``). A run after missed nights acts once for the whole gap:
 steps 1 and 2 take every match and report due since, each final at its own deadline or window,
@@ -31,6 +32,7 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from accounts.models import Institution
+from accounts.pending import pending_fold
 from matches.models import (
     OPEN_STATUSES,
     AuditEvent,
@@ -144,6 +146,7 @@ def _run_night(institution: Institution, run: NightlyRun, today: date) -> Nightl
     summary.reminders_sent = remind_due_matches(institution=institution, now=now)
     _record_night(institution, run, now, earlier, summary)
     summary.digests_sent = digest_send(institution=institution, run=run, now=now)
+    pending_fold(institution.pk)  # the dashboard's count stays a sum of a few rows
     run.finished_at = timezone.now()
     _record_night(institution, run, now, earlier, summary)
     return summary

@@ -18,6 +18,7 @@ from .eligibility import (
     EligibilitySource,
     EligibilityStatus,
     IdCheck,
+    PendingStudentsChange,
     RosterEntry,
     Season,
 )
@@ -39,6 +40,7 @@ __all__ = [
     "EquipmentKind",
     "IdCheck",
     "Institution",
+    "PendingStudentsChange",
     "PlayerProfile",
     "PublicNames",
     "RosterEntry",

@@ -164,3 +164,21 @@ class EligibilityEvent(models.Model):
 
     def get_absolute_url(self):
         return reverse("admin:accounts_eligibilityevent_change", args=[self.pk])
+
+
+class PendingStudentsChange(models.Model):
+    """A change in how many of a season's students wait for an eligibility decision (L10): the
+    director dashboard's count is the sum of the season's rows. PostgreSQL's triggers (migration
+    ``0009_pending_students_count``) add a row in the transaction of every change that moves the
+    count, whichever code makes it (a roster import, a registration, a ruling, the admin);
+    the nightly job folds each season's rows into one (``accounts.pending.pending_fold``).
+    Rows are only added, never updated, so an import and a registration never wait for each
+    other on the count. No database constraint on the season: its rows go with it by trigger."""
+
+    season = models.ForeignKey(
+        Season, on_delete=models.DO_NOTHING, db_constraint=False, related_name="+"
+    )
+    change = models.IntegerField()
+
+    def __str__(self):
+        return f"{self.change:+d} pending in season {self.season_id}"

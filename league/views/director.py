@@ -16,12 +16,8 @@ from django.utils.timesince import timesince
 
 from accounts import roles
 from accounts.models import Institution, player_name
-from accounts.selectors import (
-    current_season,
-    institution_counts,
-    overdue_checkouts,
-    pending_students,
-)
+from accounts.pending import pending_students_count
+from accounts.selectors import current_season, institution_counts, overdue_checkouts
 from core.compiled import CompiledQuery, counted
 from core.fragments import rendered
 from matches.models import FINAL_STATUSES, ContactIssue, Match
@@ -82,7 +78,7 @@ def _queue_counts(institution_id, season_id, now):
         open_contact_issues=ContactIssue.objects.filter(
             resolved_at__isnull=True, match__league__season__institution_id=institution_id
         ),
-        pending_students=pending_students(institution_id, season_id),
+        pending_students=pending_students_count(institution_id, season_id),
         overdue_checkouts=overdue_checkouts(institution_id, now),
     )
 
