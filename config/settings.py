@@ -35,7 +35,7 @@ if not DEBUG and not ALLOWED_HOSTS:
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "core.admin_site.PanelAdminConfig",  # django.contrib.admin, with the panel as its site
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",

@@ -19,10 +19,6 @@ class FaviconRedirect(RedirectView):
         return static("favicon.svg")
 
 
-admin.site.site_header = "Intramural Scrabble: director's panel"
-admin.site.site_title = "Scrabble league admin"
-admin.site.index_title = "Your institution"
-
 urlpatterns = [
     path("favicon.ico", FaviconRedirect.as_view()),
     path("admin/", admin.site.urls),

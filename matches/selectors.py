@@ -334,24 +334,36 @@ def disputes_waiting(institution_id: int):
 def open_disputes(institution_id: int):
     """``disputes_waiting`` oldest first, in the order of the index ``dispute_queue_order`` so
     a page is read from it, with the names a row shows."""
-    # The names are read as values: a league, a round, two profiles and two users built for
-    # each row were a third of the page's time.
     return (
-        disputes_waiting(institution_id)
-        .select_related("report")
-        .annotate(
-            league_name=F("league__name"),
-            round_number=F("report__match__round__number"),
-            **{
-                f"{who}_{part}": F(f"{path}__{part}")
-                for who, path in (("reporter", "report__submitted_by"), ("raiser", "raised_by"))
-                for part in ("user__first_name", "user__last_name", "user__email", "display_name")
-            },
-        )
+        with_dispute_names(disputes_waiting(institution_id))
         # All three keys of the index, resolved_at too: PostgreSQL reads a page off the index
         # only when the ORDER BY starts where the index does.
         .order_by(F("resolved_at").desc(nulls_first=True), "created_at", "-id")
     )
+
+
+def with_dispute_names(disputes):
+    """The disputes with what a row of a queue names, read as values (``dispute_person``):
+    a league, a round, two profiles and two users built for each row were a third of the
+    page's time."""
+    return disputes.select_related("report").annotate(
+        league_name=F("league__name"),
+        round_number=F("report__match__round__number"),
+        **{
+            f"{who}_{part}": F(f"{path}__{part}")
+            for who, path in (("reporter", "report__submitted_by"), ("raiser", "raised_by"))
+            for part in PERSON_PARTS
+        },
+    )
+
+
+PERSON_PARTS = ("user__first_name", "user__last_name", "user__email", "display_name")
+
+
+def dispute_person(dispute, who: str) -> str:
+    """The reporter's (``who="reporter"``) or the disputer's (``"raiser"``) name, from the
+    values ``with_dispute_names`` read."""
+    return player_name(*(getattr(dispute, f"{who}_{part}") for part in PERSON_PARTS))
 
 
 # A page of the queue, written once per process for each page (core.compiled).

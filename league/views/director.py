@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.timesince import timesince
 
 from accounts import roles
-from accounts.models import Institution, player_name
+from accounts.models import Institution
 from accounts.pending import pending_students_count
 from accounts.selectors import current_season, institution_counts, overdue_checkouts
 from core.compiled import CompiledQuery, counted
@@ -24,6 +24,7 @@ from matches.models import FINAL_STATUSES, ContactIssue, Match
 from matches.selectors import (
     DISPUTES_PER_PAGE,
     OPEN_DISPUTES_PAGE,
+    dispute_person,
     disputes_waiting,
     with_dispute_facts,
 )
@@ -196,16 +197,6 @@ def disputes(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _person(dispute, who: str) -> str:
-    """The reporter's or the disputer's name, from the values ``open_disputes`` read."""
-    return player_name(
-        *(
-            getattr(dispute, f"{who}_{part}")
-            for part in ("user__first_name", "user__last_name", "user__email", "display_name")
-        )
-    )
-
-
 def _dispute_row(dispute) -> str:
     first_names = [first_name for _, first_name in dispute.seat_names]
     return rendered(
@@ -219,9 +210,9 @@ def _dispute_row(dispute) -> str:
             # The age as text: a kept row must not hold a time that goes on passing.
             "age": timesince(dispute.created_at),
             "reported": tuple(zip(first_names, dispute.reported_scores, strict=False)),
-            "reported_by": _person(dispute, "reporter"),
+            "reported_by": dispute_person(dispute, "reporter"),
             "disputed": tuple(zip(first_names, dispute.scores, strict=False)),
-            "disputed_by": _person(dispute, "raiser"),
+            "disputed_by": dispute_person(dispute, "raiser"),
             "turn": dispute.turn,
             "scores_at_turn": tuple(dispute.scores_at_turn or ()),
             "move": dispute.move,
