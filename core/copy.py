@@ -54,3 +54,35 @@ def upsert_rows(model, columns: Sequence[str], rows: Iterable[Sequence], key: st
             )
         finally:
             cursor.execute("DROP TABLE upserted")
+
+
+def copy_instances(instances: Sequence) -> None:
+    """Insert these unsaved instances of one model, as ``bulk_create`` does (each learns its
+    primary key, field defaults and ``auto_now`` applied), with COPY on PostgreSQL: the keys are
+    drawn from the table's sequence first. ``bulk_create`` sends PostgreSQL arrays, and psycopg
+    quotes long text inside an array in Python: a night's 2,600 notices took twice as long."""
+    if not instances:
+        return
+    model = type(instances[0])
+    if connection.vendor != "postgresql":
+        model.objects.bulk_create(instances)
+        return
+    meta = model._meta
+    fields = meta.concrete_fields
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT nextval(pg_get_serial_sequence(%s, %s)) FROM generate_series(1, %s)",
+            [meta.db_table, meta.pk.column, len(instances)],
+        )
+        for instance, (key,) in zip(instances, cursor.fetchall(), strict=True):
+            setattr(instance, meta.pk.attname, key)
+        columns = ", ".join(connection.ops.quote_name(field.column) for field in fields)
+        with cursor.cursor.copy(f"COPY {meta.db_table} ({columns}) FROM STDIN") as copy:
+            for instance in instances:
+                copy.write_row(
+                    [
+                        field.get_db_prep_save(field.pre_save(instance, True), connection)
+                        for field in fields
+                    ]
+                )
+                instance._state.adding, instance._state.db = False, connection.alias

@@ -33,6 +33,8 @@ from post_office.settings import (
 )
 from post_office.utils import cleanup_expired_mails
 
+from .copy import copy_instances
+
 logger = logging.getLogger(__name__)
 
 # Kept this long, whatever became of it; then the daily clean-up deletes it.
@@ -89,7 +91,7 @@ def queue_emails(messages: Iterable) -> list[int]:
     rows = [_outbox_row(message, expires_at) for message in messages]
     if not rows:
         return []
-    Email.objects.bulk_create(rows)
+    copy_instances(rows)
     if current_app.conf.task_always_eager:
         # No broker and so no beat (the demo, the tests): these messages are sent in-process
         # once this transaction commits.
