@@ -34,6 +34,18 @@ def pending_students_count(institution_id: int, season_id: int):
     )
 
 
+def pending_total(institution_id: int, season_id: int | None) -> int:
+    """The season's pending students, as a number (the digest's count)."""
+    if season_id is None:
+        return 0
+    if not maintained():
+        return pending_students(institution_id, season_id).count()
+    total = PendingStudentsChange.objects.filter(season_id=season_id).aggregate(
+        total=Sum("change")
+    )["total"]
+    return total or 0
+
+
 def pending_fold(institution_id: int) -> int:
     """Each season's rows of the institution folded into one (the nightly job), so the sum stays
     a handful of rows. One statement, so the rows it deletes are exactly the rows it sums: a

@@ -12,6 +12,7 @@ from django.template.loader import render_to_string
 
 from accounts import roles
 from accounts.models import Institution, User
+from accounts.pending import pending_total
 from accounts.selectors import current_season, overdue_checkouts, pending_students
 from core.tasks import queue_emails, requeue_failed
 from matches.models import (
@@ -76,7 +77,10 @@ def digest_content(*, institution: Institution, run: NightlyRun, now: datetime) 
             [(d, (now - d.created_at).days) for d in disputes[:DIGEST_LIST_LIMIT]],
         ),
         "contact_issues": (contact.count(), list(contact[:DIGEST_LIST_LIMIT])),
-        "pending": (pending.count(), list(pending[:DIGEST_LIST_LIMIT])),
+        "pending": (
+            pending_total(institution.pk, season.pk if season else None),
+            list(pending[:DIGEST_LIST_LIMIT]),
+        ),
         "unscheduled": (unscheduled.count(), list(unscheduled[:DIGEST_LIST_LIMIT])),
         "overdue_equipment": (overdue.count(), list(overdue[:DIGEST_LIST_LIMIT])),
     }

@@ -9,6 +9,7 @@ from django.core import mail
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
+from accounts.selectors import pending_students
 from league.models import DigestLog, Standing
 from league.nightly import nightly_moment, run_for_institution, run_nightly
 from league.standings import rebuild_standings
@@ -179,6 +180,8 @@ def test_the_digest_lists_what_needs_a_human(
     assert "OPEN DISPUTES (1)" in text
     assert "CAN'T REACH OPPONENT (1)" in text
     assert "Pending Newcomer" in text
+    pending = pending_students(institution, season).count()  # the count the database keeps
+    assert f"STUDENTS PENDING ELIGIBILITY FOR {season.name.upper()} ({pending})" in text
     html = digests[0].alternatives[0][0]
     assert "<h2" in html and "Swapped" not in html  # the note stays in the admin
 
