@@ -16,8 +16,9 @@ module times the nightly pipeline, races results against it, and prints the figu
    accepted report is there exactly once and no reported match was forfeited.
 5. With `--ten-times`: ten times the data (harness.TEN_TIMES: 101 campuses, 260,000 students,
    2,000 leagues, 2,000,000 matches), its own template; the nightly of every campus in one
-   process, the pages again, and the whole night shared by 1 and 2 Celery worker processes
-   (night_workers.py).
+   process, the pages again, the whole night shared by 1 and 2 Celery worker processes
+   (night_workers.py), and the pending-eligibility count under a roster import at the largest
+   campus (pending_contention.py).
 
 Only loopback addresses; every loop bounded; everything started is stopped.
 """
@@ -42,6 +43,7 @@ from harness import (
 )
 from night_workers import whole_night
 from pages import load
+from pending_contention import measure as pending_measure
 
 
 def json_line(database: str, script: str, *args: str) -> dict:
@@ -194,6 +196,8 @@ def main() -> None:
         ten_rows, ten_workers = load(ten, args.seconds)
         say("the whole night of every campus, shared by workers")
         nights = [whole_night(fresh_copy(ten), workers) for workers in (1, 2)]
+        say("the pending-eligibility count under a roster import (the largest campus)")
+        contention = pending_measure(ten)
     drop(RUN_DB)
 
     print()
@@ -244,6 +248,28 @@ def main() -> None:
                 f"{night['per_minute']:>10.1f}{night['run_twice']:>11}{night['leases_left']:>13}"
                 f"{night['digests_twice']:>15}"
             )
+        print_contention(contention)
+
+
+def print_contention(contention: dict) -> None:
+    """The import at the largest campus with the count's triggers and without, and how long an
+    ID check and a read of the count took while it ran (median / max, ms)."""
+    print("The pending-eligibility count under a roster import (the largest campus)")
+    print(
+        f"  {'triggers':<10}{'rows':>8}{'eligible':>10}{'import s':>10}{'check quiet':>13}"
+        f"{'check during':>14}{'count during':>14}{'count right':>13}"
+    )
+
+    def spread(run: dict, key: str) -> str:
+        return f"{run[key]['median']:.0f} / {run[key]['max']:.0f}"
+
+    for label, run in (("on", contention["triggers_on"]), ("off", contention["triggers_off"])):
+        print(
+            f"  {label:<10}{run['roster_rows']:>8}{run['newly_eligible']:>10}"
+            f"{run['import_seconds']:>10.2f}{spread(run, 'id_check_ms_quiet'):>13}"
+            f"{spread(run, 'id_check_ms_during_import'):>14}{spread(run, 'count_ms_during_import'):>14}"
+            f"{str(run['count_right']):>13}"
+        )
 
 
 def print_pages(title: str, rows: list[dict], workers: list[float], seconds: int) -> None:
