@@ -138,33 +138,26 @@ def _run_night(institution: Institution, run: NightlyRun, today: date) -> Nightl
     # own records, not in it.
     rate(institution, now=now)
     refreshed = refresh_leagues(league_ids, now=now, today=today, build_brackets=True)
+    done = night_done(institution=institution, run=run, now=now)
     summary.standings_rebuilt = refreshed.standings_rebuilt
     summary.brackets_advanced = refreshed.brackets_advanced
     summary.brackets_built = refreshed.brackets_built
-    _record_night(institution, run, now, earlier, summary)
+    _record_night(run, done, earlier, summary)
     _erase_as_retention_says(institution, run, today, now)
     summary.reminders_sent = remind_due_matches(institution=institution, now=now)
-    _record_night(institution, run, now, earlier, summary)
+    _record_night(run, done, earlier, summary)
     summary.digests_sent = digest_send(institution=institution, run=run, now=now)
     pending_fold(institution.pk)  # the dashboard's count stays a sum of a few rows
     run.finished_at = timezone.now()
-    _record_night(institution, run, now, earlier, summary)
+    _record_night(run, done, earlier, summary)
     return summary
 
 
-def night_totals(
-    *,
-    institution: Institution,
-    run: NightlyRun,
-    now: datetime,
-    earlier: NightlySummary,
-    this_run: NightlySummary,
-) -> NightlySummary:
-    """The whole night's summary: its forfeits and confirmations read back from the audit trail
-    (whichever run made them, as the digest reads them); the standings rebuilt as the most any
-    run of the night rebuilt (each rebuilds the same leagues); brackets, reminders and digests,
-    which happen once, as what the earlier runs recorded plus this one's."""
-    done = dict(
+def night_done(*, institution: Institution, run: NightlyRun, now: datetime) -> dict[str, int]:
+    """The night's forfeits and confirmations read back from the audit trail (whichever run
+    made them, as the digest reads them): matches by action. Read once the two steps are over:
+    nothing after them adds any."""
+    return dict(
         AuditEvent.objects.filter(
             night_events(institution, run, now), match__league__season__institution=institution
         )
@@ -173,6 +166,15 @@ def night_totals(
         .annotate(matches=Count("match_id", distinct=True))
         .values_list("action", "matches")
     )
+
+
+def night_totals(
+    *, done: dict[str, int], earlier: NightlySummary, this_run: NightlySummary
+) -> NightlySummary:
+    """The whole night's summary: its forfeits and confirmations as ``night_done`` read them;
+    the standings rebuilt as the most any run of the night rebuilt (each rebuilds the same
+    leagues); brackets, reminders and digests, which happen once, as what the earlier runs
+    recorded plus this one's."""
     return NightlySummary(
         forfeits=done.get("double_forfeit", 0),
         auto_confirmed=done.get("auto_confirmed", 0),
@@ -194,11 +196,8 @@ def _erase_as_retention_says(institution, run, today, now) -> None:
         NightlyRun.objects.filter(pk=run.pk).update(erased=totals)
 
 
-def _record_night(institution, run, now, earlier, this_run) -> None:
-    totals = night_totals(
-        institution=institution, run=run, now=now, earlier=earlier, this_run=this_run
-    )
-    run.summary = totals.line()
+def _record_night(run, done, earlier, this_run) -> None:
+    run.summary = night_totals(done=done, earlier=earlier, this_run=this_run).line()
     run.save(update_fields=["finished_at", "summary"])
 
 
