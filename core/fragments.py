@@ -8,7 +8,8 @@ are accepted (a model instance would compare by its primary key alone and hide a
 The least recently used fragments are dropped past MAX_FRAGMENTS.
 
 Used by: the leagues list's league cards (league/views/students.py · league_list), the rows of My
-matches (league/views/students.py · home), a match page's game record, board and moves
+matches (league/views/students.py · home), the rows of both dispute queues
+(matches/dispute_queue.py · dispute_row), a match page's game record, board and moves
 (matches/views.py · _game, keyed by the record's text itself), and the match page's forms before
 anything was typed in them (`form_html`, the `kept_form` filter: keyed by every field's name,
 label, help, widget and its attributes, initial value and choices).

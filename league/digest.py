@@ -15,13 +15,13 @@ from accounts.models import Institution, User
 from accounts.pending import pending_total
 from accounts.selectors import current_season, overdue_checkouts, pending_students
 from core.tasks import queue_emails, requeue_failed
+from matches.dispute_queue import disputes_waiting
 from matches.models import (
     AuditEvent,
     ContactIssue,
     Match,
     MatchStatus,
 )
-from matches.selectors import disputes_waiting
 
 from .models import DigestLog, NightlyRun
 from .nights import last_run, night_events

@@ -12,7 +12,6 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.timesince import timesince
 
 from accounts import roles
 from accounts.models import Institution
@@ -20,14 +19,14 @@ from accounts.pending import pending_students_count
 from accounts.selectors import current_season, institution_counts, overdue_checkouts
 from core.compiled import CompiledQuery, counted
 from core.fragments import rendered
-from matches.models import FINAL_STATUSES, ContactIssue, Match
-from matches.selectors import (
+from matches.dispute_queue import (
     DISPUTES_PER_PAGE,
     OPEN_DISPUTES_PAGE,
-    dispute_person,
+    dispute_row,
     disputes_waiting,
     with_dispute_facts,
 )
+from matches.models import FINAL_STATUSES, ContactIssue, Match
 
 from ..models import League
 from ..nights import last_run, nightly_overdue
@@ -192,31 +191,10 @@ def disputes(request: HttpRequest) -> HttpResponse:
             "institution": institution,
             "page": page,
             "total": total,
-            "rows": [_dispute_row(dispute) for dispute in with_dispute_facts(found)],
-        },
-    )
-
-
-def _dispute_row(dispute) -> str:
-    first_names = [first_name for _, first_name in dispute.seat_names]
-    return rendered(
-        "league/_dispute_row.html",
-        {
-            "pk": dispute.pk,
-            "match_pk": dispute.report.match_id,
-            "names": tuple(name for name, _ in dispute.seat_names),
-            "league": dispute.league_name,
-            "round": dispute.round_number,
-            # The age as text: a kept row must not hold a time that goes on passing.
-            "age": timesince(dispute.created_at),
-            "reported": tuple(zip(first_names, dispute.reported_scores, strict=False)),
-            "reported_by": dispute_person(dispute, "reporter"),
-            "disputed": tuple(zip(first_names, dispute.scores, strict=False)),
-            "disputed_by": dispute_person(dispute, "raiser"),
-            "turn": dispute.turn,
-            "scores_at_turn": tuple(dispute.scores_at_turn or ()),
-            "move": dispute.move,
-            "note": dispute.note,
+            "rows": [
+                rendered("league/_dispute_row.html", dispute_row(dispute))
+                for dispute in with_dispute_facts(found)
+            ],
         },
     )
 

@@ -12,7 +12,7 @@ from django.utils import timezone
 from league.models import Lexicon
 from matches.deadlines import deadline_text
 from matches.models import Dispute, GameEnd, MatchStatus, ResultReport, ScheduleProposal
-from matches.services import equipment_agree, proposal_create
+from matches.services import equipment_agree, proposal_create, rule
 from tests.support import (
     LeagueFactory,
     ProfileFactory,
@@ -329,6 +329,35 @@ def test_the_admins_dispute_list_finds_a_leagues_disputes_by_its_name(
     page = client.get(url, {"state": "open", "q": "blitz"}).content.decode()
     assert "Miscount at the blitz" in page
     assert "Miscount in the league" not in page
+
+
+def test_l9_the_admins_dispute_list_shows_a_ruled_dispute_with_its_ruling_not_a_resolve_link(
+    client, director, league, season
+):
+    """The rows are drawn whole from plain values (matches/dispute_queue.py · dispute_row): an
+    open dispute offers its ruling and says how long it has waited; a ruled one says the ruling."""
+    ruled = open_dispute(new_match(league), turn=5, note="Miscount, since ruled")
+    waiting = open_dispute(new_match(league), turn=7, scores_at_turn=[120, 98], note="Still open")
+    rule(
+        actor=director.user,
+        match=ruled.report.match,
+        dispute=ruled,
+        ruling=Dispute.Resolution.UPHELD,
+        reason="Sheets compared.",
+    )
+    client.force_login(director.user)
+    url = reverse("admin:matches_dispute_changelist")
+    resolved = client.get(url, {"state": "resolved"}).content.decode()
+    assert "Miscount, since ruled" in resolved and "Still open" not in resolved
+    assert Dispute.Resolution.UPHELD.label in resolved
+    assert reverse("admin:matches_dispute_resolve", args=[ruled.pk]) not in resolved
+    assert f'href="{reverse("admin:matches_dispute_change", args=[ruled.pk])}">—</a>' in resolved
+
+    still_open = client.get(url, {"state": "open"}).content.decode()
+    assert "Miscount, since ruled" not in still_open
+    assert reverse("admin:matches_dispute_resolve", args=[waiting.pk]) in still_open
+    assert "turn 7 at 120–98" in still_open
+    assert f'href="{reverse("match_detail", args=[waiting.report.match_id])}"' in still_open
 
 
 def test_the_director_resolves_a_dispute_in_the_admin_with_a_reason(
