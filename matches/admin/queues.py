@@ -67,7 +67,7 @@ class DisputeAdmin(InstitutionScopedAdmin):
     # made the sidebar 500 links long, and building it was most of the page's time (issue 34).
     search_fields = ["league__name"]
     # The names a row shows are read as values (``with_dispute_names``), not built as objects.
-    list_select_related = ["report"]
+    list_select_related = False
     ordering = [F("resolved_at").desc(nulls_first=True), "created_at"]
     readonly_fields = [f.name for f in Dispute._meta.fields]
 
