@@ -6,6 +6,7 @@ from django.db.models import F
 from django.utils.timesince import timesince
 
 from accounts.models import player_name
+from accounts.selectors import institution_counts
 from core.compiled import CompiledQuery
 
 from .models import Dispute, ReportScore
@@ -59,7 +60,13 @@ def dispute_person(dispute, who: str) -> str:
     return player_name(*(getattr(dispute, f"{who}_{part}") for part in PERSON_PARTS))
 
 
-# A page of the queue, written once per process for each page (core.compiled).
+# How many wait, and a page of them, written once per process (core.compiled).
+WAITING_DISPUTES = CompiledQuery(
+    lambda institution_id: institution_counts(
+        institution_id, waiting=disputes_waiting(institution_id)
+    ),
+    institution_id=int,
+)
 OPEN_DISPUTES_PAGE = CompiledQuery(
     lambda institution_id, offset, size: open_disputes(institution_id)[offset : offset + size],
     shape=("offset", "size"),

@@ -22,6 +22,7 @@ from core.fragments import rendered
 from matches.dispute_queue import (
     DISPUTES_PER_PAGE,
     OPEN_DISPUTES_PAGE,
+    WAITING_DISPUTES,
     dispute_row,
     disputes_waiting,
     with_dispute_facts,
@@ -86,12 +87,6 @@ def _queue_counts(institution_id, season_id, now):
 # Written once per process (core.compiled): the ORM took longer to write the counts' four
 # queries and the leagues' four subqueries than PostgreSQL took to answer them (issue 18).
 QUEUE_COUNTS = CompiledQuery(_queue_counts, institution_id=int, season_id=int, now=datetime)
-WAITING_DISPUTES = CompiledQuery(
-    lambda institution_id: institution_counts(
-        institution_id, waiting=disputes_waiting(institution_id)
-    ),
-    institution_id=int,
-)
 LEAGUES_PER_PAGE = 20
 DASHBOARD_LEAGUES = CompiledQuery(
     lambda institution_id, offset: leagues_for(institution_id).annotate(

@@ -360,6 +360,45 @@ def test_l9_the_admins_dispute_list_shows_a_ruled_dispute_with_its_ruling_not_a_
     assert f'href="{reverse("match_detail", args=[waiting.report.match_id])}"' in still_open
 
 
+def test_l9_the_admins_open_queue_pages_through_every_waiting_dispute_oldest_first(
+    client, director, league, season, django_assert_num_queries
+):
+    """The list as a director opens it (?state=open) is counted and paged by the director's own
+    queue's reads; any other view of it (a search, here an empty one) by the admin's. Both show
+    the same disputes on the same pages, each once, oldest first."""
+    notes = [f"Miscount number {n:02d}" for n in range(27)]
+    for note in notes:
+        open_dispute(new_match(league), note=note)
+    ruled = open_dispute(new_match(league), note="Already ruled")
+    rule(
+        actor=director.user,
+        match=ruled.report.match,
+        dispute=ruled,
+        ruling=Dispute.Resolution.UPHELD,
+        reason="Sheets compared.",
+    )
+    client.force_login(director.user)
+    url = reverse("admin:matches_dispute_changelist")
+
+    def shown(params):
+        page = client.get(url, params).content.decode()
+        return [note for note in re.findall(r"Miscount number \d\d|Already ruled", page)], page
+
+    client.get(url, {"state": "open"})
+    with django_assert_num_queries(7):
+        first, page = shown({"state": "open"})
+    assert "27 disputes" in page
+    second, _ = shown({"state": "open", "p": 2})
+    assert first + second == notes
+    assert (first, second) == (
+        shown({"state": "open", "q": ""})[0],
+        shown({"state": "open", "q": "", "p": 2})[0],
+    )
+    assert (
+        client.get(url, {"state": "open", "p": 3}).status_code == 302
+    )  # no such page: the admin's own answer
+
+
 def test_the_director_resolves_a_dispute_in_the_admin_with_a_reason(
     client, director, league, season
 ):
