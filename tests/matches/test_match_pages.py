@@ -331,6 +331,17 @@ def test_the_admins_dispute_list_finds_a_leagues_disputes_by_its_name(
     assert "Miscount in the league" not in page
 
 
+def _uphold(dispute, director):
+    """The director upholds the report `dispute` contests (L9)."""
+    rule(
+        actor=director.user,
+        match=dispute.report.match,
+        dispute=dispute,
+        ruling=Dispute.Resolution.UPHELD,
+        reason="Sheets compared.",
+    )
+
+
 def test_l9_the_admins_dispute_list_shows_a_ruled_dispute_with_its_ruling_not_a_resolve_link(
     client, director, league, season
 ):
@@ -338,13 +349,7 @@ def test_l9_the_admins_dispute_list_shows_a_ruled_dispute_with_its_ruling_not_a_
     open dispute offers its ruling and says how long it has waited; a ruled one says the ruling."""
     ruled = open_dispute(new_match(league), turn=5, note="Miscount, since ruled")
     waiting = open_dispute(new_match(league), turn=7, scores_at_turn=[120, 98], note="Still open")
-    rule(
-        actor=director.user,
-        match=ruled.report.match,
-        dispute=ruled,
-        ruling=Dispute.Resolution.UPHELD,
-        reason="Sheets compared.",
-    )
+    _uphold(ruled, director)
     client.force_login(director.user)
     url = reverse("admin:matches_dispute_changelist")
     resolved = client.get(url, {"state": "resolved"}).content.decode()
@@ -370,13 +375,7 @@ def test_l9_the_admins_open_queue_pages_through_every_waiting_dispute_oldest_fir
     for note in notes:
         open_dispute(new_match(league), note=note)
     ruled = open_dispute(new_match(league), note="Already ruled")
-    rule(
-        actor=director.user,
-        match=ruled.report.match,
-        dispute=ruled,
-        ruling=Dispute.Resolution.UPHELD,
-        reason="Sheets compared.",
-    )
+    _uphold(ruled, director)
     client.force_login(director.user)
     url = reverse("admin:matches_dispute_changelist")
 
