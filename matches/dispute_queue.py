@@ -102,8 +102,8 @@ def dispute_row(dispute) -> dict:
         "names": tuple(name for name, _ in dispute.seat_names),
         "league": dispute.league_name,
         "round": dispute.round_number,
-        # The age as text: a kept row must not hold a time that goes on passing.
         "open": dispute.is_open,
+        # The age as text: a kept row must not hold a time that goes on passing.
         "age": timesince(dispute.created_at) if dispute.is_open else "",
         "resolution": dispute.get_resolution_display(),
         "reported": tuple(zip(first_names, dispute.reported_scores, strict=False)),

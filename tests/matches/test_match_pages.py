@@ -381,7 +381,7 @@ def test_l9_the_admins_open_queue_pages_through_every_waiting_dispute_oldest_fir
 
     def shown(params):
         page = client.get(url, params).content.decode()
-        return [note for note in re.findall(r"Miscount number \d\d|Already ruled", page)], page
+        return re.findall(r"Miscount number \d\d|Already ruled", page), page
 
     client.get(url, {"state": "open"})
     with django_assert_num_queries(7):
