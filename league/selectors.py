@@ -1,12 +1,11 @@
-from datetime import UTC
 from typing import NamedTuple
 
 from django.db import connection
 from django.db.models import Count, Exists, OuterRef, Prefetch, Subquery
 from django.db.models.functions import Coalesce
-from django.utils.dateparse import parse_datetime
 
 from accounts import privacy, roles
+from core.raw import moment, sql_list
 from matches.models import Match, Seat
 from matches.next_step import MyMatch, Opponent
 from ratings import glicko
@@ -299,20 +298,6 @@ ORDER BY m.deadline, m.id, other."order"
 """
 
 
-def _moment(value):
-    """A datetime column: PostgreSQL gives it aware; SQLite (the demo) naive or as text, in UTC."""
-    if isinstance(value, str):
-        value = parse_datetime(value)
-    if value is not None and value.tzinfo is None:
-        value = value.replace(tzinfo=UTC)
-    return value
-
-
-def _sql_values(values: tuple[str, ...]) -> str:
-    """Format values (the registry's, never a person's) as an SQL list; NULL matches none."""
-    return ", ".join(f"'{value}'" for value in values) or "NULL"
-
-
 def my_matches(profile, *, seasons) -> list:
     """A player's matches in these seasons as plain rows with everything the next step needs,
     opponents included: one hand-written query, no model instances. Building ~12 objects per
@@ -323,8 +308,8 @@ def my_matches(profile, *, seasons) -> list:
         return []
     sql = MY_MATCHES_SQL.format(
         seasons=", ".join(["%s"] * len(season_ids)),
-        scorekeeper_formats=_sql_values(formats.with_trait("scorekeeper_reports")),
-        cards_only_formats=_sql_values(formats.with_trait("cards_only")),
+        scorekeeper_formats=sql_list(formats.with_trait("scorekeeper_reports")),
+        cards_only_formats=sql_list(formats.with_trait("cards_only")),
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [profile.pk, *season_ids])
@@ -335,7 +320,7 @@ def my_matches(profile, *, seasons) -> list:
         ratings = row[-4:]
         match = matches.get(fields[0])
         if match is None:
-            fields[2], fields[3] = _moment(fields[2]), _moment(fields[3])
+            fields[2], fields[3] = moment(fields[2]), moment(fields[3])
             # SQLite's EXISTS and IN: 0/1
             fields[10], fields[12], fields[15] = (
                 bool(fields[10]),

@@ -24,8 +24,7 @@ from core.fragments import rendered
 from core.values import BIGINT_MAX, INT_MAX, number_or_none
 from matches import services as match_services
 from matches.deadlines import deadline_text
-from matches.models import ContactIssue, Seat
-from matches.selectors import (
+from matches.league_queues import (
     ON_TRACK,
     QUEUE_PAGE_SIZE,
     QUEUES,
@@ -34,6 +33,7 @@ from matches.selectors import (
     queue_matches,
     with_player_names,
 )
+from matches.models import ContactIssue, Seat
 from matches.services.rounds import MAX_EXTENSION_DAYS
 
 from ..models import League, LeagueFormat, Round

@@ -9,6 +9,13 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from matches.league_queues import (
+    QUEUES,
+    league_queues,
+    queue_counts,
+    queue_matches,
+    with_player_names,
+)
 from matches.models import AuditEvent, Match, MatchStatus
 from matches.services import contact_issue_report, proposal_accept, proposal_create
 from tests.support import (
@@ -81,6 +88,34 @@ def test_l5_l9_each_match_not_final_sits_in_its_queue_linking_to_its_ruling(
     dispute = matches[4].reports.get().disputes.get()
     assert reverse("admin:matches_dispute_resolve", args=[dispute.pk]) in disputed
     assert "Pick a round above" in page
+
+
+@pytest.mark.parametrize("one_round", [False, True])
+def test_l5_l9_the_overview_and_a_queue_of_its_own_sort_every_match_alike(
+    league, queued, one_round
+):
+    """The overview's hand-written query and a queue's own page (the ORM's ``queue_expression``)
+    put each match in the same queue, in the same order, with the same row facts."""
+    matches, round_two = queued
+    round_ = round_two.round if one_round else None
+    now = timezone.now()
+    overview = league_queues(league, now=now, round=round_)
+    assert overview.counts == {
+        k: v for k, v in queue_counts(league, now=now, round=round_).items() if v
+    }
+    for key in QUEUES:
+        paged = with_player_names(list(queue_matches(league, now=now, queue=key, round=round_)))
+        facts = ("pk", "round_number", "deadline", "scheduled_at", "open_dispute_id")
+        facts += ("open_issue_id", "confirm_by", "player_names")
+        assert [[getattr(m, fact) for fact in facts] for m in getattr(overview, key)] == [
+            [getattr(m, fact) for fact in facts] for m in paged
+        ]
+    if not one_round:
+        assert [len(getattr(overview, key)) for key in QUEUES] == [2, 2, 1, 1]
+        assert overview.on_track == 1
+        assert overview.disputed[0].open_dispute_id == matches[4].reports.get().disputes.get().pk
+        assert overview.overdue[1].open_issue_id == matches[2].contact_issues.get().pk
+        assert overview.reported[0].confirm_by == matches[3].reports.get().confirm_by
 
 
 def test_the_queues_show_one_round_with_its_bulk_actions(client, director, league, queued):
@@ -286,7 +321,7 @@ def test_a_long_queue_shows_its_first_matches_and_pages_the_rest(
 ):
     """Issue 18: the overview shows each queue's size and its first matches, oldest round first;
     ``?queue=`` shows one queue a page at a time, and the round filter stays on every link."""
-    monkeypatch.setattr("matches.selectors.SHOWN_PER_QUEUE", 2)
+    monkeypatch.setattr("matches.league_queues.SHOWN_PER_QUEUE", 2)
     monkeypatch.setattr("league.views.director_rounds.QUEUE_PAGE_SIZE", 2)
     round_one, first = round_of(league, 3)
     round_two, second = round_of(league, 2)
