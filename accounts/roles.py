@@ -52,8 +52,8 @@ def in_group(user, group_name: str) -> bool:
     if not user.is_authenticated:
         return False
     # Cached on the user object: a page asks several times. A signed-in request's user comes
-    # with the roles already read by the session's query (accounts/sessions.py), which knows
-    # the ROLES alone: no other group is asked about.
+    # with the roles already read by the user's query (accounts/backends.py), which knows the
+    # ROLES alone: no other group is asked about.
     if not hasattr(user, "_group_names"):
         user._group_names = set(user.groups.values_list("name", flat=True))
     return group_name in user._group_names

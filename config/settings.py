@@ -66,8 +66,7 @@ MIDDLEWARE = [
     # Before CsrfViewMiddleware, which reads the body (core/middleware.py).
     "core.middleware.RequestBodyLimitMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    # Django's AuthenticationMiddleware, taking the user the session row was read with.
-    "accounts.middleware.SessionUserMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
     # Cache-Control on what belongs to a person (after the user is known).
     "core.middleware.PrivateResponsesMiddleware",
     "core.middleware.CampusTimeMiddleware",
@@ -315,7 +314,7 @@ CELERY_TIMEZONE = "UTC"
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
 SESSION_COOKIE_SECURE = not DEBUG
-# Sessions with their user as a column: one query reads both (accounts/sessions.py, issue 18).
+# Sessions with their user as a column, so a person's sessions can be ended (accounts/sessions.py).
 SESSION_ENGINE = "accounts.sessions"
 CSRF_COOKIE_SECURE = not DEBUG
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 60 * 60 * 24 * 365)

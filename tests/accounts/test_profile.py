@@ -271,5 +271,5 @@ def test_the_profile_page_with_a_pending_address_runs_a_constant_number_of_queri
     signed_in.get(reverse("profile"))
     # The session, the profile with the pending address, the season, the eligibility, and the
     # rating history (ratings' section of the profile, R1).
-    with django_assert_num_queries(5):
+    with django_assert_num_queries(6):
         assert signed_in.get(reverse("profile")).status_code == 200

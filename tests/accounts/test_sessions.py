@@ -1,5 +1,6 @@
-"""Sessions with their user (issue 18, accounts/sessions.py): a signed-in request reads the
-session and the user in one query, and signs out whoever Django would sign out."""
+"""Sessions with their user as a column (accounts/sessions.py), read by Django's own path: a
+signed-in request reads the session, then the user with their profile, institution and roles
+(accounts/backends.py), and signs out whoever Django signs out."""
 
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.db import connection
@@ -25,13 +26,15 @@ def queries_of(client, url):
     return response, [query["sql"] for query in captured]
 
 
-def test_a_signed_in_request_reads_the_session_and_its_user_in_one_query(client, player):
+def test_a_signed_in_request_reads_the_session_then_the_user_with_profile_and_institution(
+    client, player
+):
     client.force_login(player.user)
     response, sql = queries_of(client, reverse("profile"))
     assert response.status_code == 200
-    assert user_lookups(sql) == []
-    session = next(each for each in sql if 'FROM "accounts_session"' in each)
-    assert '"accounts_user"' in session and '"accounts_institution"' in session
+    assert len([each for each in sql if 'FROM "accounts_session"' in each]) == 1
+    (user,) = user_lookups(sql)
+    assert '"accounts_institution"' in user and '"auth_group"' in user
 
 
 def test_a_changed_password_signs_out_the_other_sessions(client, player):
@@ -57,8 +60,8 @@ def test_logging_out_deletes_the_session_row(client, player):
     assert not UserSession.objects.filter(user=player.user).exists()
 
 
-def test_a_session_row_without_its_user_still_signs_in_through_djangos_own_path(client, player):
-    """Rows written before the user column, or by another path: Django's get_user decides."""
+def test_a_session_row_without_its_user_still_signs_in(client, player):
+    """Rows written before the user column, or by another path: the session's data decides."""
     store = SessionStore()
     store[SESSION_KEY] = str(player.user.pk)
     store[BACKEND_SESSION_KEY] = "accounts.backends.ProfileAuthenticationBackend"
@@ -72,8 +75,8 @@ def test_a_session_row_without_its_user_still_signs_in_through_djangos_own_path(
 
 
 def test_a_session_naming_another_user_than_its_row_is_not_trusted(client, player, opponent):
-    """The column and the session's data disagree (they never should): Django's path reads the
-    user the data names, and its hash check decides."""
+    """The column and the session's data disagree (they never should): the user the data names
+    is read, and Django's hash check decides."""
     client.force_login(player.user)
     UserSession.objects.update(user=opponent.user)
     response = client.get(reverse("profile"))
@@ -81,11 +84,11 @@ def test_a_session_naming_another_user_than_its_row_is_not_trusted(client, playe
     assert player.user.email in response.content.decode()
 
 
-def test_the_session_query_reads_the_users_roles_so_no_page_asks_for_their_groups(
+def test_the_users_query_reads_their_roles_so_no_page_asks_for_their_groups(
     client, director, player
 ):
     """Issue 18: the navigation and the rights checks ask for the user's roles on every page;
-    the session's query answers, and a role given or taken counts on the next request."""
+    the user's query answers, and a role given or taken counts on the next request."""
     from django.contrib.auth.models import Group
 
     from accounts import roles
@@ -94,47 +97,10 @@ def test_the_session_query_reads_the_users_roles_so_no_page_asks_for_their_group
         client.force_login(user)
         response, sql = queries_of(client, url)
         assert response.status_code == 200
-        assert not [each for each in sql if 'FROM "auth_group"' in each]
+        assert not [each for each in sql if each.startswith('SELECT "auth_group"')]
     client.force_login(player.user)
     assert client.get(reverse("director_dashboard")).status_code != 200
     player.user.groups.add(Group.objects.get(name=roles.DIRECTORS))
     assert client.get(reverse("director_dashboard")).status_code == 200
     player.user.groups.clear()
     assert client.get(reverse("director_dashboard")).status_code != 200
-
-
-def test_the_compiled_session_query_builds_what_the_orm_would(player, site_admin):
-    """Issue 18: the session's SELECT is written by the ORM once per process; each request's
-    objects must be the ORM's own: the user with their profile and institution loaded, a site
-    admin without a profile, and no row once the session has expired."""
-    from datetime import timedelta
-
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-    from django.utils import timezone
-
-    from accounts.sessions import session_with_user
-
-    def session_of(user):
-        store = SessionStore()
-        store.update({SESSION_KEY: str(user.pk), BACKEND_SESSION_KEY: "x", HASH_SESSION_KEY: "y"})
-        store.create()
-        return store.session_key
-
-    key = session_of(player.user)
-    with CaptureQueriesContext(connection) as captured:
-        row = session_with_user(key, timezone.now())
-        assert row.user == player.user and row.user.profile == player
-        assert row.user.profile.institution == player.institution
-        assert row.get_decoded()[SESSION_KEY] == str(player.user.pk)
-    assert len(captured) == 1
-    assert row.user.is_active and row.user.password == player.user.password
-    assert row.user._group_names == {"Students"} or row.user._group_names == set()
-
-    admin_row = session_with_user(session_of(site_admin), timezone.now())
-    assert admin_row.user == site_admin
-    assert not hasattr(admin_row.user, "profile")  # the reverse one-to-one raises, as the ORM's
-
-    assert session_with_user(key, timezone.now() + timedelta(days=400)) is None
-    assert session_with_user("no-such-session", timezone.now()) is None
-    assert session_with_user(None, timezone.now()) is None

@@ -775,9 +775,9 @@ def test_e3_events_on_the_leagues_list_cost_no_query_of_their_own(
             Event.objects.create(league=league, date=season.starts_on + timedelta(days=10))
     client.force_login(player.user)
     client.get(reverse("league_list"))
-    # The session with its user; the list's count and its page; filtered, the open leagues.
+    # The session, the user; the list's count and its page; filtered, the open leagues.
     pages = {}
-    for query, queries in (({}, 3), ({"open": "1"}, 2)):
+    for query, queries in (({}, 4), ({"open": "1"}, 3)):
         with django_assert_num_queries(queries):
             response = client.get(reverse("league_list"), data=query)
         assert response.status_code == 200

@@ -116,9 +116,9 @@ def test_the_dispute_queue_runs_a_constant_number_of_queries(
         open_dispute(new_match(league))
     client.force_login(director.user)
     client.get(QUEUE)
-    # The session with its user and roles, the count, the page of disputes with the names
+    # The session, the user with their roles, the count, the page of disputes with the names
     # they show, the seats' names, the reports' scores.
-    with django_assert_num_queries(5):
+    with django_assert_num_queries(6):
         page = client.get(QUEUE).content.decode()
     assert page.count('data-testid="dispute-') == disputes
 

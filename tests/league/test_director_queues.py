@@ -164,11 +164,11 @@ def test_the_league_queues_run_a_constant_number_of_queries(
     client.force_login(director.user)
     url = reverse("director_league", args=[league.slug])
     client.get(url)
-    # The session with its user and roles, the league, rounds, each queue's first matches (one
+    # The session, the user with their roles, the league, rounds, each queue's first matches (one
     # windowed query), their seats with players.
-    with django_assert_num_queries(5):
+    with django_assert_num_queries(6):
         client.get(url)
-    with django_assert_num_queries(5):
+    with django_assert_num_queries(6):
         client.get(url, {"round": 2})
 
 
@@ -182,8 +182,8 @@ def test_the_confirm_pages_run_a_constant_number_of_queries(
         ("director_round_extend", {"days": 2, "reason": "Snow"}),
         ("director_round_rule", {"reason": "Round closed"}),
     ):
-        # The session with its user and roles, the league, round, the open matches, their seats.
-        with django_assert_num_queries(5):
+        # The session, the user with their roles, the league, round, the open matches, their seats.
+        with django_assert_num_queries(6):
             response = client.post(reverse(name, args=[league.slug, 1]), data)
         assert response.status_code == 200
 
@@ -360,7 +360,7 @@ def test_a_queue_page_runs_a_constant_number_of_queries(
     client.force_login(director.user)
     url = reverse("director_league", args=[league.slug])
     client.get(url, {"queue": "unscheduled"})
-    # The session with its user and roles, the league, rounds, the queues' sizes, the page's
+    # The session, the user with their roles, the league, rounds, the queues' sizes, the page's
     # count, its matches, their seats with players.
-    with django_assert_num_queries(7):
+    with django_assert_num_queries(8):
         client.get(url, {"queue": "unscheduled", "page": 2})

@@ -157,9 +157,9 @@ def test_the_leagues_page_filtered_runs_a_constant_number_of_queries(
         LeagueFactory(season=season)
     client.force_login(player.user)
     client.get(reverse("league_list"))
-    # The session with its user; the list's count and its page (each league with its players,
+    # The session, the user; the list's count and its page (each league with its players,
     # rounds, the student's entry, waitlist place and eligibility); filtered, the open leagues.
-    for query, queries in (({}, 3), ({"open": "1"}, 2)):
+    for query, queries in (({}, 4), ({"open": "1"}, 3)):
         with django_assert_num_queries(queries):
             assert client.get(reverse("league_list"), data=query).status_code == 200
 

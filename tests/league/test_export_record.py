@@ -177,8 +177,8 @@ def test_p6_the_list_runs_a_constant_number_of_queries(
         )
     client.force_login(director.user)
     client.get(EXPORTS)
-    # The session with its user and roles, the count, the page with who took each.
-    with django_assert_num_queries(3):
+    # The session, the user with their roles, the count, the page with who took each.
+    with django_assert_num_queries(4):
         page = client.get(EXPORTS).content.decode()
     assert page.count('data-testid="export-') == size
 

@@ -224,7 +224,7 @@ def test_the_download_runs_a_constant_number_of_queries(
     # proposed times, proposals, can't-reach reports, audit; sessions, links, mail, their
     # downloads; their rating, imported rating and rated periods; the event's entries, assists
     # and invitations; the record of the export in its savepoint.
-    with django_assert_num_queries(34):
+    with django_assert_num_queries(35):
         document = json.loads(client.post(MY_DATA).content)
     assert len(document["matches"]) == matches
     assert len(document["audit_events"]) >= 3 * matches

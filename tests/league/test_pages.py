@@ -125,10 +125,10 @@ def test_home_runs_a_constant_number_of_queries(
         proposal_create(actor=opponent.user, match=m, times=[timezone.now() + timedelta(days=1)])
     client.force_login(player.user)
     client.get(reverse("home"))
-    # The session read with the user, profile, institution and roles (accounts/sessions.py),
+    # The session, the user with their profile, institution and roles (accounts/backends.py),
     # the season, eligibility, the matches with their opponents, the leagues joined and not
     # drawn yet (issue 30).
-    with django_assert_num_queries(5):
+    with django_assert_num_queries(6):
         assert client.get(reverse("home")).status_code == 200
 
 
@@ -345,9 +345,9 @@ def test_the_dashboard_runs_a_constant_number_of_queries(
         LeagueFactory(season=season)
     client.force_login(director.user)
     client.get(reverse("director_dashboard"))
-    # The session with its user and roles, the season, the four queues' counts and the number
+    # The session, the user with their roles, the season, the four queues' counts and the number
     # of leagues in one, a page of leagues with their open matches, the nightly's last run.
-    with django_assert_num_queries(5):
+    with django_assert_num_queries(6):
         client.get(reverse("director_dashboard"))
 
 
@@ -438,7 +438,7 @@ def test_the_profile_page_runs_a_constant_number_of_queries(
     client.get(reverse("profile"))
     # The session, the profile with the pending address, the season, the eligibility, the
     # rating history (R1).
-    with django_assert_num_queries(5):
+    with django_assert_num_queries(6):
         assert client.get(reverse("profile")).status_code == 200
 
 

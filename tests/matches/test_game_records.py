@@ -514,7 +514,7 @@ def test_the_match_page_with_a_record_runs_a_constant_number_of_queries(
     _sage_reports_with_the_record(match, opponent)
     client.force_login(opponent.user)
     # The match page's queries (test_match_pages), with the report's scores and disputes.
-    with django_assert_num_queries(9):
+    with django_assert_num_queries(10):
         response = client.get(reverse("match_detail", args=[match.pk]), {"move": move})
     assert response.status_code == 200
 

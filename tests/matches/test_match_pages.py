@@ -234,9 +234,9 @@ def test_the_match_page_runs_a_constant_number_of_queries(
     proposal_create(actor=player.user, match=match, times=[timezone.now() + timedelta(days=1)])
     client.force_login(opponent.user)
     client.get(reverse("match_detail", args=[match.pk]))
-    # The session with its user and roles, the match, its seats, open proposals, their times,
+    # The session, the user with their roles, the match, its seats, open proposals, their times,
     # reports, audit events, can't-reach reports.
-    with django_assert_num_queries(8):
+    with django_assert_num_queries(9):
         assert client.get(reverse("match_detail", args=[match.pk])).status_code == 200
 
 
@@ -306,7 +306,7 @@ def test_the_dispute_queue_shows_both_versions_in_a_constant_number_of_queries(
     # The session, the user's permissions (two), the count, the page of disputes, their
     # matches' seats with players and users, the reports' scores. No league filter: a league is
     # searched for by name (500 leagues made a sidebar 500 links long).
-    with django_assert_num_queries(7):
+    with django_assert_num_queries(8):
         page = client.get(url).content.decode()
     assert page.count("Miscount at turn 5") == disputes
     # Each score beside its player's first name: the report's 420-380, the dispute's 400-410.
@@ -384,7 +384,7 @@ def test_l9_the_admins_open_queue_pages_through_every_waiting_dispute_oldest_fir
         return re.findall(r"Miscount number \d\d|Already ruled", page), page
 
     client.get(url, {"state": "open"})
-    with django_assert_num_queries(7):
+    with django_assert_num_queries(8):
         first, page = shown({"state": "open"})
     assert "27 disputes" in page
     second, _ = shown({"state": "open", "p": 2})
@@ -499,7 +499,7 @@ def test_the_leagues_page_runs_a_constant_number_of_queries(
         LeagueFactory(season=season)
     client.force_login(player.user)
     client.get(reverse("league_list"))
-    with django_assert_num_queries(3):  # the session, the list's count, its page
+    with django_assert_num_queries(4):  # the session, the list's count, its page
         assert client.get(reverse("league_list")).status_code == 200
 
 

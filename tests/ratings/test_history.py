@@ -126,7 +126,8 @@ def test_r1_the_profile_runs_the_same_queries_with_one_period_and_with_many(
     rate(league.season.institution)
     client.force_login(ada.user)
     client.get(reverse("profile"))
-    with django_assert_num_queries(5) as one:  # session, profile, season, eligibility, history
+    # The session, user, profile, season, eligibility, history.
+    with django_assert_num_queries(6) as one:
         assert "over 1 period," in client.get(reverse("profile")).content.decode()
     for week, opponent in enumerate([bo, cy, di, bo, cy, di], start=1):
         played(director, league, [ada, opponent], [350, 360], START + timedelta(weeks=week))

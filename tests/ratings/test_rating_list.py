@@ -59,7 +59,7 @@ def test_r1_the_list_needs_a_sign_in_and_runs_the_same_queries_for_many_players(
     ada = rated[0]
     client.force_login(ada.user)
     client.get(reverse("rating_list"))
-    with django_assert_num_queries(3) as few:  # the session (user and profile), count, page
+    with django_assert_num_queries(4) as few:  # the session, the user (and profile), count, page
         client.get(reverse("rating_list"))
     more = [entrant(league) for _ in range(6)]
     for first, second in zip(more[::2], more[1::2], strict=True):
