@@ -133,11 +133,11 @@ def main() -> int:
 
     print(f"Pages side by side ({name}; gunicorn 2 workers each; wrk 2 threads, 8 connections,")
     print(f"{options.seconds} s a run, {options.rounds} rounds; medians, and each round's p99)")
-    print(f"  {'page':<24}{'commit':<14}{'req/s':>7}{'p50 ms':>8}{'p99 ms':>8}  each p99")
+    print(f"  {'page':<24}{'commit':<18}{'req/s':>7}{'p50 ms':>8}{'p99 ms':>8}  each p99")
     for (page_name, rev), runs in results.items():
         p99s = [run["p99"] for run in runs]
         print(
-            f"  {page_name:<24}{rev[:12]:<14}{statistics.median(r['rps'] for r in runs):>7.0f}"
+            f"  {page_name:<24}{rev[:16]:<18}{statistics.median(r['rps'] for r in runs):>7.0f}"
             f"{statistics.median(r['p50'] for r in runs):>8.1f}{statistics.median(p99s):>8.1f}"
             f"  {' '.join(f'{p:.0f}' for p in p99s)}"
         )
