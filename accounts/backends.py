@@ -2,12 +2,16 @@
 roles.
 
 Every signed-in page needs all four (the navigation, the role checks, the page itself); one
-joined query instead of four is a large share of a small page's work.
+joined query instead of four is a large share of a small page's work. Writing that query is
+itself most of its cost, on every signed-in request: it is a `core.compiled.CompiledQuery`,
+written once per process and only run after.
 """
 
 from allauth.account.auth_backends import AuthenticationBackend
 from django.contrib.auth import get_user_model
 from django.db.models import Exists, OuterRef
+
+from core.compiled import CompiledQuery
 
 from . import roles
 
@@ -16,17 +20,27 @@ from . import roles
 ROLE_FLAGS = {f"user_has_role_{index}": role for index, role in enumerate(roles.ROLES)}
 
 
-class ProfileAuthenticationBackend(AuthenticationBackend):
-    def get_user(self, user_id):
-        model = get_user_model()
-        memberships = model.groups.through.objects
-        users = model._default_manager.select_related("profile__institution").annotate(
+def _user_with_roles(user_id: int):
+    model = get_user_model()
+    memberships = model.groups.through.objects
+    return (
+        model._default_manager.select_related("profile__institution")
+        .annotate(
             **{
                 flag: Exists(memberships.filter(user_id=OuterRef("pk"), group__name=role))
                 for flag, role in ROLE_FLAGS.items()
             }
         )
-        user = users.filter(pk=user_id).first()
+        .filter(pk=user_id)
+    )
+
+
+USER_WITH_ROLES = CompiledQuery(_user_with_roles, user_id=int)
+
+
+class ProfileAuthenticationBackend(AuthenticationBackend):
+    def get_user(self, user_id):
+        user = USER_WITH_ROLES.first(user_id=user_id)
         if user is None or not self.user_can_authenticate(user):
             return None
         # accounts.roles.in_group takes these rather than reading the user's groups.

@@ -104,3 +104,26 @@ def test_the_users_query_reads_their_roles_so_no_page_asks_for_their_groups(
     assert client.get(reverse("director_dashboard")).status_code == 200
     player.user.groups.clear()
     assert client.get(reverse("director_dashboard")).status_code != 200
+
+
+def test_the_compiled_user_query_builds_what_the_orm_would(player, site_admin, director):
+    """The user's SELECT is written by the ORM once per process (accounts/backends.py); each
+    request's user must be the ORM's own: with their profile and institution loaded and their
+    roles read, a site admin without a profile, nobody for an unknown id."""
+    from accounts import roles
+    from accounts.backends import ProfileAuthenticationBackend
+
+    backend = ProfileAuthenticationBackend()
+    with CaptureQueriesContext(connection) as captured:
+        user = backend.get_user(player.user.pk)
+        assert user == player.user and user.profile == player
+        assert user.profile.institution == player.institution
+        assert user.is_active and user.password == player.user.password
+    assert len(captured) == 1
+    assert user._group_names == set(player.user.groups.values_list("name", flat=True))
+    assert backend.get_user(director.user.pk)._group_names == {roles.DIRECTORS}
+    admin = backend.get_user(site_admin.pk)
+    assert admin == site_admin
+    assert not hasattr(admin, "profile")  # the reverse one-to-one raises, as the ORM's
+    assert backend.get_user(10**9) is None
+    assert backend.get_user(str(player.user.pk)) == player.user  # not an int: the ORM's way
