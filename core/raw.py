@@ -8,6 +8,11 @@ from django.db import connection
 from django.utils.dateparse import parse_datetime
 
 
+def placeholders(count: int) -> str:
+    """``count`` parameters for an SQL list: ``%s, %s, %s``."""
+    return ", ".join(["%s"] * count)
+
+
 def sql_list(values) -> str:
     """Values of the code's own (a status registry's, never a person's) as an SQL list of
     literals; an empty list matches nothing. Literals, not parameters, so PostgreSQL can match

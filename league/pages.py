@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from accounts import privacy
 from accounts.models import PlayerProfile
+from core.raw import placeholders
 
 from . import formats
 from .models import Bracket, BracketSlot, League, LeaguePage
@@ -107,12 +108,12 @@ def _store(pages: list[tuple]) -> None:
     PostgreSQL it sends the rows as arrays, and psycopg escapes every quote of the HTML inside an
     array in Python (over a second for 200 leagues, more than rendering them)."""
     columns = ", ".join(PAGE_COLUMNS)
-    placeholders = ", ".join(["%s"] * (len(PAGE_COLUMNS) + 1))
+    values = placeholders(len(PAGE_COLUMNS) + 1)
     updates = ", ".join(f"{column} = EXCLUDED.{column}" for column in PAGE_COLUMNS)
     with connection.cursor() as cursor:
         cursor.executemany(
             f"INSERT INTO {LeaguePage._meta.db_table} (league_id, {columns}) "
-            f"VALUES ({placeholders}) ON CONFLICT (league_id) DO UPDATE SET {updates}",
+            f"VALUES ({values}) ON CONFLICT (league_id) DO UPDATE SET {updates}",
             pages,
         )
 

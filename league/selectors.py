@@ -5,7 +5,7 @@ from django.db.models import Count, Exists, OuterRef, Prefetch, Subquery
 from django.db.models.functions import Coalesce
 
 from accounts import privacy, roles
-from core.raw import moment, sql_list
+from core.raw import moment, placeholders, sql_list
 from matches.models import Match, Seat
 from matches.next_step import MyMatch, Opponent
 from ratings import glicko
@@ -307,7 +307,7 @@ def my_matches(profile, *, seasons) -> list:
     if not season_ids:
         return []
     sql = MY_MATCHES_SQL.format(
-        seasons=", ".join(["%s"] * len(season_ids)),
+        seasons=placeholders(len(season_ids)),
         scorekeeper_formats=sql_list(formats.with_trait("scorekeeper_reports")),
         cards_only_formats=sql_list(formats.with_trait("cards_only")),
     )

@@ -21,6 +21,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from core.copy import copy_rows
+from core.raw import placeholders
 from matches.models import FINAL_STATUSES, Outcome
 
 from .models import STANDING_COLUMNS, Entry, League, Standing
@@ -72,7 +73,7 @@ RESULT_KEYS = [
 def _results(league_ids: list[int], now) -> dict:
     """(league, player) -> counts of each kind of pairing, points for and against, and the
     matches sat: one query (a final bye counts once its round's deadline has passed)."""
-    sql = PAIRS_SQL.format(leagues=", ".join(["%s"] * len(league_ids)))
+    sql = PAIRS_SQL.format(leagues=placeholders(len(league_ids)))
     with connection.cursor() as cursor:
         cursor.execute(sql, [*league_ids, False, now])
         return {
@@ -155,9 +156,9 @@ def _head_to_head(league_ids: list[int], player_ids: set[int]) -> dict:
     if not player_ids:
         return {}
     sql = HEAD_TO_HEAD_SQL.format(
-        leagues=", ".join(["%s"] * len(league_ids)),
-        players=", ".join(["%s"] * len(player_ids)),
-        final=", ".join(["%s"] * len(FINAL_STATUSES)),
+        leagues=placeholders(len(league_ids)),
+        players=placeholders(len(player_ids)),
+        final=placeholders(len(FINAL_STATUSES)),
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [*league_ids, *sorted(player_ids), False, *FINAL_STATUSES])

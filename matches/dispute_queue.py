@@ -9,6 +9,7 @@ from django.utils.timesince import timesince
 from accounts.models import player_name
 from accounts.selectors import institution_counts
 from core.compiled import CompiledQuery
+from core.raw import placeholders
 
 from .models import Dispute
 from .selectors import seat_names
@@ -89,9 +90,7 @@ def with_dispute_facts(disputes: list) -> list:
     scores: dict[int, list] = {dispute.report_id: [] for dispute in disputes}
     if scores:
         with connection.cursor() as cursor:
-            cursor.execute(
-                REPORTED_SCORES_SQL.format(reports=", ".join(["%s"] * len(scores))), [*scores]
-            )
+            cursor.execute(REPORTED_SCORES_SQL.format(reports=placeholders(len(scores))), [*scores])
             for report_id, score in cursor.fetchall():
                 scores[report_id].append(score)
     for dispute in disputes:

@@ -4,6 +4,7 @@ from django.db.models import Prefetch, Q
 from accounts import roles
 from accounts.models import player_name
 from core.compiled import CompiledQuery, attach
+from core.raw import placeholders
 
 from .models import (
     LIVE_REPORT_STATUSES,
@@ -138,7 +139,7 @@ def seat_names(match_ids) -> dict[int, list[tuple[str, str]]]:
     if not names:
         return names
     with connection.cursor() as cursor:
-        cursor.execute(SEAT_NAMES_SQL.format(matches=", ".join(["%s"] * len(names))), [*names])
+        cursor.execute(SEAT_NAMES_SQL.format(matches=placeholders(len(names))), [*names])
         rows = cursor.fetchall()
     for match_id, order, first, last, email, display_name in rows:
         short = first if email is not None else display_name  # PlayerProfile.first_name
