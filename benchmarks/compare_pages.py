@@ -17,16 +17,14 @@ where a page is over 100 ms at p99 without it at ten times the data).
 
 import argparse
 import json
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 from harness import PY, ROOT, TEN_TIMES, admin, env, exists, fresh_copy, say
-from pages import SETUP_LOAD, free_port, require_signed_in, wrk
+from pages import SETUP_LOAD, free_port, require_signed_in, wait_for, wrk
 
 
 def worktree(rev: str, into: Path) -> Path:
@@ -62,13 +60,7 @@ def serve(tree: Path, database: str) -> tuple[subprocess.Popen, int]:
         cwd=tree,
         env=env(database, "benchmarks.settings"),
     )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
-                break
-        except OSError:
-            time.sleep(0.3)
+    wait_for(port)
     return server, port
 
 

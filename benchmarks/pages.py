@@ -19,6 +19,17 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+def wait_for(port: int, seconds: float = 60) -> None:
+    """Until a server listens on the port (or the time is up)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return
+        except OSError:
+            time.sleep(0.3)
+
+
 UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
 
 
@@ -219,13 +230,7 @@ def load(template_name: str, seconds: int) -> tuple[list[dict], list[float]]:
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=1):
-                    break
-            except OSError:
-                time.sleep(0.3)
+        wait_for(port)
         pages = [
             ("standings page", "/leagues/league-2/standings/", None),
             ("bracket page", "/leagues/bench-cup/bracket/", None),
