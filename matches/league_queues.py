@@ -39,8 +39,6 @@ class QueuedMatch:
     round_number: int
     deadline: datetime
     scheduled_at: datetime | None
-    queue: str
-    queue_size: int
     open_dispute_id: int | None
     open_issue_id: int | None
     confirm_by: datetime | None
@@ -157,8 +155,6 @@ def league_queues(league, *, now, round=None) -> LeagueQueues:
                 number,
                 moment(deadline),
                 moment(scheduled_at),
-                queue,
-                size,
                 dispute,
                 issue,
                 moment(confirm_by),
