@@ -27,8 +27,9 @@ class Standing(models.Model):
     forfeits_lost = models.PositiveSmallIntegerField(default=0)
     double_forfeits = models.PositiveSmallIntegerField(default=0)
     spread = models.IntegerField(default=0)
-    points_for = models.PositiveIntegerField(default=0)
-    points_against = models.PositiveIntegerField(default=0)
+    # Sums of scores: a score may be as low as -100 (G1), so a total may be negative.
+    points_for = models.IntegerField(default=0)
+    points_against = models.IntegerField(default=0)
     games = models.PositiveSmallIntegerField(
         default=0, help_text="Games counted: a game of N seats counts N-1 (G9)."
     )
