@@ -59,6 +59,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # /health/ for the container's healthcheck, before the HTTPS redirect and the host check.
     "core.middleware.HealthCheckMiddleware",
+    # A request whose database connection was lost: a read answered again, a write 503.
+    "core.middleware.DatabaseLostMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

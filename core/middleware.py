@@ -1,13 +1,56 @@
 """Refusing an oversized request body before anything reads it; the health check; keeping what
-belongs to a person out of shared caches."""
+belongs to a person out of shared caches; a request whose database connection was lost."""
 
+import sys
 from collections.abc import Callable
 
 from django.conf import settings
+from django.core.signals import got_request_exception
 from django.db import DatabaseError, connection
+from django.dispatch import receiver
 from django.http import HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.utils import timezone
+
+from .isolation import CONNECTION
+
+SAFE_METHODS = ("GET", "HEAD")
+
+
+@receiver(got_request_exception)
+def note_a_lost_database(sender, request=None, **kwargs):
+    """A request failed on its database connection (the server restarted, or killed it): said
+    to ``DatabaseLostMiddleware`` on the request, which Django's 500 would otherwise hide."""
+    if request is not None and isinstance(sys.exc_info()[1], CONNECTION):
+        request.database_lost = True
+
+
+class DatabaseLostMiddleware:
+    """When the database connection is lost in the middle of a request (PostgreSQL restarted,
+    or its connections were killed), a read is answered again once on a fresh connection; a
+    write, whose transaction rolled back with the connection, answers "not saved, try again"
+    (503), never a 500. First in MIDDLEWARE, so it sees every other part of the request."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if not getattr(request, "database_lost", False):
+            return response
+        connection.close()  # gone on the server's side: the next query connects anew
+        if request.method in SAFE_METHODS:
+            request.database_lost = False
+            response = self.get_response(request)
+            if not request.database_lost:
+                return response
+            connection.close()
+        # Drawn without the database (no context processors): it may still be away.
+        page = render_to_string("503_database.html", {"saving": request.method not in SAFE_METHODS})
+        answer = HttpResponse(page, status=503)
+        answer["Retry-After"] = "5"
+        return answer
 
 
 def request_body_limit(max_bytes: Callable[[], int]):
