@@ -85,6 +85,7 @@ def digest_content(*, institution: Institution, run: NightlyRun, now: datetime) 
         "overdue_equipment": (overdue.count(), list(overdue[:DIGEST_LIST_LIMIT])),
     }
     missed = [run.covers_from + timedelta(days=n) for n in range((today - run.covers_from).days)]
+    failed = failures_in_words(run.failures)
     return {
         "institution": institution,
         "today": today,
@@ -93,7 +94,9 @@ def digest_content(*, institution: Institution, run: NightlyRun, now: datetime) 
         "missed_nights": missed,
         "last_run": last_run(institution, before=today),
         "erased": erased_words(run.erased),
+        "failed": failed,
         "empty": not missed
+        and not failed
         and not any(run.erased.values())
         and all(count == 0 for count, _ in sections.values()),
     }
@@ -121,6 +124,35 @@ def erased_words(erased: dict) -> str:
     if len(parts) > 1:
         return ", ".join(parts[:-1]) + " and " + parts[-1]
     return "".join(parts)
+
+
+# What a step that failed left undone, in the digest's and the dashboard's words (a failure's
+# `step`, ``league.nightly.NightFailure``).
+UNDONE_WORDS = {
+    "forfeits": "the double forfeits of its overdue matches (L8) were not recorded",
+    "confirmations": "its reports past their confirmation window were not confirmed",
+    "standings": "its standings, bracket and pages could not be refreshed",
+    "bracket": "its bracket and pages could not be refreshed",
+    "pages": "its pages could not be refreshed",
+    "reminders": "its reminders were not sent",
+    "rating": "the ratings stopped at its results: later results wait to be rated",
+    "retention": "the retention settings' erasures (P5) did not run",
+    "digest": "the digest could not be written",
+}
+
+
+def failures_in_words(failures: list[dict]) -> list[dict]:
+    """A night's failures (``NightlyRun.failures``) as the digest says them: whose (a league's
+    name, or the institution's), what was left undone, and why, in words."""
+    return [
+        {
+            "name": failure["name"],
+            "step": failure["step"],
+            "undone": UNDONE_WORDS.get(failure["step"], f"its {failure['step']} step failed"),
+            "reason": failure["reason"],
+        }
+        for failure in failures
+    ]
 
 
 def digest_recipients(institution: Institution):

@@ -22,17 +22,27 @@ what that later night did.
 Each step is set-based (its query count grows with leagues, not matches) and idempotent: a second
 run of the same day, or two at once, changes nothing more. E-mail is written to the outbox in the
 transaction of the step that claims it (core/tasks.py), so a broker outage cannot lose it.
+
+Each league fails alone. A step of every league (forfeits, confirmations, the refresh, reminders)
+runs for all of them at once; if that fails, once more for each league on its own, so a league
+whose step fails is left as it was and every other is settled, rendered and mailed. A rating
+period that fails stops the institution's rating there (later periods wait). The night records
+each failure (``NightlyRun.failures``: league, step, reason in words; the error is in the log),
+the digest says it, and the next night tries again.
 """
 
-from dataclasses import dataclass, fields
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field, fields
 from datetime import date, datetime, timedelta
+from functools import partial
 
 from django.db import transaction
-from django.db.models import Count, Q
+from django.db.models import Count, Exists, OuterRef, Q
 from django.utils import timezone
 
 from accounts.models import Institution
 from accounts.pending import pending_fold
+from core.isolation import Failure, attempt
 from matches.models import (
     OPEN_STATUSES,
     AuditEvent,
@@ -44,7 +54,7 @@ from matches.tasks import send_reminders
 
 from . import formats
 from .digest import digest_send
-from .models import League, NightlyRun
+from .models import League, NightlyRun, RefreshFailure
 from .nights import (
     last_run,
     night_begin,
@@ -61,6 +71,22 @@ REMINDER_HOURS = 48
 SEASON_GRACE_DAYS = 60
 
 
+@dataclass(frozen=True)
+class NightFailure:
+    """A step that failed tonight for one league (or for the whole institution: league "-"),
+    the others having gone on: said on standard error, in the night's record and the digest."""
+
+    institution: str  # its slug
+    league: str  # the league's slug, or "-" for a step of the whole institution
+    name: str  # the league's name, or the institution's
+    step: str
+    reason: str
+
+    def line(self) -> str:
+        """``SLUG: LEAGUE: STEP: reason``, as ``run_nightly`` prints it."""
+        return f"{self.institution}: {self.league}: {self.step}: {self.reason}"
+
+
 @dataclass
 class NightlySummary:
     forfeits: int = 0
@@ -70,26 +96,31 @@ class NightlySummary:
     brackets_advanced: int = 0
     reminders_sent: int = 0
     digests_sent: int = 0
+    # Not in the summary line (its keys are the public contract): what failed.
+    failures: list[NightFailure] = field(default_factory=list)
 
     def __add__(self, other: "NightlySummary") -> "NightlySummary":
         return NightlySummary(
-            *(getattr(self, f.name) + getattr(other, f.name) for f in fields(self))
+            *(getattr(self, name) + getattr(other, name) for name in COUNTS),
+            failures=self.failures + other.failures,
         )
 
     def line(self) -> str:
         """The one summary line of DESIGN.md's public contract."""
-        return " ".join(f"{f.name}={getattr(self, f.name)}" for f in fields(self))
+        return " ".join(f"{name}={getattr(self, name)}" for name in COUNTS)
 
     @classmethod
     def from_line(cls, line: str) -> "NightlySummary":
         """A summary read back from its line (a NightlyRun's record); missing keys count 0."""
-        known = {f.name for f in fields(cls)}
         values = {}
         for pair in line.split():
             key, _, value = pair.partition("=")
-            if key in known and value.isdecimal():
+            if key in COUNTS and value.isdecimal():
                 values[key] = int(value)
         return cls(**values)
+
+
+COUNTS = [f.name for f in fields(NightlySummary) if f.name != "failures"]
 
 
 def run_nightly(
@@ -105,7 +136,8 @@ def run_for_institution(*, institution: Institution, today: date) -> NightlySumm
     """One night for one institution. Returns what this run did (``run_nightly`` prints it);
     the night's record (``NightlyRun.summary``) totals the whole night instead, every run of it
     included, and is written after each step, so a run cut short leaves what it did. The run
-    holds the night's lease meanwhile (``nights.night_begin``): NightBusy while another has it."""
+    holds the night's lease meanwhile (``nights.night_begin``): NightBusy while another has it.
+    A step that fails for a league is in the summary's ``failures``; the rest of the night ran."""
     run = night_begin(institution=institution, today=today)
     try:
         return _run_night(institution, run, today)
@@ -117,40 +149,136 @@ def _run_night(institution: Institution, run: NightlyRun, today: date) -> Nightl
     earlier = NightlySummary.from_line(run.summary)  # what earlier runs of this night did
     now = nightly_moment(institution, today)
     summary = NightlySummary()
+    alone = EachLeagueAlone(institution, summary.failures)
     summary.forfeits = len(
-        forfeit_overdue_matches(
-            now,
-            institution=institution,
-            announce=False,
-            spare_formats=formats.with_trait("director_closes"),
+        alone.step(
+            "forfeits",
+            lambda league_ids: forfeit_overdue_matches(
+                now,
+                institution=institution,
+                announce=False,
+                spare_formats=formats.with_trait("director_closes"),
+                league_ids=league_ids,
+            ),
+            [],
         )
     )
     summary.auto_confirmed = len(
-        confirm_stale_reports(now, institution=institution, announce=False)
+        alone.step(
+            "confirmations",
+            lambda league_ids: confirm_stale_reports(
+                now, institution=institution, announce=False, league_ids=league_ids
+            ),
+            [],
+        )
     )
-    recent = League.objects.filter(
-        season__institution=institution,
-        season__ends_on__gte=today - timedelta(days=SEASON_GRACE_DAYS),
-    ).values_list("pk", flat=True)
+    # Recent leagues, each saying whether its last refresh failed (a failure to clear).
+    recent = dict(
+        League.objects.filter(
+            season__institution=institution,
+            season__ends_on__gte=today - timedelta(days=SEASON_GRACE_DAYS),
+        )
+        .annotate(failing=Exists(RefreshFailure.objects.filter(league=OuterRef("pk"))))
+        .values_list("pk", "failing")
+    )
     league_ids = set(recent) | touched_leagues(institution=institution, run=run, now=now)
     # The night's results rated (R2) before the pages are rendered, so they show the new ratings;
     # the summary line is the public contract, so what was rated is in the rating periods'
     # own records, not in it.
-    rate(institution, now=now)
-    refreshed = refresh_leagues(league_ids, now=now, today=today, build_brackets=True)
+    alone.rating(lambda: rate(institution, now=now))
+    refreshed = refresh_leagues(
+        league_ids,
+        now=now,
+        today=today,
+        build_brackets=True,
+        failing=[league_id for league_id, failing in recent.items() if failing],
+    )
+    alone.note(refreshed.failed)
     done = night_done(institution=institution, run=run, now=now)
     summary.standings_rebuilt = refreshed.standings_rebuilt
     summary.brackets_advanced = refreshed.brackets_advanced
     summary.brackets_built = refreshed.brackets_built
     _record_night(run, done, earlier, summary)
-    _erase_as_retention_says(institution, run, today, now)
-    summary.reminders_sent = remind_due_matches(institution=institution, now=now)
-    _record_night(run, done, earlier, summary)
-    summary.digests_sent = digest_send(institution=institution, run=run, now=now)
+    alone.whole("retention", lambda: _erase_as_retention_says(institution, run, today, now))
+    summary.reminders_sent = alone.step(
+        "reminders",
+        lambda league_ids: remind_due_matches(
+            institution=institution, now=now, league_ids=league_ids
+        ),
+        0,
+    )
+    _record_night(run, done, earlier, summary)  # the digest reads what failed from the record
+    summary.digests_sent = (
+        alone.whole("digest", lambda: digest_send(institution=institution, run=run, now=now)) or 0
+    )
     pending_fold(institution.pk)  # the dashboard's count stays a sum of a few rows
     run.finished_at = timezone.now()
     _record_night(run, done, earlier, summary)
     return summary
+
+
+class EachLeagueAlone:
+    """The night's steps, each failing alone: a step of every league runs for all of them at
+    once, and only when that fails for each league on its own; what fails is noted in
+    `failures` (``NightFailure``) and the night goes on."""
+
+    def __init__(self, institution: Institution, failures: list[NightFailure]):
+        self.institution, self.failures = institution, failures
+
+    def step(self, step: str, work: Callable, nothing):
+        """`work(None)` for every league, else `work([league])` for each; returns what the
+        runs that worked returned, added together (`nothing` when none did)."""
+        about = f"{self.institution.slug}: every league"
+        done, failure = attempt(step, lambda: work(None), about=about)
+        if failure is None:
+            return done
+        done = nothing
+        for league_id, slug, name in self._leagues():
+            one, failure = attempt(
+                step, partial(work, [league_id]), about=f"{self.institution.slug}: {slug}"
+            )
+            if failure is None:
+                done = done + one
+            else:
+                self._add(slug, name, failure)
+        return done
+
+    def rating(self, work: Callable) -> None:
+        """The institution's rating: a period that fails stops it there (``RatingRun``)."""
+        run, failure = attempt("rating", work, about=self.institution.slug)
+        if failure is not None:
+            self._add("-", self.institution.name, failure)
+        elif run.stopped is not None:
+            league = League.objects.filter(pk=run.stopped.league_id).values("slug", "name")
+            found = league.first() or {"slug": "-", "name": self.institution.name}
+            self._add(found["slug"], found["name"], run.stopped.failure)
+
+    def note(self, failed: dict[int, Failure]) -> None:
+        """Failures another step kept per league (the refresh's)."""
+        if not failed:
+            return
+        leagues = League.objects.filter(pk__in=list(failed)).values_list("pk", "slug", "name")
+        for league_id, slug, name in leagues.order_by("slug"):
+            self._add(slug, name, failed[league_id])
+
+    def whole(self, step: str, work: Callable):
+        """A step of the whole institution (retention, the digest): a failure is noted."""
+        done, failure = attempt(step, work, about=self.institution.slug)
+        if failure is not None:
+            self._add("-", self.institution.name, failure)
+        return done
+
+    def _leagues(self):
+        return (
+            League.objects.filter(season__institution=self.institution)
+            .values_list("pk", "slug", "name")
+            .order_by("slug")
+        )
+
+    def _add(self, slug: str, name: str, failure: Failure) -> None:
+        self.failures.append(
+            NightFailure(self.institution.slug, slug, name, failure.step, failure.reason)
+        )
 
 
 def night_done(*, institution: Institution, run: NightlyRun, now: datetime) -> dict[str, int]:
@@ -198,7 +326,8 @@ def _erase_as_retention_says(institution, run, today, now) -> None:
 
 def _record_night(run, done, earlier, this_run) -> None:
     run.summary = night_totals(done=done, earlier=earlier, this_run=this_run).line()
-    run.save(update_fields=["finished_at", "summary"])
+    run.failures = [asdict(failure) for failure in this_run.failures]
+    run.save(update_fields=["finished_at", "summary", "failures"])
 
 
 def touched_leagues(*, institution: Institution, run: NightlyRun, now: datetime) -> set[int]:
@@ -221,14 +350,17 @@ def touched_leagues(*, institution: Institution, run: NightlyRun, now: datetime)
 # --- Reminders ---------------------------------------------------------------------------------------
 
 
-def remind_due_matches(*, institution: Institution, now: datetime) -> int:
-    """Claim matches due within 48 hours and still unscheduled or unreported, once each, and
-    queue the reminders. Returns how many players will be reminded."""
+def remind_due_matches(*, institution: Institution, now: datetime, league_ids=None) -> int:
+    """Claim matches due within 48 hours and still unscheduled or unreported, once each (only
+    the leagues of `league_ids` when given), and queue the reminders. Returns how many players
+    will be reminded."""
 
+    in_leagues = Q() if league_ids is None else Q(league_id__in=list(league_ids))
     with transaction.atomic():
         due = list(
             Match.objects.select_for_update(skip_locked=True, of=("self",))
             .filter(
+                in_leagues,
                 league__season__institution=institution,
                 status__in=OPEN_STATUSES,
                 deadline__gt=now,

@@ -13,9 +13,8 @@ from matches.signals import results_finalised
 
 from . import tasks
 from .models import Entry, League, WaitlistEntry
-from .pages import render_pages
 from .rating_runs import finished_whole_periods
-from .refresh import refresh_leagues, refresh_when_free
+from .refresh import refresh_leagues, refresh_when_free, render_after_commit
 from .schedules import sync_nightly_schedule
 from .services import ineligibility_forfeits
 from .standings import LEAGUE_SETTINGS
@@ -30,7 +29,7 @@ def keep_standings_and_brackets_live(sender, league_ids, **kwargs):
 
     refresh_when_free(league_ids)
     for institution_id, league_id in finished_whole_periods(league_ids):
-        transaction.on_commit(partial(tasks.ask_to_rate, institution_id, [league_id]))
+        transaction.on_commit(partial(tasks.ask_to_rate, institution_id, [league_id]), robust=True)
 
 
 @receiver(ruled_ineligible)
@@ -60,14 +59,14 @@ def render_an_edited_leagues_pages(sender, instance, **kwargs):
     if getattr(instance, "_standings_settings_changed", False):
         refresh_leagues([instance.pk])
     else:
-        transaction.on_commit(lambda: render_pages([instance.pk]))
+        render_after_commit([instance.pk])
 
 
 @receiver(post_save, sender="accounts.Season")
 def render_the_pages_of_an_edited_season(sender, instance, **kwargs):
     """The season's name shows on its leagues' pages."""
 
-    transaction.on_commit(lambda: render_pages(instance.leagues.values_list("pk", flat=True)))
+    render_after_commit(lambda: list(instance.leagues.values_list("pk", flat=True)))
 
 
 @receiver(post_save, sender=settings.AUTH_USER_MODEL)
@@ -76,13 +75,11 @@ def render_the_pages_of_a_renamed_player(sender, instance, update_fields=None, *
     if update_fields is not None and not {"first_name", "last_name"} & set(update_fields):
         return
 
-    def render():
-        leagues = Entry.objects.filter(player__user_id=instance.pk).values_list(
-            "league_id", flat=True
+    render_after_commit(
+        lambda: list(
+            Entry.objects.filter(player__user_id=instance.pk).values_list("league_id", flat=True)
         )
-        render_pages(list(leagues))
-
-    transaction.on_commit(render)
+    )
 
 
 @receiver(forgotten)
@@ -95,12 +92,9 @@ def take_forgotten_players_off_the_waitlists(sender, profile_ids, **kwargs):
 def render_the_pages_of_players_named_anew(sender, profile_ids, **kwargs):
     """A name withheld, released or forgotten (P2, P4) shows on those players' leagues' pages."""
     ids = list(profile_ids)
-
-    def render():
-        leagues = Entry.objects.filter(player_id__in=ids).values_list("league_id", flat=True)
-        render_pages(set(leagues))
-
-    transaction.on_commit(render)
+    render_after_commit(
+        lambda: list(Entry.objects.filter(player_id__in=ids).values_list("league_id", flat=True))
+    )
 
 
 @receiver(pre_save, sender=Institution)
@@ -113,8 +107,8 @@ def note_a_change_to_public_names(sender, instance, **kwargs):
 def render_the_pages_of_an_institution_named_anew(sender, instance, **kwargs):
     """How the institution names players in public (P1) shows on every page of its leagues."""
     if getattr(instance, "_public_names_changed", False):
-        transaction.on_commit(
-            lambda: render_pages(
+        render_after_commit(
+            lambda: list(
                 League.objects.filter(season__institution=instance).values_list("pk", flat=True)
             )
         )

@@ -13,13 +13,18 @@ renders. The callers: the result receiver and an edit of a league's forfeit spre
 (``services.py``), the demo's seeding.
 """
 
-from dataclasses import dataclass
+from collections.abc import Collection
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from datetime import date, datetime
 
 from django.db import connection, transaction
 from django.utils import timezone
 
-from .models import RefreshWanted
+from core.isolation import Failure, StepFailed, attempt
+from core.raw import placeholders
+
+from .models import League, RefreshFailure, RefreshWanted
 from .pages import render_pages
 from .playoffs import brackets_advance, build_ready_brackets
 from .standings import rebuild_standings
@@ -30,6 +35,15 @@ class Refreshed:
     standings_rebuilt: int = 0
     brackets_advanced: int = 0
     brackets_built: int = 0
+    # Leagues whose refresh failed (league id -> the failure in words): the others' went through.
+    failed: dict[int, Failure] = field(default_factory=dict)
+
+    def __iadd__(self, other: "Refreshed") -> "Refreshed":
+        self.standings_rebuilt += other.standings_rebuilt
+        self.brackets_advanced += other.brackets_advanced
+        self.brackets_built += other.brackets_built
+        self.failed.update(other.failed)
+        return self
 
 
 def refresh_leagues(
@@ -38,23 +52,110 @@ def refresh_leagues(
     now: datetime | None = None,
     today: date | None = None,
     build_brackets: bool = False,
+    failing: Collection[int] | None = None,
+    only_pages: bool = False,
 ) -> Refreshed:
     """Rebuild these leagues' standings as of `now`, advance their brackets, draw the brackets
     of those ready for one when `build_brackets` (the nightly job, which gives `today`), then
-    render their pages. `today` defaults to each institution's own."""
+    render their pages. `today` defaults to each institution's own.
+
+    Each league fails alone: all are refreshed at once, and if that fails, each on its own, so
+    one league's failure (logged, kept as a ``RefreshFailure``, the league left wanted for the
+    sweep) leaves the others refreshed and never fails the write that asked. `failing`: which
+    of them are known to have a ``RefreshFailure`` to clear (None: not known, one query).
+    `only_pages`: render the pages alone (a name changed, nothing they are computed from)."""
     ids = sorted(set(league_ids))
     if not ids:
         return Refreshed()
     if build_brackets and today is None:
         raise ValueError("Drawing brackets needs the day they are drawn on.")
     now = now or timezone.now()  # the standings' update time is the pages' too
-    with transaction.atomic():
-        done = Refreshed(standings_rebuilt=rebuild_standings(ids, now=now))
-        done.brackets_advanced = brackets_advance(league_ids=ids, today=today)
-        if build_brackets:
-            done.brackets_built = build_ready_brackets(league_ids=ids, today=today)
-        render_pages(ids, now=now)
+    steps = (now, today, build_brackets, only_pages)
+    done = _refresh_alone(ids, *steps)
+    if done.failed and len(ids) > 1:  # together they failed: which of them?
+        done = Refreshed()
+        for league_id in ids:
+            done += _refresh_alone([league_id], *steps)
+    if done.failed:
+        _note_failures(done.failed, now)
+    worked = [league_id for league_id in ids if league_id not in done.failed]
+    if not only_pages and (failing is None or set(failing) & set(worked)):
+        RefreshFailure.objects.filter(league_id__in=worked).delete()
     return done
+
+
+def render_after_commit(league_ids) -> None:
+    """Render these leagues' pages once the transaction commits (a name or a league's details
+    changed: nothing their tables are computed from), each league failing alone. `league_ids`
+    may be a callable, asked after the commit."""
+
+    def render():
+        ids = league_ids() if callable(league_ids) else league_ids
+        refresh_leagues(ids, only_pages=True)
+
+    transaction.on_commit(render, robust=True)
+
+
+def _refresh_alone(ids, now, today, build_brackets, only_pages) -> Refreshed:
+    """These leagues refreshed in one transaction (a savepoint in a writer's), or none of them:
+    a failure comes back in words, under the league's id when it is one league."""
+
+    def refresh() -> Refreshed:
+        done = Refreshed()
+        with transaction.atomic():
+            if not only_pages:
+                with _step("standings"):
+                    done.standings_rebuilt = rebuild_standings(ids, now=now)
+                with _step("bracket"):
+                    done.brackets_advanced = brackets_advance(league_ids=ids, today=today)
+                    if build_brackets:
+                        done.brackets_built = build_ready_brackets(league_ids=ids, today=today)
+            with _step("pages"):
+                render_pages(ids, now=now)
+        return done
+
+    def about() -> str:
+        return _about(ids) if len(ids) == 1 else f"{len(ids)} leagues together"
+
+    done, failure = attempt("refresh", refresh, about=about)
+    return done if failure is None else Refreshed(failed=dict.fromkeys(ids, failure))
+
+
+@contextmanager
+def _step(name: str):
+    try:
+        yield
+    except Exception as error:
+        raise StepFailed(name, error) from error
+
+
+def _about(ids) -> str:
+    league = League.objects.filter(pk=ids[0]).values_list("season__institution__slug", "slug")
+    return ": ".join(league.first() or ("?", str(ids[0])))
+
+
+def _note_failures(failed: dict[int, Failure], now: datetime) -> None:
+    """Keep each failure (since its first, until a refresh works) and leave the league wanted, so
+    the sweep tries again; in the writer's transaction, which stays saved."""
+    since = dict(
+        RefreshFailure.objects.filter(league_id__in=list(failed)).values_list("league_id", "since")
+    )
+    RefreshFailure.objects.bulk_create(
+        [
+            RefreshFailure(
+                league_id=league_id,
+                step=failure.step,
+                reason=failure.reason,
+                since=since.get(league_id, now),
+                failed_at=now,
+            )
+            for league_id, failure in failed.items()
+        ],
+        update_conflicts=True,
+        unique_fields=["league"],
+        update_fields=["step", "reason", "failed_at"],
+    )
+    _want(list(failed))
 
 
 # The first key of a refresh's advisory lock; the second is the league's id. The row lock of
@@ -89,16 +190,18 @@ def refresh_when_free(
         _want(ids)
     held = [league_id for league_id in ids if _lock(league_id)]
     try:
-        done = 0
-        while held and (passes is None or done < passes):
-            wanted = _take(held)
+        done, taking = 0, held
+        while taking and (passes is None or done < passes):
+            wanted = _take(taking)
             if not wanted:
                 break
             try:
-                refresh_leagues(wanted)
+                refreshed = refresh_leagues(wanted)
             except BaseException:
                 _want(wanted)
                 raise
+            # A league that failed is wanted again, for the sweep: not again in this loop.
+            taking = [league_id for league_id in taking if league_id not in refreshed.failed]
             done += 1
     finally:
         for league_id in held:
@@ -116,15 +219,14 @@ def _want(league_ids) -> None:
 
 def _take(league_ids) -> list[int]:
     """The refreshes wanted of these leagues, deleted before the rebuild reads anything and in
-    a transaction of their own, so a result committed during the rebuild leaves a new row."""
-    with transaction.atomic():
-        wanted = list(
-            RefreshWanted.objects.select_for_update()
-            .filter(league_id__in=league_ids)
-            .values_list("league_id", flat=True)
+    a statement of their own, so a result committed during the rebuild leaves a new row."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"DELETE FROM {RefreshWanted._meta.db_table} "
+            f"WHERE league_id IN ({placeholders(len(league_ids))}) RETURNING league_id",
+            list(league_ids),
         )
-        RefreshWanted.objects.filter(league_id__in=wanted).delete()
-    return wanted
+        return sorted(league_id for (league_id,) in cursor.fetchall())
 
 
 def _lock(league_id: int) -> bool:

@@ -1,7 +1,7 @@
 """Celery tasks of the league app: thin, taking ids, calling the pipeline."""
 
 import logging
-from datetime import date
+from datetime import date, timedelta
 
 from celery import shared_task
 from django.db import OperationalError
@@ -10,7 +10,7 @@ from kombu.exceptions import OperationalError as BrokerUnavailable
 
 from accounts.models import Institution
 
-from .models import NightlyRun, RefreshWanted
+from .models import NightlyRun, RefreshFailure, RefreshWanted
 from .nightly import run_for_institution
 from .nights import NightBusy
 from .rating_runs import rate
@@ -44,13 +44,25 @@ def run_nightly_for_institution(self, institution_id: int, today: str | None = N
         raise self.retry(countdown=max(wait, 1), exc=busy) from None
 
 
+# A league whose refresh failed is tried again by the sweep this long after (a new result in it
+# tries at once): the error, a total that cannot be stored, say, stays until someone mends it.
+RETRY_FAILED_AFTER = timedelta(minutes=1)
+
+
 @shared_task
 def refresh_wanted_leagues() -> int:
     """Beat's sweep every few seconds: refresh the leagues whose results became final while
     another refresh ran and that no request has refreshed since (the end of a hall's burst of
-    cards, or a process that died between a result and its refresh), until none is wanted.
-    Returns how many leagues were wanted."""
-    wanted = list(RefreshWanted.objects.values_list("league_id", flat=True))
+    cards, or a process that died between a result and its refresh, or a refresh that failed a
+    minute ago), until none is wanted. Returns how many leagues were wanted."""
+    failed_lately = RefreshFailure.objects.filter(
+        failed_at__gt=timezone.now() - RETRY_FAILED_AFTER
+    ).values("league_id")
+    wanted = list(
+        RefreshWanted.objects.exclude(league_id__in=failed_lately).values_list(
+            "league_id", flat=True
+        )
+    )
     refresh_when_free(wanted, mark=False, passes=None)
     return len(wanted)
 

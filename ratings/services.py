@@ -9,6 +9,7 @@ late ruling re-rates from its period forward. One institution is rated by one ru
 (its row is locked)."""
 
 import hashlib
+import logging
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
@@ -20,6 +21,7 @@ from django.utils import timezone
 
 from accounts.models import Institution
 from core.copy import copy_rows, upsert_rows
+from core.isolation import Failure, in_words
 from matches.models import Match, MatchStatus, Seat
 
 from . import glicko
@@ -33,6 +35,7 @@ UNFINISHED_STATUSES = (
     MatchStatus.REPORTED,
     MatchStatus.DISPUTED,
 )
+logger = logging.getLogger("failures")
 IDLE_DAYS = 7  # a week without games widens a rating's deviation by one idle period (ours)
 
 
@@ -67,14 +70,30 @@ class Period:
         ]
 
 
+@dataclass(frozen=True)
+class Stopped:
+    """The period whose rating failed: the institution's rating stopped there (each period
+    starts from the ratings the one before left), and the later periods wait for it."""
+
+    league_id: int
+    key: str
+    failure: Failure
+
+
 @dataclass
 class RatingRun:
     periods: int = 0  # periods rated (again) by this run
     kept: int = 0  # periods left as they were
     players: int = 0  # players whose rating this run wrote
+    stopped: Stopped | None = None  # the period that failed, if one did
+    waiting: int = 0  # periods after it, left to rate once it is mended
 
     def line(self) -> str:
-        return f"{self.periods} periods rated, {self.kept} kept, {self.players} players"
+        line = f"{self.periods} periods rated, {self.kept} kept, {self.players} players"
+        if self.stopped:
+            line += f"; stopped at a period that failed ({self.stopped.failure.reason}), "
+            line += f"{self.waiting} after it waiting"
+        return line
 
 
 def rate_institution(
@@ -114,9 +133,17 @@ def rate_institution(
         undone.delete()
         state = _state_after(institution)
         _load_games(again)
-        touched |= _rate(institution, again, state, now)
+        rated, stopped = _rate(institution, again, state, now)
+        touched |= rated
         written = _store_ratings(state, touched)
-        return RatingRun(periods=len(again), kept=len(kept), players=written)
+        done = len(again) if stopped is None else again.index(stopped[0])
+        return RatingRun(
+            periods=done,
+            kept=len(kept),
+            players=written,
+            stopped=None if stopped is None else Stopped(stopped[0].league_id, *stopped[1:]),
+            waiting=len(again) - done - 1 if stopped else 0,
+        )
 
 
 def _ready_periods(institution, whole: set[int], weights: dict[int, float]) -> list[Period]:
@@ -242,21 +269,24 @@ def _state_after(institution) -> dict[int, tuple[glicko.Rated, date | None]]:
     return state
 
 
-def _rate(institution, periods: list[Period], state, now) -> set[int]:
+def _rate(institution, periods: list[Period], state, now):
     """Rate the periods in order, carrying `state` (player -> rating, last played) along; the
-    periods and changes are written in two statements at the end. Returns who was rated."""
+    periods and changes are written in two statements at the end. Returns who was rated, and
+    (the period, its key, the failure) where a period's rating failed: the periods before it
+    are rated, it and those after it wait (each starts from the ratings the one before left)."""
     rows, changes = [], []
     for period in periods:
-        pairings = period.pairings()
-        players = {p.first for p in pairings} | {p.second for p in pairings}
-        before = {}
-        for player in players:
-            if player in state:
-                rated, last = state[player]
-                idle = 0 if last is None else (period.ends_on - last) // timedelta(days=IDLE_DAYS)
-                for _ in range(min(idle, 50)):
-                    rated = glicko.idle(rated)
-                before[player] = rated
+        try:
+            before, after = _rate_period(period, state)
+        except Exception as error:  # noqa: BLE001 - said in words, logged whole
+            logger.error(
+                "%s: rating period %s failed", institution.slug, period.key, exc_info=error
+            )
+            return _write(rows, changes), (
+                period,
+                period.key,
+                Failure("rating", in_words("rating", error)),
+            )
         row = RatingPeriod(
             institution=institution,
             league_id=period.league_id,
@@ -267,10 +297,31 @@ def _rate(institution, periods: list[Period], state, now) -> set[int]:
             rated_at=now,
         )
         rows.append(row)
-        for player, rated in glicko.rate_period(pairings, before).items():
+        for player, rated in after.items():
             was = before.get(player, glicko.Rated())
             changes.append((row, player, was, rated))
             state[player] = (rated, period.ends_on)
+    return _write(rows, changes), None
+
+
+def _rate_period(period: Period, state) -> tuple[dict, dict]:
+    """The period's players' ratings before it (each idle week widening its deviation) and
+    after it."""
+    pairings = period.pairings()
+    players = {p.first for p in pairings} | {p.second for p in pairings}
+    before = {}
+    for player in players:
+        if player in state:
+            rated, last = state[player]
+            idle = 0 if last is None else (period.ends_on - last) // timedelta(days=IDLE_DAYS)
+            for _ in range(min(idle, 50)):
+                rated = glicko.idle(rated)
+            before[player] = rated
+    return before, glicko.rate_period(pairings, before)
+
+
+def _write(rows: list[RatingPeriod], changes: list[tuple]) -> set[int]:
+    """The rated periods and their changes, in two statements; returns who was rated."""
     RatingPeriod.objects.bulk_create(rows, batch_size=2000)  # each row learns its id
     _copy_in(changes)
     return {player for _, player, _, _ in changes}

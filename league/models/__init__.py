@@ -10,7 +10,7 @@ Words used here:
 
 from .entries import CheckIn, Entry, WaitlistEntry
 from .leagues import ChallengeRule, EndOfGameRule, League, LeagueFormat, Lexicon, SeedBy
-from .records import DigestLog, LeaguePage, NightlyRun, RefreshWanted
+from .records import DigestLog, LeaguePage, NightlyRun, RefreshFailure, RefreshWanted
 from .results import STANDING_COLUMNS, Bracket, BracketSlot, Standing
 from .rounds import Round
 
@@ -29,6 +29,7 @@ __all__ = [
     "LeaguePage",
     "Lexicon",
     "NightlyRun",
+    "RefreshFailure",
     "RefreshWanted",
     "Round",
     "Standing",

@@ -55,6 +55,12 @@ class NightlyRun(models.Model):
         blank=True,
         help_text="What the night's retention erased (P5, league.retention.Erased), by kind.",
     )
+    failures = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="The steps that failed in this night's last run, each a league's (its slug and "
+        "name, the step, the reason in words; the error is in the log): the others went on.",
+    )
     leased_by = models.CharField(
         max_length=120,
         blank=True,
@@ -128,3 +134,22 @@ class RefreshWanted(models.Model):
 
     def __str__(self):
         return f"Refresh of {self.league_id} wanted since {self.wanted_at}"
+
+
+class RefreshFailure(models.Model):
+    """This league's standings, bracket or pages could not be refreshed since `since` (the last
+    try at `failed_at`): a result, a join or the nightly went through, and what follows it
+    failed for this league alone (``league.refresh``). Deleted by the next refresh that works;
+    until then the league is wanted (``RefreshWanted``) and the dashboard says so in words.
+    The error itself is in the log."""
+
+    league = models.OneToOneField(
+        League, on_delete=models.CASCADE, primary_key=True, related_name="+"
+    )
+    step = models.CharField(max_length=20, help_text="standings, bracket or pages")
+    reason = models.CharField(max_length=200)
+    since = models.DateTimeField()
+    failed_at = models.DateTimeField()
+
+    def __str__(self):
+        return f"{self.league_id}: {self.step} failing since {self.since}"

@@ -29,7 +29,8 @@ from matches.dispute_queue import (
 )
 from matches.models import FINAL_STATUSES, ContactIssue, Match
 
-from ..models import League
+from ..digest import failures_in_words
+from ..models import League, RefreshFailure
 from ..nights import last_run, nightly_overdue
 from ..selectors import leagues_for
 
@@ -81,6 +82,9 @@ def _queue_counts(institution_id, season_id, now):
         ),
         pending_students=pending_students_count(institution_id, season_id),
         overdue_checkouts=overdue_checkouts(institution_id, now),
+        failing_leagues=RefreshFailure.objects.filter(
+            league__season__institution_id=institution_id
+        ),
     )
 
 
@@ -97,6 +101,21 @@ DASHBOARD_LEAGUES = CompiledQuery(
     shape=("offset",),
     institution_id=int,
 )
+
+
+# The refresh's steps: their failures are kept until a refresh works (``RefreshFailure``), so the
+# dashboard reads them there rather than from the night's record.
+REFRESH_STEPS = ("standings", "bracket", "pages")
+
+
+def not_refreshed(institution_id: int) -> list[RefreshFailure]:
+    """The institution's leagues whose standings could not be refreshed, oldest failure first:
+    read only when the queue counts found one."""
+    return list(
+        RefreshFailure.objects.filter(league__season__institution_id=institution_id)
+        .select_related("league")
+        .order_by("since")
+    )
 
 
 @login_required
@@ -146,6 +165,12 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             "season": season,
             "nightly": nightly,
             "nightly_overdue": nightly_overdue(nightly, now),
+            "not_refreshed": not_refreshed(institution.pk) if counts.failing_leagues else [],
+            "night_failures": [
+                failure
+                for failure in failures_in_words(nightly.failures if nightly else [])
+                if failure["step"] not in REFRESH_STEPS
+            ],
             "queues": queues,
             "page": page,
             "league_rows": [

@@ -125,7 +125,7 @@ def ratings_import_page(request: HttpRequest) -> HttpResponse:
                     strict=form.cleaned_data["strict"],
                 )
                 if result.imported:
-                    transaction.on_commit(partial(tasks.ask_to_rate, institution.pk))
+                    transaction.on_commit(partial(tasks.ask_to_rate, institution.pk), robust=True)
         except RosterRejected as error:
             form.add_error("file", error.message)
             refused = error.rejected

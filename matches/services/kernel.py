@@ -72,12 +72,13 @@ def other_seats(seat: Seat, seats: list[Seat]) -> list[Seat]:
     return [s for s in seats if s.pk != seat.pk]
 
 
-def for_institution(queryset, institution):
-    return (
-        queryset
-        if institution is None
-        else queryset.filter(league__season__institution=institution)
-    )
+def for_institution(queryset, institution, league_ids=None):
+    """The matches of `queryset` at this institution (all: None), of these leagues if given."""
+    if institution is not None:
+        queryset = queryset.filter(league__season__institution=institution)
+    if league_ids is not None:
+        queryset = queryset.filter(league_id__in=list(league_ids))
+    return queryset
 
 
 # --- Who may act, and when ----------------------------------------------------------------------
@@ -248,7 +249,9 @@ def announce_final(league_ids) -> None:
     """After commit, `league` rebuilds those leagues' standings and brackets (matches never
     imports league: DESIGN.md)."""
     ids = sorted(set(league_ids))
-    transaction.on_commit(lambda: results_finalised.send(sender=Match, league_ids=ids))
+    # robust: what follows a saved result never fails the answer (a failure is logged; the
+    # leagues stay wanted for the sweep).
+    transaction.on_commit(lambda: results_finalised.send(sender=Match, league_ids=ids), robust=True)
 
 
 # --- The audit trail and the e-mail -------------------------------------------------------------

@@ -24,12 +24,13 @@ from .kernel import announce_final, for_institution
 
 
 def forfeit_overdue_matches(
-    now=None, *, institution=None, announce: bool = True, spare_formats=()
+    now=None, *, institution=None, announce: bool = True, spare_formats=(), league_ids=None
 ) -> list[int]:
     """Set-based, for the nightly job (L8): every match past its deadline with no live report
     becomes a double forfeit, except one with an open can't-reach-opponent report, which waits
     for the director (L5), and the tables of leagues in `spare_formats` (club nights: the
-    director closes those). Returns the forfeited matches' ids.
+    director closes those). Only the leagues of `league_ids` when given. Returns the forfeited
+    matches' ids.
 
     A report submitted before the deadline is never overwritten: match rows are claimed with
     FOR UPDATE SKIP LOCKED (a report in flight holds the lock) and the UPDATE is conditional on
@@ -46,6 +47,7 @@ def forfeit_overdue_matches(
             .exclude(league__format__in=list(spare_formats))
             .order_by(),
             institution,
+            league_ids,
         )
         claimed = list(overdue.values_list("id", "league_id"))
         # The claim read the can't-reach reports as they stood when its statement began: one
@@ -109,12 +111,14 @@ def record_double_forfeits(match_ids, *, actor, reason: str, now, finalised_at) 
     )
 
 
-def confirm_stale_reports(now=None, *, institution=None, announce: bool = True) -> list[int]:
+def confirm_stale_reports(
+    now=None, *, institution=None, announce: bool = True, league_ids=None
+) -> list[int]:
     """Set-based, for the nightly job: every report nobody disputed within its window becomes
     confirmed, with the seats' scores and outcomes, and one audit event per match (the system
-    acting). Rows locked by a concurrent transition are skipped and caught the next night.
-    Returns the confirmed matches' ids. The nightly pipeline passes `announce=False`: it
-    rebuilds every league's standings itself."""
+    acting); only the leagues of `league_ids` when given. Rows locked by a concurrent
+    transition are skipped and caught the next night. Returns the confirmed matches' ids. The
+    nightly pipeline passes `announce=False`: it rebuilds every league's standings itself."""
     now = now or timezone.now()
     with transaction.atomic():
         # Every transition locks the match row first, so claiming match rows is the claim.
@@ -126,6 +130,7 @@ def confirm_stale_reports(now=None, *, institution=None, announce: bool = True) 
                     reports__confirm_by__lt=now,
                 ),
                 institution,
+                league_ids,
             ).values_list("id", "league_id")
         )
         if not claimed:

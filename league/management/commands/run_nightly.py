@@ -55,5 +55,13 @@ class Command(BaseCommand):
             except (NightlyRefused, NightBusy) as refused:  # a later night, or a worker, began
                 raise CommandError(str(refused)) from None
             self.stderr.write(f"{each.slug}: {summary.line()}")
+            for failure in summary.failures:  # SLUG: LEAGUE: STEP: reason
+                self.stderr.write(failure.line())
             total += summary
         self.stdout.write(total.line())
+        if total.failures:
+            # Every other league's night is done: exit 1 for those that failed.
+            raise CommandError(
+                f"{len(total.failures)} step(s) failed for a league (listed above, the errors "
+                "in the log); every other league's night ran. The next night tries them again."
+            )
