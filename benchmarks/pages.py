@@ -8,6 +8,7 @@ import re
 import socket
 import subprocess
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from harness import PY, ROOT, admin, env, fresh_copy, manage, say
@@ -197,7 +198,11 @@ def require_signed_in(port: int, path: str, cookie: str, name: str) -> None:
         raise SystemExit(f"{name} ({path}) answered {status} to its session, not 200")
 
 
-def load(template_name: str, seconds: int) -> tuple[list[dict], list[float]]:
+@contextmanager
+def served(template_name: str):
+    """A fresh copy of the template served by gunicorn (production settings, 2 workers), its
+    pages set up and warmed: yields (the base URL, the pages as (name, path, cookie, queries),
+    the gunicorn master process, the database's name). Stopped on the way out."""
     database = fresh_copy(template_name)
     manage(database, "collectstatic", "--noinput")  # production settings serve a manifest
     manage(database, "run_nightly")  # standings as the pages will find them
@@ -247,6 +252,17 @@ def load(template_name: str, seconds: int) -> tuple[list[dict], list[float]]:
             if cookie:
                 require_signed_in(port, path, cookie, name)
             wrk(base + path, 1, cookie)  # warm each worker's connection and caches
+        yield base, pages, server, database
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+def load(template_name: str, seconds: int) -> tuple[list[dict], list[float]]:
+    with served(template_name) as (base, pages, server, _):
         rows = []
         floor_before = wrk(base + "/bench/floor/", seconds, None)
         rows.append({"name": "floor", **floor_before})
@@ -266,9 +282,3 @@ def load(template_name: str, seconds: int) -> tuple[list[dict], list[float]]:
             floor_before = floor_after
             say(f"  {name}: {result['rps']:.0f} req/s, {result['rps'] / beside:.2f}× the floor")
         return rows, worker_rss_mb(server.pid)
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
