@@ -344,11 +344,14 @@ SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD else ["security.W021"]
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"answered_again": {"()": "core.middleware.AnsweredAgain"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     # One line per task run is noise; failures still show.
     # WeasyPrint logs each layout step at INFO: only its warnings matter here.
     "loggers": {
+        # A request whose database connection was lost is no server error: it was answered.
+        "django.request": {"filters": ["answered_again"]},
         "celery.app.trace": {"level": "WARNING"},
         "weasyprint": {"level": "WARNING"},
         "weasyprint.progress": {"level": "WARNING"},

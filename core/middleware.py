@@ -1,6 +1,7 @@
 """Refusing an oversized request body before anything reads it; the health check; keeping what
 belongs to a person out of shared caches; a request whose database connection was lost."""
 
+import logging
 import sys
 from collections.abc import Callable
 
@@ -16,6 +17,7 @@ from django.utils import timezone
 from .isolation import CONNECTION
 
 SAFE_METHODS = ("GET", "HEAD")
+logger = logging.getLogger(__name__)
 
 
 @receiver(got_request_exception)
@@ -24,6 +26,15 @@ def note_a_lost_database(sender, request=None, **kwargs):
     to ``DatabaseLostMiddleware`` on the request, which Django's 500 would otherwise hide."""
     if request is not None and isinstance(sys.exc_info()[1], CONNECTION):
         request.database_lost = True
+
+
+class AnsweredAgain(logging.Filter):
+    """Django logs a request that failed as an "Internal Server Error" with its traceback; one
+    whose database connection was lost is answered by ``DatabaseLostMiddleware`` instead, which
+    logs one line of its own."""
+
+    def filter(self, record):
+        return not getattr(getattr(record, "request", None), "database_lost", False)
 
 
 class DatabaseLostMiddleware:
@@ -44,8 +55,16 @@ class DatabaseLostMiddleware:
             request.database_lost = False
             response = self.get_response(request)
             if not request.database_lost:
+                logger.warning(
+                    "%s %s: the database connection was lost; answered again",
+                    request.method,
+                    request.path,
+                )
                 return response
             connection.close()
+        logger.warning(
+            "%s %s: the database connection was lost; answered 503", request.method, request.path
+        )
         # Drawn without the database (no context processors): it may still be away.
         page = render_to_string("503_database.html", {"saving": request.method not in SAFE_METHODS})
         answer = HttpResponse(page, status=503)
