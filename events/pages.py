@@ -91,7 +91,11 @@ def event_document(state: selectors.EventState, now=None) -> dict:
     }
     return {
         "league": state.league.slug,
-        "updated": (now or timezone.now()).isoformat(),
+        # In the campus's clock, however `now` was given: the stored feed and a fresh render
+        # of it say the same.
+        "updated": timezone.localtime(
+            now or timezone.now(), state.league.season.institution.tz
+        ).isoformat(),
         "rounds": rounds,
         "standings": [
             {

@@ -62,7 +62,7 @@ from .nights import (
     night_release,
     nightly_moment,
 )
-from .rating_runs import rate
+from .rating_runs import leagues_showing, rate
 from .refresh import refresh_leagues
 from .retention import retention_apply
 
@@ -185,7 +185,7 @@ def _run_night(institution: Institution, run: NightlyRun, today: date) -> Nightl
     # The night's results rated (R2) before the pages are rendered, so they show the new ratings;
     # the summary line is the public contract, so what was rated is in the rating periods'
     # own records, not in it.
-    alone.rating(lambda: rate(institution, now=now))
+    rated = alone.rating(lambda: rate(institution, now=now, pages=False))
     refreshed = refresh_leagues(
         league_ids,
         now=now,
@@ -194,6 +194,10 @@ def _run_night(institution: Institution, run: NightlyRun, today: date) -> Nightl
         failing=[league_id for league_id, failing in recent.items() if failing],
     )
     alone.note(refreshed.failed)
+    if rated is not None and rated.changed:
+        # Leagues of other seasons name players whose rating moved tonight: their pages too.
+        others = set(leagues_showing(rated.changed)) - league_ids
+        alone.note(refresh_leagues(others, now=now, only_pages=True).failed)
     done = night_done(institution=institution, run=run, now=now)
     summary.standings_rebuilt = refreshed.standings_rebuilt
     summary.brackets_advanced = refreshed.brackets_advanced
@@ -243,8 +247,9 @@ class EachLeagueAlone:
                 self._add(slug, name, failure)
         return done
 
-    def rating(self, work: Callable) -> None:
-        """The institution's rating: a period that fails stops it there (``RatingRun``)."""
+    def rating(self, work: Callable):
+        """The institution's rating: a period that fails stops it there (``RatingRun``).
+        Returns the run, or None when it failed as a whole."""
         run, failure = attempt("rating", work, about=self.institution.slug)
         if failure is not None:
             self._add("-", self.institution.name, failure)
@@ -252,6 +257,7 @@ class EachLeagueAlone:
             league = League.objects.filter(pk=run.stopped.league_id).values("slug", "name")
             found = league.first() or {"slug": "-", "name": self.institution.name}
             self._add(found["slug"], found["name"], run.stopped.failure)
+        return run
 
     def note(self, failed: dict[int, Failure]) -> None:
         """Failures another step kept per league (the refresh's)."""

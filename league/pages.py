@@ -167,15 +167,22 @@ def _standings_html(league, rows, columns, updated, bracket, champion) -> str:
 def render_pages(league_ids, now=None) -> int:
     """Render and store the standings and bracket pages of these leagues, and an event's
     leaderboard and event.json; returns how many. A fixed number of queries whatever the number
-    of leagues, and a few more for each event among them (events are few: one an evening).
+    of leagues, and a few more for each event among them (events are few: one an evening)."""
+    pages = rendered_pages(league_ids, now or timezone.now())
+    _store(pages)
+    return len(pages)
+
+
+def rendered_pages(league_ids, now) -> list[tuple]:
+    """These leagues' pages as they would be stored now (``LeaguePage``: the league's id, then
+    ``PAGE_COLUMNS``' values), rendered and not stored.
 
     Each page is rendered for the institution's members (full names, withheld students as
     numbers: P1, P2) and, where the league names players more strictly in public, once more for
     everyone else; the JSON feeds always carry the public's names."""
     ids = sorted(set(league_ids))
     if not ids:
-        return 0
-    now = now or timezone.now()
+        return []
     leagues = League.objects.filter(pk__in=ids).select_related("season__institution")
     rows_by_league = standings_rows_of(ids)
     brackets, slots, players = _brackets(ids)
@@ -239,5 +246,4 @@ def render_pages(league_ids, now=None) -> int:
                 layout(),
             )
         )
-    _store(pages)
-    return len(pages)
+    return pages

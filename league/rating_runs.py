@@ -12,12 +12,38 @@ from matches.models import FINAL_STATUSES, Match
 from ratings.services import RatingRun, rate_institution
 
 from . import formats
-from .models import League, Round
+from .models import Entry, League, Round
+from .refresh import refresh_leagues
 
 
 def rate(
-    institution: Institution, *, from_scratch: bool = False, now: datetime | None = None
+    institution: Institution,
+    *,
+    from_scratch: bool = False,
+    now: datetime | None = None,
+    pages: bool = True,
 ) -> RatingRun:
+    """Rate what is ready (``ratings.services.rate_institution``), then render again the pages
+    of every league that shows a player whose rating moved: standings.json and event.json give
+    each player's rating now. `pages=False` leaves that to the caller (the nightly renders
+    them with the rest)."""
+    run = _rate(institution, from_scratch=from_scratch, now=now)
+    if pages and run.changed:
+        refresh_leagues(leagues_showing(run.changed), only_pages=True)
+    return run
+
+
+def leagues_showing(player_ids) -> list[int]:
+    """The leagues whose pages name these players (their entries): one query."""
+    return list(
+        Entry.objects.filter(player_id__in=list(player_ids))
+        .order_by()
+        .values_list("league_id", flat=True)
+        .distinct()
+    )
+
+
+def _rate(institution: Institution, *, from_scratch: bool, now: datetime | None) -> RatingRun:
     whole = League.objects.filter(
         season__institution=institution, format__in=formats.with_trait("one_rating_period")
     )

@@ -82,6 +82,35 @@ def render_the_pages_of_a_renamed_player(sender, instance, update_fields=None, *
     )
 
 
+# What a profile's save may change that its leagues' pages show: a guest's name, withholding.
+SHOWN_PROFILE_FIELDS = ("display_name", "withholds_name", "registrar_withholds")
+
+
+@receiver(pre_save, sender="accounts.PlayerProfile")
+def note_a_change_to_a_shown_profile(sender, instance, update_fields=None, **kwargs):
+    if update_fields is not None and not set(SHOWN_PROFILE_FIELDS) & set(update_fields):
+        instance._shown_changed = False
+        return
+    stored = None
+    if instance.pk is not None:
+        stored = sender.objects.filter(pk=instance.pk).values(*SHOWN_PROFILE_FIELDS).first()
+    instance._shown_changed = stored is not None and any(
+        stored[name] != getattr(instance, name) for name in SHOWN_PROFILE_FIELDS
+    )
+
+
+@receiver(post_save, sender="accounts.PlayerProfile")
+def render_the_pages_of_a_profile_shown_anew(sender, instance, **kwargs):
+    """A guest renamed (in the admin, say) or a name withheld by any path: their leagues' pages
+    follow, whoever saved the profile."""
+    if getattr(instance, "_shown_changed", False):
+        render_after_commit(
+            lambda: list(
+                Entry.objects.filter(player_id=instance.pk).values_list("league_id", flat=True)
+            )
+        )
+
+
 @receiver(forgotten)
 def take_forgotten_players_off_the_waitlists(sender, profile_ids, **kwargs):
     """A forgotten player is waiting for nothing: a place that frees goes to the next (P4)."""

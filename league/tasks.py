@@ -70,13 +70,10 @@ def refresh_wanted_leagues() -> int:
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=5, max_retries=5)
 def rate_now(institution_id: int, league_ids: list[int] = ()) -> str:
     """Rate the institution now, not at night: an event's last result is final (R2: an event is
-    one period), or a director imported ratings (R5); then show the new ratings on these
-    leagues' pages (other leagues' pages show them after the night). Running it twice changes
-    nothing."""
-    run = rate(Institution.objects.get(pk=institution_id))
-    if league_ids:
-        refresh_when_free(list(league_ids))
-    return run.line()
+    one period), or a director imported ratings (R5); every page that shows a player whose
+    rating moved is rendered again (``rating_runs.rate``). Running it twice changes nothing.
+    `league_ids`: kept for tasks queued before it was unused."""
+    return rate(Institution.objects.get(pk=institution_id)).line()
 
 
 def ask_to_rate(institution_id: int, league_ids: list[int] = ()) -> None:

@@ -87,6 +87,8 @@ class RatingRun:
     players: int = 0  # players whose rating this run wrote
     stopped: Stopped | None = None  # the period that failed, if one did
     waiting: int = 0  # periods after it, left to rate once it is mended
+    # Whose rating this run wrote or took away: the pages that show them follow.
+    changed: frozenset[int] = frozenset()
 
     def line(self) -> str:
         line = f"{self.periods} periods rated, {self.kept} kept, {self.players} players"
@@ -141,6 +143,7 @@ def rate_institution(
             periods=done,
             kept=len(kept),
             players=written,
+            changed=frozenset(touched),
             stopped=None if stopped is None else Stopped(stopped[0].league_id, *stopped[1:]),
             waiting=len(again) - done - 1 if stopped else 0,
         )
