@@ -1,5 +1,9 @@
 """iCalendar feeds (RFC 5545) built with the `icalendar` library: a player's scheduled matches and
-deadlines, and a league's round deadlines and scheduled matches."""
+deadlines, and a league's round deadlines and scheduled matches.
+
+A feed is read by whoever holds its link (calendar services, people it is shared with): every
+feed names players in the public style of their league (P2), as the JSON feeds do, and never
+as given."""
 
 from datetime import timedelta
 
@@ -17,9 +21,9 @@ def _calendar(name: str) -> Calendar:
     return calendar
 
 
-def _names(match, style: str = "") -> str:
-    """The match's players, named under a privacy style (a league's feed: ``league.names``);
-    a player's own feed names their opponents as given."""
+def _names(match, league=None) -> str:
+    """The match's players, named in its league's public style (P1, P2)."""
+    style = (league or match.league).names_in_public
     return " v ".join(seat.player.name_in(style) or "TBD" for seat in match.seats.all())
 
 
@@ -50,13 +54,13 @@ def _add_match_events(calendar: Calendar, match, stamp) -> None:
 
 
 def player_calendar(profile, matches, stamp) -> bytes:
-    calendar = _calendar(f"Scrabble: {profile.name}")
+    calendar = _calendar(f"Scrabble: {profile.name_in(profile.institution.public_names)}")
     for match in matches:
         _add_match_events(calendar, match, stamp)
     return calendar.to_ical()
 
 
-def league_calendar(league, rounds, stamp, style: str = "") -> bytes:
+def league_calendar(league, rounds, stamp) -> bytes:
     calendar = _calendar(f"Scrabble: {league.name}")
     tz = league.season.institution.tz
     for round_ in rounds:
@@ -75,7 +79,7 @@ def league_calendar(league, rounds, stamp, style: str = "") -> bytes:
                 game.add("dtstamp", stamp)
                 game.add("dtstart", match.scheduled_at.astimezone(tz))
                 game.add("dtend", match.scheduled_at.astimezone(tz) + GAME_LENGTH)
-                game.add("summary", f"Scrabble: {_names(match, style)}")
+                game.add("summary", f"Scrabble: {_names(match, league)}")
                 game.add("location", match.venue)
                 calendar.add_component(game)
     return calendar.to_ical()

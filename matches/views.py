@@ -388,7 +388,11 @@ def match_dispute(request, pk, report_id):
 
 def player_calendar_feed(request: HttpRequest, token) -> HttpResponse:
     """A player's .ics feed; the secret token in the URL is the only key (calendar apps can't log in)."""
-    profile = PlayerProfile.objects.select_related("user").filter(calendar_token=token).first()
+    profile = (
+        PlayerProfile.objects.select_related("user", "institution")
+        .filter(calendar_token=token)
+        .first()
+    )
     if profile is None:
         raise Http404
     body = player_calendar(profile, matches_of(profile), timezone.now())

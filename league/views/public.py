@@ -158,9 +158,7 @@ def league_bracket(request: HttpRequest, slug: str) -> HttpResponse:
 def league_calendar_feed(request: HttpRequest, slug: str) -> HttpResponse:
 
     league = _public_league(request, slug)
-    body = league_calendar(
-        league, schedule(league), timezone.now(), name_style(request.user, league)
-    )
+    body = league_calendar(league, schedule(league), timezone.now())
     response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
     response["Content-Disposition"] = f'inline; filename="{league.slug}.ics"'
     return response

@@ -3,6 +3,7 @@ league's stricter one, the student's own choice and the registrar's roster colum
 stored pages and their JSON."""
 
 import json
+from datetime import timedelta
 
 import pytest
 from django.test import Client
@@ -180,3 +181,25 @@ def test_p2_a_roster_row_with_a_withhold_value_that_is_not_yes_or_no_is_refused_
     assert result.rejected == [(2, "withhold 'maybe' is not yes or no (empty means no)")]
     ada.refresh_from_db()
     assert not ada.registrar_withholds
+
+
+def test_p2_every_calendar_feed_names_a_withheld_student_by_number(league, ada, bo):
+    """A feed is read by whoever holds its link: the opponent's own feed, her own feed and the
+    league's feed all name her as Player N, as the JSON feeds do."""
+    match = match_between(league, ada, bo)
+    match.scheduled_at = match.deadline - timedelta(days=2)
+    match.save(update_fields=["scheduled_at"])
+    name_withhold(actor=ada.user, profile=ada, withhold=True)
+    ada.refresh_from_db()
+    number = privacy.anonymous_name(ada.pk)
+
+    feeds = {
+        "hers": reverse("player_calendar", args=[ada.calendar_token]),
+        "his": reverse("player_calendar", args=[bo.calendar_token]),
+        "league": reverse("league_calendar", args=[league.slug]),
+    }
+    for whose, url in feeds.items():
+        body = Client().get(url).content.decode()
+        assert "Ada" not in body and "Quill" not in body, whose
+        assert number in body, whose
+    assert f"SUMMARY:Scrabble: {number} v Bo Vance" in Client().get(feeds["his"]).content.decode()
