@@ -11,7 +11,9 @@ Words used here:
 - withheld: the student asked the registrar to withhold their directory information, or chose it
   on their profile: everywhere but their own matches and staff pages they are "Player N".
 - anonymous number: the player's number at their institution, the N above; it never changes and
-  never reveals who they are.
+  never reveals who they are. On the pages of a club or an event, where every entrant has a
+  player number (the one on their card), that number stands instead: "Player 7" is the same
+  person on the wall, the card, the projector and event.json.
 - erased: the player asked to be forgotten; their name is gone and they are "Former player N".
 """
 
@@ -41,12 +43,14 @@ def profile_id_of(number: int) -> int | None:
     return block * _BLOCK + (scrambled * pow(_STRIDE, -1, _BLOCK)) % _BLOCK + 1
 
 
-def anonymous_name(profile_id: int) -> str:
-    return f"Player {anonymous_number(profile_id)}"
+def anonymous_name(profile_id: int, number: int | None = None) -> str:
+    """ "Player N": their player number where the page is about a club or an event that gave
+    them one, else their institution's anonymous number."""
+    return f"Player {number or anonymous_number(profile_id)}"
 
 
-def former_name(profile_id: int) -> str:
-    return f"Former player {anonymous_number(profile_id)}"
+def former_name(profile_id: int, number: int | None = None) -> str:
+    return f"Former player {number or anonymous_number(profile_id)}"
 
 
 # A forgotten user keeps their row (the audit trail points at it) under an address that is no
@@ -84,14 +88,21 @@ def short_name(full_name: str) -> str:
 
 
 def shown_name(
-    profile_id: int, full_name: str, *, style: str, withheld: bool, erased: bool = False
+    profile_id: int,
+    full_name: str,
+    *,
+    style: str,
+    withheld: bool,
+    erased: bool = False,
+    number: int | None = None,
 ) -> str:
     """The name a page shows for this player under ``style`` (P1–P3). ``full_name`` is the name
-    as the player gave it (``PlayerProfile.name``)."""
+    as the player gave it (``PlayerProfile.name``); ``number``, their player number at the club
+    or event the page is about, which they go by there when shown by number."""
     if erased:
-        return former_name(profile_id)
+        return former_name(profile_id, number)
     if withheld or style == NUMBER or "@" in full_name:  # a user with no name goes by e-mail
-        return anonymous_name(profile_id)
+        return anonymous_name(profile_id, number)
     if style == SHORT:
         return short_name(full_name)
     return full_name

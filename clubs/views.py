@@ -287,8 +287,8 @@ def club_cards(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                     printables.PrintSeat(
                         seat=seat.order,
                         # Printed sheets leave the staff's hands: a withheld student is their
-                        # number (P2), as on an event's cards.
-                        name=seat.player.name_in(privacy.FULL),
+                        # player number here (P2), as on an event's cards.
+                        name=seat.player.name_in(privacy.FULL, numbers.get(seat.player_id)),
                         number=numbers.get(seat.player_id),
                         keeps_score=seat.order == table.scorekeeper,
                     )

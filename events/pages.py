@@ -63,7 +63,7 @@ def event_document(state: selectors.EventState, now=None) -> dict:
                             {
                                 "seat": seat.order,
                                 "player_number": entry.player_number if entry else None,
-                                "name": seat.player.name_in(state.style),
+                                "name": state.names.of(seat.player),
                                 "category": entry.entrant.category.name
                                 if entry and entry.entrant.category_id
                                 else None,

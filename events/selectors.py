@@ -18,6 +18,7 @@ from events.models import (
 )
 from league.door import search_filter
 from league.models import CheckIn, Entry, League, Round
+from league.names import NamesAt
 from league.selectors import rating_cells
 from matches.models import FINAL_STATUSES, Match, MatchStatus, Seat
 
@@ -54,7 +55,7 @@ def board_of(
         BoardEntrant(
             id=entry.player_id,
             number=entry.player_number,
-            name=entry.player.name_in(style),
+            name=entry.player.name_in(style, entry.player_number),
             category=names.get(entry.entrant.category_id, ""),
             team=entry.entrant.team.name if entry.entrant.team_id else None,
             withdrawn=entry.withdrawn_at is not None,
@@ -128,6 +129,16 @@ class EventState:
     rounds: list[tuple[Round, list[Match]]]
     board: Leaderboard
     style: str = ""  # how its pages name players (``league.names``)
+
+    @property
+    def names(self) -> NamesAt:
+        """Its pages' naming: the style, and each entrant's player number (P2)."""
+        return NamesAt(self.style, numbers_of(self.entries))
+
+
+def numbers_of(entries) -> dict[int, int]:
+    """Each entrant's player number by profile id: what they go by here when shown by number."""
+    return {entry.player_id: entry.player_number for entry in entries if entry.player_number}
 
 
 def event_state(league: League, style: str = "") -> EventState:

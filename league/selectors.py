@@ -173,6 +173,7 @@ def named_rows(rows: list[dict], style: str) -> list[dict]:
                 style=style,
                 withheld=row["withheld"],
                 erased=row["erased"],
+                number=row["player_number"],
             ),
         }
         for row in rows
@@ -206,7 +207,15 @@ def standings_rows_of(league_ids) -> dict[int, list[dict]]:
     # named, and sorted among ties, by the name they gave.
     rows = (
         Standing.objects.filter(league_id__in=list(league_ids))
-        .annotate(sort_name=Coalesce("player__user__last_name", "player__display_name"))
+        .annotate(
+            sort_name=Coalesce("player__user__last_name", "player__display_name"),
+            # At a club or an event, the number one is shown by (P2): their player number there.
+            player_number=Subquery(
+                Entry.objects.filter(
+                    league_id=OuterRef("league_id"), player_id=OuterRef("player_id")
+                ).values("player_number")[:1]
+            ),
+        )
         .order_by("league_id", "rank", "sort_name", "player__user__first_name")
         .values(
             *STANDING_COLUMNS,
@@ -219,6 +228,7 @@ def standings_rows_of(league_ids) -> dict[int, list[dict]]:
             "player__erased_at",
             "player__rating__rating",
             "player__rating__deviation",
+            "player_number",
         )
     )
     for row in rows:

@@ -388,13 +388,8 @@ def match_dispute(request, pk, report_id):
 
 def player_calendar_feed(request: HttpRequest, token) -> HttpResponse:
     """A player's .ics feed; the secret token in the URL is the only key (calendar apps can't log in)."""
-    profile = (
-        PlayerProfile.objects.select_related("user", "institution")
-        .filter(calendar_token=token)
-        .first()
-    )
-    if profile is None:
-        raise Http404
+    found = PlayerProfile.objects.select_related("user", "institution")
+    profile = get_object_or_404(found, calendar_token=token)
     body = player_calendar(profile, matches_of(profile), timezone.now())
     response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
     response["Content-Disposition"] = 'inline; filename="scrabble.ics"'

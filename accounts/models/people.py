@@ -166,17 +166,20 @@ class PlayerProfile(models.Model):
     def anonymous_number(self) -> int:
         return privacy.anonymous_number(self.pk)
 
-    def name_in(self, style: str) -> str:
+    def name_in(self, style: str, number: int | None = None) -> str:
         """Their name on a page others read, under a privacy style (``accounts.privacy``); no
-        style: the name as given (staff pages)."""
+        style: the name as given (staff pages). `number`: their player number at the club or
+        event the page is about, which they go by there when shown by number (P2)."""
         if not style:
-            return self.name
+            erased = self.erased_at is not None
+            return privacy.former_name(self.pk, number) if erased else self.name
         return privacy.shown_name(
             self.pk,
             self.name,
             style=style,
             withheld=self.withheld,
             erased=self.erased_at is not None,
+            number=number,
         )
 
     @property

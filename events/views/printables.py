@@ -52,7 +52,7 @@ def event_print(request: HttpRequest, slug: str, number: int, kind: str) -> Http
     def seat_of(seat, entry, match=None):
         return printables.PrintSeat(
             seat=seat.order,
-            name=seat.player.name_in(style),
+            name=state.names.of(seat.player),
             number=entry.player_number if entry else None,
             category=entry.entrant.category.name if entry and entry.entrant.category_id else "",
             team=entry.entrant.team.name if entry and entry.entrant.team_id else "",

@@ -32,7 +32,7 @@ def event_home(request: HttpRequest, league: League) -> HttpResponse:
         "events/home.html",
         {
             "league": league,
-            "names": style,
+            "names": state.names,
             "state": state,
             "rounds": rounds,
             "next_round": next((r for r in rounds if r["status"] != "complete"), None),
@@ -158,7 +158,7 @@ def event_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         raise Http404
     by_name = sorted(
         (
-            (entry.player.name_in(style).casefold(), entry, match)
+            (state.names.of(entry.player).casefold(), entry, match)
             for match, seats in view["tables"] + view["byes"]
             for _, entry in seats
             if entry is not None
@@ -180,7 +180,7 @@ def event_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "events/round.html",
         {
             "league": league,
-            "names": style,
+            "names": state.names,
             "view": view,
             "mine": mine,
             "by_name": [(entry, match) for _, entry, match in by_name],

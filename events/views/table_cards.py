@@ -18,7 +18,7 @@ from events import card_board, selectors
 from events.models import TableCard
 from events.services import card_settling, table_cards
 from events.views.access import event_of, round_of, scorer_event_of, staff_event_of
-from league.names import STAFF, name_style
+from league.names import STAFF, NamesAt, name_style
 from league.wordlists import two_letter_words
 from matches.forms import SCORE
 from matches.models import GameEnd, Match, MatchStatus
@@ -177,15 +177,16 @@ def event_table(
     me = getattr(request.user, "profile", None) if request.user.is_authenticated else None
     my_seat = next((seat for seat, _ in seats if me is not None and seat.player_id == me.pk), None)
     style = STAFF if my_seat else name_style(request.user, league)
+    names_here = NamesAt(style, {seat.player_id: e.player_number for seat, e in seats if e})
     seconds = max(
         (e.entrant.category.turn_seconds or 0 for _, e in seats if e and e.entrant.category_id),
         default=0,
     )
-    names = ",".join(seat.player.name_in(style).replace(",", " ") for seat, _ in seats)
+    names = ",".join(names_here.of(seat.player).replace(",", " ") for seat, _ in seats)
     context = {
         "league": league,
         "round": round_,
-        "names": style,
+        "names": names_here,
         "match": match,
         "seats": seats,
         "turn_seconds": seconds,
@@ -199,7 +200,7 @@ def event_table(
         device_of(request)
 
         def named(seat):
-            return seat.player.name_in(style)
+            return names_here.of(seat.player)
 
         initial = {"seat": my_seat.order if my_seat else match.scorekeeper}
         context.update(

@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from accounts import privacy
 from accounts.models import Institution, PlayerProfile
-from league.models import League
+from league.models import Entry, League
 from matches.models import Seat
 from tests.support import poppler, run
 
@@ -273,8 +273,10 @@ def test_p2_a_withheld_student_is_a_number_on_every_public_surface(demo, db, tmp
             assert response.status_code == 200, url
             seen[f"{url} as {reader.label}"] = response.content.decode()
     printed = _printables(director, withheld, tmp_path)
-    numbers = [privacy.anonymous_name(profile.pk) for profile in withheld]
-    assert any(number in text for text in printed.values() for number in numbers)
+    # At an event they go by their player number there, the one on their card (P2).
+    at_events = Entry.objects.filter(player__in=withheld, league__format="event")
+    numbers = [f"Player {entry.player_number}" for entry in at_events]
+    assert numbers and any(number in text for text in printed.values() for number in numbers)
     seen.update(printed)
 
     for profile in withheld:
