@@ -189,7 +189,7 @@ def parse_roster(text: str, campus_id_pattern: str, campus_id_hint: str = "") ->
             continue
         # The same address under a second campus ID is one student named twice (a slip of the
         # registrar's): the first line stands, as for the same campus ID twice.
-        address = email.casefold()
+        address = email.lower()
         if address and address in line_of_email:
             parsed.rejected.append(
                 (line, f"e-mail {email} is already on line {line_of_email[address]}")
