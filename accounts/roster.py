@@ -4,7 +4,9 @@ A roster has a header line naming its columns. `campus_id` (or `student_id`, `ca
 is required; `first_name`, `last_name` and `email` are kept when present; `withhold` (or
 `directory_opt_out`, `ferpa_hold`, `confidential`: yes/no, y/n, true/false, 1/0, x or empty) says
 the student withholds their directory information (P2); other columns are ignored. A problem with the file as a whole raises RosterFileError naming the line; a problem
-with one row rejects that row with its line number and reason.
+with one row rejects that row with its line number and reason. A student named twice (the same
+campus ID, or the same e-mail under another campus ID) keeps the first line; the later one is
+rejected as already on that line.
 """
 
 import codecs
@@ -148,7 +150,8 @@ def parse_roster(text: str, campus_id_pattern: str, campus_id_hint: str = "") ->
     optional = {name: columns.index(name) for name in OPTIONAL_HEADERS if name in columns}
 
     parsed = ParsedRoster()
-    first_seen: dict[str, int] = {}
+    first_seen: dict[str, int] = {}  # by campus ID
+    line_of_email: dict[str, int] = {}  # by the address ignoring case
     for line, cells, problem in csv_lines(reader, len(header)):
         if problem:
             parsed.rejected.append((line, problem))
@@ -168,7 +171,6 @@ def parse_roster(text: str, campus_id_pattern: str, campus_id_hint: str = "") ->
                 (line, f"campus ID {campus_id} is already on line {first_seen[campus_id]}")
             )
             continue
-        first_seen[campus_id] = line
         values = {name: cells[index].strip() for name, index in optional.items()}
         email = values.get("email", "")
         if len(email) > EMAIL_MAX_LENGTH:
@@ -185,6 +187,18 @@ def parse_roster(text: str, campus_id_pattern: str, campus_id_hint: str = "") ->
                 (line, f"withhold {withhold!r} is not yes or no (empty means no)")
             )
             continue
+        # The same address under a second campus ID is one student named twice (a slip of the
+        # registrar's): the first line stands, as for the same campus ID twice.
+        address = email.lower()
+        if address and address in line_of_email:
+            parsed.rejected.append(
+                (line, f"e-mail {email} is already on line {line_of_email[address]}")
+            )
+            continue
+        # Only a kept line is one a later line can repeat.
+        first_seen[campus_id] = line
+        if address:
+            line_of_email[address] = line
         parsed.rows.append(
             RosterRow(
                 line=line,

@@ -2,7 +2,8 @@
 `import_entrants`): columns `name`, `player_number`, `email`, `campus_id`. Students come by
 campus ID (or their e-mail); anyone else is a guest, where the club is open to visitors. A
 member already in (same player number, else e-mail, else campus ID, else the club's only member
-with that name) is updated, not doubled, so the same list twice changes nothing."""
+with that name) is updated, not doubled, so the same list twice changes nothing; one member on
+two lines keeps the first, the later refused (league.entrants_file)."""
 
 from dataclasses import dataclass
 
@@ -55,6 +56,18 @@ def _clean(details: MemberDetails) -> MemberDetails:
     return MemberDetails(name=name, player_number=number, email=email, campus_id=campus_id)
 
 
+def _member_found(league: League, details: MemberDetails) -> Entry | None:
+    """The club's entry the (cleaned) details already name, if any; reads, never writes."""
+    return entry_found(
+        league,
+        player_number=details.player_number,
+        email=details.email,
+        campus_id=details.campus_id,
+        name=details.name,
+        error=ClubError,
+    )
+
+
 def member_save(
     *, actor, league: League, details: MemberDetails, as_system: bool = False
 ) -> tuple[Entry, str]:
@@ -65,14 +78,7 @@ def member_save(
     with transaction.atomic():
         league = lock_league(league, format=LeagueFormat.CLUB, error=ClubError)
         require_staff(actor, league, front_desk=True, as_system=as_system)
-        entry = entry_found(
-            league,
-            player_number=details.player_number,
-            email=details.email,
-            campus_id=details.campus_id,
-            name=details.name,
-            error=ClubError,
-        )
+        entry = _member_found(league, details)
         created = changed = False
         if entry is None:
             player = person_to_enter(
@@ -120,7 +126,12 @@ def members_import(
     with `strict`, any bad row refuses the whole file."""
     rows, rejected = read_rows(data, columns=COLUMNS, max_bytes=MAX_BYTES, build=_details)
 
-    def save(details: MemberDetails) -> str:
-        return member_save(actor=actor, league=league, details=details, as_system=as_system)[1]
+    def find(details: MemberDetails):
+        return _member_found(league, _clean(details))
 
-    return import_rows(league=league, rows=rows, rejected=rejected, save=save, strict=strict)
+    def save(details: MemberDetails):
+        return member_save(actor=actor, league=league, details=details, as_system=as_system)
+
+    return import_rows(
+        league=league, rows=rows, rejected=rejected, find=find, save=save, strict=strict
+    )

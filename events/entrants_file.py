@@ -6,9 +6,10 @@ Columns: `name` (required), `category` (matched ignoring case; empty = the first
 `email`, `campus_id` (links the student with that campus ID). A person already entered (same
 player number, else e-mail, else campus ID, else the league's only entrant with that name) is
 updated, not duplicated; two rows with the same name and nothing else to tell them apart are
-refused by line. The same file twice changes nothing: `created=0 updated=0`."""
+refused by line, and one person on two lines (by one key or two) keeps the first, the later
+refused. The same file twice changes nothing: `created=0 updated=0`."""
 
-from events.services.entrants import EntrantDetails, entrant_save
+from events.services.entrants import EntrantDetails, clean_details, entrant_save, existing_entry
 from league.entrants_file import (
     EntrantsFileError,
     EntrantsRejected,
@@ -47,10 +48,14 @@ def entrants_import(
     any bad row refuses the whole file."""
     rows, rejected = parse_entrants(data)
 
-    def save(details: EntrantDetails) -> str:
-        _, saved = entrant_save(
+    def find(details: EntrantDetails):
+        return existing_entry(league, clean_details(details))
+
+    def save(details: EntrantDetails):
+        return entrant_save(
             actor=actor, league=league, details=details, as_system=as_system, refresh=False
         )
-        return saved
 
-    return import_rows(league=league, rows=rows, rejected=rejected, save=save, strict=strict)
+    return import_rows(
+        league=league, rows=rows, rejected=rejected, find=find, save=save, strict=strict
+    )

@@ -4,13 +4,16 @@ saver. An event's file (E3) has categories and teams; a club's member list (E4) 
 
 Rows with nothing but a name stand for the league's entrant of that name, so the same file
 twice changes nothing; two such rows with one name could be one person or two, so both are
-refused by line."""
+refused by line. One person named twice is refused on the later line, the first standing: by the
+same player number, e-mail or campus ID as it is read, and by two keys of one person (a campus ID
+on one line, the same student's e-mail on another) as it is saved."""
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from django.db import transaction
 
+from accounts.campus_ids import normalize_campus_id
 from core.errors import BadValue, DomainError, RowsRejected
 from core.values import csv_rows, decoded, whole_number
 from league.models import League
@@ -78,7 +81,7 @@ def read_rows(
                 rows.append((line, row))
     except BadValue as error:
         raise EntrantsFileError(error.message) from None
-    return _without_namesakes(rows, rejected)
+    return _without_repeated_keys(*_without_namesakes(rows, rejected))
 
 
 def _row(values: dict[str, str], build: Callable):
@@ -121,20 +124,55 @@ def _without_namesakes(rows, rejected):
     return kept, rejected
 
 
+def _without_repeated_keys(rows, rejected):
+    """A player number, e-mail or campus ID already on a kept line names that line's person
+    again: the later line is refused, whatever else it says."""
+    line_of: dict[tuple[str, object], int] = {}
+    kept = []
+    for line, details in rows:
+        keys = [
+            ("player number", details.player_number),
+            ("e-mail", (details.email or "").lower()),
+            ("campus ID", normalize_campus_id(details.campus_id)),
+        ]
+        keys = [key for key in keys if key[1]]
+        repeated = next((key for key in keys if key in line_of), None)
+        if repeated is not None:
+            what, value = repeated
+            shown = details.email if what == "e-mail" else value
+            rejected.append((line, f"{what} {shown} is already on line {line_of[repeated]}"))
+            continue
+        line_of.update(dict.fromkeys(keys, line))
+        kept.append((line, details))
+    return kept, rejected
+
+
 def import_rows(
-    *, league: League, rows, rejected, save: Callable, strict: bool = False
+    *, league: League, rows, rejected, find: Callable, save: Callable, strict: bool = False
 ) -> EntrantsResult:
-    """Save every good row with `save(details) -> "created" | "updated" | "unchanged"`, each
-    on its own (a refused row changes nothing); with `strict`, any bad row refuses the file."""
+    """Save every good row with `save(details) -> (entry, "created" | "updated" |
+    "unchanged")`, each on its own (a refused row changes nothing). A row whose person an
+    earlier row saved (by another key: a campus ID, then the same student's e-mail) is refused:
+    before saving when `find(details)`, the league's entry the row already names, says so, and
+    undone when only the save tells. With `strict`, any bad row refuses the file."""
     result = EntrantsResult(rejected=list(rejected))
+    first_of_entry: dict[int, tuple[int, str]] = {}  # entry id: (line, the person's name)
     with transaction.atomic():
         for line, details in rows:
             try:
                 with transaction.atomic():
-                    saved = save(details)
+                    # Found first, so the reason is this and not what the save would trip on
+                    # (the first line's team, say).
+                    entry = find(details)
+                    if entry is None or entry.pk not in first_of_entry:
+                        entry, saved = save(details)
+                    if entry.pk in first_of_entry:
+                        first, name = first_of_entry[entry.pk]
+                        raise DomainError(f"{name} is already on line {first}")
             except DomainError as error:
                 result.rejected.append((line, error.message))
                 continue
+            first_of_entry[entry.pk] = (line, entry.player.name)
             result.entrants += 1
             result.created += saved == "created"
             result.updated += saved == "updated"

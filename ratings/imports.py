@@ -44,7 +44,8 @@ def ratings_import(
     now=None,
 ) -> RatingImport:
     """Keep each line's rating as its player's starting rating. A line is refused, by number,
-    when the file cannot say who it means or the institution has no such player; with `strict`
+    when the file cannot say who it means, the institution has no such player, or an earlier
+    line already named that player (by the same key or the other one); with `strict`
     nothing is imported if any line is refused. The same file again changes nothing. The
     players' rated periods from their first on are undone, for the next rating run to rate
     again from the new start. `actor` None means the command line."""
@@ -58,13 +59,20 @@ def ratings_import(
         # The rating run locks the institution's row too: an import never lands mid-run.
         Institution.objects.select_for_update().filter(pk=institution.pk).first()
         players = _players_of(institution, parsed.rows)
-        found = []
+        found, line_of_player = [], {}
         for row in parsed.rows:
             player = players.get(row.campus_id or row.email)
+            who = f"campus ID {row.campus_id}" if row.campus_id else f"e-mail {row.email}"
             if player is None:
-                who = f"campus ID {row.campus_id}" if row.campus_id else f"e-mail {row.email}"
                 result.refused.append((row.line, f"no player at {institution.name} has {who}"))
+            elif player in line_of_player:
+                # A campus ID on one line and the same player's e-mail on another: one person
+                # named twice. The first line stands, as for the same key twice.
+                result.refused.append(
+                    (row.line, f"{who} is the player already on line {line_of_player[player]}")
+                )
             else:
+                line_of_player[player] = row.line
                 found.append((row, player))
         result.refused.sort()
         if strict and result.refused:

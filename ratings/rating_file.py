@@ -4,7 +4,9 @@ A header line names the columns: `rating` is required (also `naspa_rating`), and
 column (the roster's names for it) or an `email` column, or both: on a line with both, the
 campus ID decides. `deviation` (also `rd`) is optional. Other columns are ignored. A problem
 with the file as a whole raises RosterFileError naming the line; a problem with one line
-refuses that line with its number and the reason, as the roster does."""
+refuses that line with its number and the reason, as the roster does. A key already on an
+earlier line refuses the later line (the first stands); the same player under the other key is
+found once the keys are looked up (ratings.imports)."""
 
 import csv
 import io
@@ -99,11 +101,11 @@ def parse_ratings(text: str) -> ParsedRatings:
         except ValueError as refusal:
             parsed.refused.append((line, str(refusal)))
             continue
-        key = row.campus_id or row.email
-        if key in seen:
-            parsed.refused.append((line, f"{key} is already on line {seen[key]}"))
+        who = f"campus ID {row.campus_id}" if row.campus_id else f"e-mail {row.email}"
+        if who in seen:
+            parsed.refused.append((line, f"{who} is already on line {seen[who]}"))
             continue
-        seen[key] = line
+        seen[who] = line
         parsed.rows.append(row)
     return parsed
 

@@ -288,6 +288,14 @@ def refused(*args) -> CommandError:
     return caught.value
 
 
+def refused_saying(*args) -> tuple[CommandError, str]:
+    """A command that refuses, and what it wrote on standard error before it did."""
+    err = io.StringIO()
+    with pytest.raises(CommandError) as caught:
+        call_command(*args, stdout=io.StringIO(), stderr=err)
+    return caught.value, err.getvalue()
+
+
 def write(tmp_path, name, text):
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")

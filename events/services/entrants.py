@@ -75,7 +75,8 @@ def _team(league: League, name: str, entry: Entry | None) -> Team | None:
     return team
 
 
-def _existing_entry(league: League, details: EntrantDetails) -> Entry | None:
+def existing_entry(league: League, details: EntrantDetails) -> Entry | None:
+    """The entry the (cleaned) details already name, if any; reads, never writes."""
     return entry_found(
         league,
         player_number=details.player_number,
@@ -160,7 +161,7 @@ def entrant_save(
     with transaction.atomic():
         league = lock_event(league)
         require(actor, league, staff=True, as_system=as_system)
-        entry = _existing_entry(league, details)
+        entry = existing_entry(league, details)
         created = entry is None
         changed = False
         category = _category(league, details.category)

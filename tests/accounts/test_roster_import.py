@@ -1,6 +1,8 @@
 """The registrar's roster (L10): `import_roster` and the admin upload. Bad files import nothing
 and name the line; bad rows are skipped and reported (or, strict, refuse the file)."""
 
+import io
+
 import pytest
 from django.core.management import CommandError, call_command
 from django.urls import reverse
@@ -10,7 +12,7 @@ from accounts.models import EligibilityStatus, RosterEntry
 from accounts.roster import decode_roster, parse_roster
 from accounts.selectors import eligibility_of
 from accounts.services import roster_import
-from tests.support import ruled_ineligible
+from tests.support import refused_saying, ruled_ineligible
 
 PATTERN = r"\d{7}"
 
@@ -68,6 +70,23 @@ def test_bad_rows_are_rejected_with_their_line_and_reason():
         (4, "campus ID 1234567 is already on line 2"),
         (5, "the campus ID is empty"),
         (6, "expected 2 fields as in the header, found 1"),
+    ]
+
+
+def test_l10_a_student_named_twice_keeps_the_first_line_by_campus_id_or_by_e_mail():
+    parsed = parse(
+        "campus_id,email\n"
+        "1234567,ada@example.edu\n"
+        " １２３４５６７ ,\n"  # line 3: the same campus ID, padded and in full-width digits
+        "7654321,ADA@example.edu\n"  # line 4: Ada's address under another campus ID
+        "2222222,not-an-address\n"  # line 5: refused, so it is no line to repeat
+        "2222222,bo@example.edu\n"
+    )
+    assert [(r.line, r.campus_id) for r in parsed.rows] == [(2, "1234567"), (6, "2222222")]
+    assert parsed.rejected == [
+        (3, "campus ID 1234567 is already on line 2"),
+        (4, "e-mail ADA@example.edu is already on line 2"),
+        (5, "e-mail 'not-an-address' is not an e-mail address"),
     ]
 
 
@@ -168,7 +187,7 @@ def test_rejected_rows_are_reported_and_the_good_rows_imported(roster_file, seas
     path = roster_file("campus_id\n1234567\nnope\n")
     run(path, season)
     captured = capsys.readouterr()
-    assert f"{path}:3: rejected: campus ID 'nope'" in captured.err
+    assert f"{path}:3: refused: campus ID 'nope'" in captured.err
     assert RosterEntry.objects.filter(season=season).count() == 1
 
 
@@ -176,6 +195,64 @@ def test_strict_import_refuses_the_whole_file_when_a_row_is_bad(roster_file, sea
     path = roster_file("campus_id\n1234567\nnope\n")
     with pytest.raises(CommandError, match="1 rows rejected, nothing imported"):
         run(path, season, "--strict")
+    assert not RosterEntry.objects.exists()
+
+
+TWICE = (
+    "campus_id,email\n"
+    "1234567,ada@example.edu\n"
+    "1234567,\n"  # line 3: the same campus ID
+    "7654321,Ada@Example.edu\n"  # line 4: the same student's address under another campus ID
+    "7777777,cy@example.edu\n"
+)
+
+
+def test_l10_a_student_named_twice_is_refused_on_the_later_line_and_the_rest_imported(
+    roster_file, season
+):
+    path = roster_file(TWICE)
+    err = io.StringIO()
+
+    call_command(
+        "import_roster",
+        path,
+        "--institution",
+        season.institution.slug,
+        "--season",
+        season.slug,
+        stdout=io.StringIO(),
+        stderr=err,
+    )
+
+    assert err.getvalue().splitlines() == [
+        f"{path}:3: refused: campus ID 1234567 is already on line 2",
+        f"{path}:4: refused: e-mail Ada@Example.edu is already on line 2",
+    ]
+    assert dict(RosterEntry.objects.values_list("campus_id", "email")) == {
+        "1234567": "ada@example.edu",
+        "7777777": "cy@example.edu",
+    }
+
+
+def test_l10_strict_prints_each_refused_line_as_without_it_and_imports_nothing(roster_file, season):
+    path = roster_file(TWICE)
+
+    error, err = refused_saying(
+        "import_roster",
+        path,
+        "--institution",
+        season.institution.slug,
+        "--season",
+        season.slug,
+        "--strict",
+    )
+
+    assert error.returncode == 1
+    assert "2 rows rejected, nothing imported" in str(error)
+    assert err.splitlines() == [
+        f"{path}:3: refused: campus ID 1234567 is already on line 2",
+        f"{path}:4: refused: e-mail Ada@Example.edu is already on line 2",
+    ]
     assert not RosterEntry.objects.exists()
 
 
@@ -305,6 +382,29 @@ def test_an_upload_with_an_email_over_254_characters_imports_the_other_rows(
     assert response.status_code == 200
     assert "longer than 254 characters" in response.content.decode()
     assert list(RosterEntry.objects.values_list("campus_id", flat=True)) == ["7654321"]
+
+
+def test_l10_the_admin_upload_refuses_a_student_named_twice_by_line(client, season, director):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    client.force_login(director.user)
+    url = reverse("admin:accounts_season_import_roster", args=[season.pk])
+
+    strict = client.post(
+        url,
+        {"file": SimpleUploadedFile("r.csv", TWICE.encode()), "encoding": "utf-8", "strict": "on"},
+    )
+    assert strict.status_code == 200
+    assert "2 rows rejected, nothing imported" in strict.content.decode()
+    assert "e-mail Ada@Example.edu is already on line 2" in strict.content.decode()
+    assert not RosterEntry.objects.exists()
+
+    page = client.post(
+        url, {"file": SimpleUploadedFile("r.csv", TWICE.encode()), "encoding": "utf-8"}
+    )
+    assert page.status_code == 200
+    assert "campus ID 1234567 is already on line 2" in page.content.decode()
+    assert sorted(RosterEntry.objects.values_list("campus_id", flat=True)) == ["1234567", "7777777"]
 
 
 def test_a_roster_over_the_upload_limit_is_refused_naming_the_command(

@@ -5,8 +5,9 @@ open to visitors; the same list twice changes nothing; bad rows are refused by l
 import pytest
 from django.core.management.base import CommandError
 
+from accounts.models import PlayerProfile
 from league.models import Entry, LeagueFormat
-from tests.support import LeagueFactory, eligible_student, run, write
+from tests.support import LeagueFactory, eligible_student, refused_saying, run, write
 
 
 @pytest.fixture
@@ -76,3 +77,51 @@ def test_e3_e4_a_plain_league_still_takes_no_entrants_file(league, tmp_path):
 
     with pytest.raises(CommandError, match="entrants are imported into events and clubs"):
         run("import_entrants", path, "--league", league.slug)
+
+
+def named_twice(student) -> str:
+    return (
+        "name,player_number,email,campus_id\n"
+        f",,,{student.campus_id}\n"
+        f"Sol Student,7,{student.user.email},\n"  # 3: the student again, by e-mail, with another number
+        "Gil Guest,,gil@example.org,\n"
+        "gil guest,,,\n"  # 5: the club's only Gil Guest, by name
+        f"Nell Visitor,,,{student.campus_id}\n"  # 6: the student's campus ID again
+    )
+
+
+def test_e4_one_member_named_twice_is_refused_on_the_later_line_by_the_same_key_or_another(
+    club, season, tmp_path
+):
+    student = eligible_student(season, first_name="Sol", last_name="Student")
+    path = write(tmp_path, "members.csv", named_twice(student))
+
+    out, err = run("import_entrants", path, "--league", "import-club")
+
+    assert out.strip() == "entrants=2 created=2 updated=0 refused=3"
+    assert err.splitlines() == [
+        f"{path}:3: refused: Sol Student is already on line 2",
+        f"{path}:5: refused: Gil Guest is already on line 4",
+        f"{path}:6: refused: campus ID {student.campus_id} is already on line 2",
+    ]
+    members = Entry.objects.filter(league=club).select_related("player__user")
+    assert {entry.player.name for entry in members} == {"Sol Student", "Gil Guest"}
+    assert members.get(player=student).player_number != 7
+
+
+def test_e4_strict_prints_each_refused_line_as_without_it_and_imports_nothing(
+    club, season, tmp_path
+):
+    student = eligible_student(season, first_name="Sol", last_name="Student")
+    path = write(tmp_path, "members.csv", named_twice(student))
+
+    error, err = refused_saying("import_entrants", path, "--league", "import-club", "--strict")
+
+    assert error.returncode == 1
+    assert err.splitlines() == [
+        f"{path}:3: refused: Sol Student is already on line 2",
+        f"{path}:5: refused: Gil Guest is already on line 4",
+        f"{path}:6: refused: campus ID {student.campus_id} is already on line 2",
+    ]
+    assert not Entry.objects.filter(league=club).exists()
+    assert not PlayerProfile.objects.filter(user__isnull=True).exists()

@@ -12,7 +12,7 @@ from matches.services import card_enter
 from ratings.imports import ratings_import
 from ratings.models import ImportedRating, PlayerRating, RatingChange
 from ratings.rating_file import IMPORTED_DEVIATION, parse_ratings
-from tests.support import refused, run, run_together, table_of, write
+from tests.support import refused, refused_saying, run, run_together, table_of, write
 
 pytestmark = pytest.mark.django_db
 
@@ -40,7 +40,7 @@ def test_r5_each_bad_line_is_refused_by_number_and_the_good_ones_read():
         (4, "the line has neither a campus ID nor an e-mail address"),
         (5, "rating 'fifteen hundred' is not a number"),
         (6, "rating 5000 is outside 100–3000"),
-        (7, "1000001 is already on line 2"),
+        (7, "campus ID 1000001 is already on line 2"),
         (8, "e-mail 'not-an-address' is not an e-mail address"),
         (9, "deviation 900 is outside 30–350"),
         (10, "expected 4 fields as in the header, found 3"),
@@ -145,6 +145,83 @@ def test_r5_the_director_imports_on_the_web_and_sees_each_refused_line(
     broken = SimpleUploadedFile("known.csv", b"campus_id,score\n1,2\n")
     page = client.post(url, {"file": broken, "encoding": "utf-8"}).content.decode()
     assert "the header needs one rating column" in page
+
+
+def test_r5_one_player_named_twice_is_refused_on_the_later_line_by_the_same_key_or_the_other(
+    tmp_path, league, table
+):
+    """A campus ID on line 2 and the same student's e-mail on line 3 made one insert touch one
+    row twice: a ProgrammingError, a traceback. The first line stands."""
+    ada, bo, cy, di = table
+    institution = league.season.institution
+    path = write(
+        tmp_path,
+        "twice.csv",
+        "campus_id,email,rating\n"
+        f"{ada.campus_id},,1800\n"
+        f",{ada.user.email.upper()},1700\n"
+        f",{bo.user.email},1400\n"
+        f"{bo.campus_id},,1450\n"
+        f"{cy.campus_id},,1600\n"
+        f" {cy.campus_id} ,,1650\n",
+    )
+
+    out, err = run("import_ratings", path, "--institution", institution.slug)
+
+    assert "3 ratings imported, 0 unchanged, 3 lines refused" in out
+    assert err.splitlines()[:3] == [
+        f"{path}:3: refused: e-mail {ada.user.email} is the player already on line 2",
+        f"{path}:5: refused: campus ID {bo.campus_id} is the player already on line 4",
+        f"{path}:7: refused: campus ID {cy.campus_id} is already on line 6",
+    ]
+    assert {r.player: r.rating for r in ImportedRating.objects.all()} == {
+        ada: 1800,
+        bo: 1400,
+        cy: 1600,
+    }
+
+
+def test_r5_strict_prints_each_refused_line_as_refused_and_imports_nothing(tmp_path, league, table):
+    ada, bo, *_ = table
+    institution = league.season.institution
+    path = write(
+        tmp_path,
+        "twice.csv",
+        f"campus_id,email,rating\n{ada.campus_id},,1800\n,{ada.user.email},1700\n"
+        f"{bo.campus_id},,1500\n{bo.campus_id},,1500\n",
+    )
+
+    error, err = refused_saying(
+        "import_ratings", path, "--institution", institution.slug, "--strict"
+    )
+
+    assert error.returncode == 1
+    assert err.splitlines() == [
+        f"{path}:3: refused: e-mail {ada.user.email} is the player already on line 2",
+        f"{path}:5: refused: campus ID {bo.campus_id} is already on line 4",
+    ]
+    assert "2 rows rejected, nothing imported" in str(error)
+    assert not ImportedRating.objects.exists() and not PlayerRating.objects.exists()
+
+
+def test_r5_the_web_import_refuses_one_player_named_twice_by_line(client, league, table, director):
+    ada = table[0]
+    url = reverse("ratings_import")
+    client.force_login(director.user)
+    data = f"campus_id,email,rating\n{ada.campus_id},,1750\n,{ada.user.email},1500\n".encode()
+
+    page = client.post(
+        url, {"file": SimpleUploadedFile("k.csv", data), "encoding": "utf-8", "strict": "on"}
+    ).content.decode()
+
+    assert f"Line 3: e-mail {ada.user.email} is the player already on line 2" in page
+    assert not ImportedRating.objects.exists()
+    page = client.post(
+        url, {"file": SimpleUploadedFile("k.csv", data), "encoding": "utf-8"}
+    ).content.decode()
+    assert "1 ratings imported, 0 unchanged, 1 lines refused" in page
+    assert f"Line 3: e-mail {ada.user.email} is the player already on line 2" in page
+    assert ImportedRating.objects.get().rating == 1750
 
 
 @pytest.mark.django_db(transaction=True)

@@ -56,12 +56,12 @@ class Command(BaseCommand):
             )
         except RosterRejected as error:
             for line, reason in error.rejected:
-                self.stderr.write(f"{file}:{line}: {reason}")
+                self.stderr.write(f"{file}:{line}: refused: {reason}")
             raise CommandError(f"{file}: {error.message}") from None
         except (RosterFileError, DomainError) as error:
             raise CommandError(f"{file}: {error.message}") from None
         for line, reason in result.rejected:
-            self.stderr.write(f"{file}:{line}: rejected: {reason}")
+            self.stderr.write(f"{file}:{line}: refused: {reason}")
         self.stdout.write(result.summary())
         if result.rejected:
             sys.stdout.flush()

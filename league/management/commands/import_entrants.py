@@ -38,7 +38,7 @@ class Command(BaseCommand):
             result = spec.import_entrants(league=event, data=data, strict=strict)
         except RowsRejected as error:
             for line, reason in error.rejected:
-                self.stderr.write(f"{file}:{line}: {reason}")
+                self.stderr.write(f"{file}:{line}: refused: {reason}")
             raise CommandError(f"{file}: {error.message}") from None
         except DomainError as error:
             raise CommandError(f"{file}: {error.message}") from None

@@ -46,7 +46,7 @@ class Command(BaseCommand):
             )
         except RosterRejected as error:
             for line, reason in error.rejected:
-                self.stderr.write(f"{file}:{line}: {reason}")
+                self.stderr.write(f"{file}:{line}: refused: {reason}")
             raise CommandError(f"{file}: {error.message}") from None
         except (RosterFileError, DomainError) as error:
             raise CommandError(f"{file}: {error.message}") from None
