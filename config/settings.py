@@ -69,6 +69,8 @@ MIDDLEWARE = [
     "core.middleware.RequestBodyLimitMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # What a service said naming people is said to the request's reader (P1, P2).
+    "accounts.naming.ReaderMiddleware",
     # Cache-Control on what belongs to a person (after the user is known).
     "core.middleware.PrivateResponsesMiddleware",
     "core.middleware.CampusTimeMiddleware",

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.naming import Said
 from core.errors import NotAllowed
 from events.card_board import round_time_up, self_entry_open
 from events.models import CardConfirmation, SeatCodeAttempt, TableCard
@@ -47,8 +48,24 @@ class WrongSeatCode(NotAllowed):
     """The code is not that seat's, or too many wrong codes came from this table or device."""
 
 
-def _seat_words(seat: Seat) -> str:
-    return f"seat {seat.order} ({seat.player.name})"
+def _about_seat(text: str, seat: Seat, league) -> Said:
+    """A sentence about a seat, "{seat}" in `text` where it goes: "seat 2 (her name)", her name
+    in the names the reader may read (``accounts.naming``): a refusal at the table's page is
+    read by anyone holding its link."""
+    return Said(
+        text.replace("{seat}", f"seat {seat.order} ({{}})"),
+        (seat.player, _number(league, seat)),
+        league=league,
+    )
+
+
+def _number(league, seat: Seat) -> int | None:
+    """The seat's player number at the event: who they are on the card (P2)."""
+    return (
+        league.entries.filter(player_id=seat.player_id)
+        .values_list("player_number", flat=True)
+        .first()
+    )
 
 
 # --- Proving a seat ------------------------------------------------------------------------------
@@ -71,7 +88,11 @@ def _prove(match: Match, seats: list[Seat], proof: SeatProof, action: str, now):
         return None, EventError("Choose your seat at this table.")
     if not proof.code.strip():
         return None, EventError(
-            f"Type {_seat_words(seat)}'s code: it is printed beside their name on the card."
+            _about_seat(
+                "Type {seat}'s code: it is printed beside their name on the card.",
+                seat,
+                match.league,
+            )
         )
     since = now - CODE_WINDOW
     wrong = SeatCodeAttempt.objects.filter(ok=False, at__gte=since)
@@ -93,7 +114,9 @@ def _prove(match: Match, seats: list[Seat], proof: SeatProof, action: str, now):
             None
             if ok
             else WrongSeatCode(
-                f"That is not {_seat_words(seat)}'s code for this round: check the card."
+                _about_seat(
+                    "That is not {seat}'s code for this round: check the card.", seat, match.league
+                )
             )
         )
     SeatCodeAttempt.objects.create(
@@ -188,8 +211,12 @@ def _enter(match, seats, seat, proof, scores, ended_by, time_up, now) -> TableCa
     if mine is None and not others and seat.order != match.scorekeeper and not time_up:
         keeper = next((each for each in seats if each.order == match.scorekeeper), seats[0])
         raise EventError(
-            f"The scorekeeper, {_seat_words(keeper)}, enters the table's card; any seat may "
-            "once the round's time is up."
+            _about_seat(
+                "The scorekeeper, {seat}, enters the table's card; any seat may once the "
+                "round's time is up.",
+                keeper,
+                match.league,
+            )
         )
     if mine is not None and mine.scores == scores and mine.ended_by == ended_by:
         return mine  # the same card again

@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts import roles
+from accounts.naming import Said
 from core.errors import NotAllowed
 
 from ..models import (
@@ -111,9 +112,13 @@ def card_enter(
             raise MatchError("A bye has no score card.")
         if players is not None and list(players) != [seat.player_id for seat in seats]:
             raise SeatingChanged(
-                f"Table {match.table or ''} now seats "
-                f"{' and '.join(seat.player.name for seat in seats)}: the players changed "
-                "since this card was read. Check the card against the table's new players."
+                Said(
+                    f"Table {match.table or ''} now seats {' and '.join(['{}'] * len(seats))}: "
+                    "the players changed since this card was read. Check the card against the "
+                    "table's new players.",
+                    *(seat.player for seat in seats),
+                    league=match.league,
+                )
             )
         if len(scores) != len(seats) or (pre and len(pre) != len(seats)):
             raise MatchError(

@@ -274,3 +274,31 @@ def test_s4_the_director_reads_every_seat_code_attempt_in_the_admin_and_only_the
 def test_e3_an_event_has_room_for_a_thousand_entrants(fest):
     """Issue 32's evening of 1,000 players: an event's cap is the field's largest, not 512."""
     assert fest.capacity == League.MAX_CAPACITY >= 2000
+
+
+def test_p2_s4_a_refusal_at_the_table_names_a_withheld_student_as_the_page_does(
+    client, season, tmp_path, director, django_capture_on_commit_callbacks
+):
+    """The refusal is made in a service that knows nothing of who reads it: said to a stranger
+    it names her by her player number, as the page around it does; to the director, by name."""
+    from accounts.services import name_withhold
+    from league.models import Entry
+
+    league = self_entry_event(season, tmp_path, students=2)
+    ada = Entry.objects.get(league=league, player__user__first_name="Ada").player
+    with django_capture_on_commit_callbacks(execute=True):
+        name_withhold(actor=ada.user, profile=ada, withhold=True)
+    match = next(t for t in tables(league) if any(s.player_id == ada.pk for s in seats_of(t)))
+    seat = next(s for s in seats_of(match) if s.player_id == ada.pk)
+    number = Entry.objects.get(league=league, player=ada).player_number
+    data = {"seat": seat.order, "code": "ZZZZZZ", "ended_by": "went_out"}
+    data.update({f"score_{i}": 300 + i for i in range(1, 4)})
+    url = table_url(1, match.table, "card/")
+
+    stranger = client.post(url, data).content.decode()
+    client.force_login(director.user)
+    staff = client.post(url, data).content.decode()
+
+    assert f"That is not seat {seat.order} (Player {number})&#x27;s code" in stranger
+    assert "Ada" not in stranger and "Quill" not in stranger
+    assert f"That is not seat {seat.order} (Ada Quill)&#x27;s code" in staff
