@@ -3,16 +3,18 @@ request; the name, e-mail, campus ID and calendar token go, the games stay."""
 
 import pytest
 from allauth.account.models import EmailAddress
+from django.core import mail
 from django.core.mail import EmailMessage
 from django.test import Client
 from django.urls import reverse
-from post_office.models import Email
+from post_office.models import STATUS, Email
 
 from accounts import privacy
 from accounts.models import PlayerProfile, RosterEntry
 from accounts.services import profile_forget
+from config.celery import app
 from core.errors import DomainError, NotAllowed
-from core.tasks import queue_emails
+from core.tasks import deliverable, queue_emails, send_due_mail
 from tests.support import PASSWORD, LeagueFactory, confirmed_game, eligible, match_between
 
 
@@ -173,3 +175,51 @@ def test_p4_only_a_site_admin_forgets_someone_with_admin_access(director, site_a
         profile_forget(actor=director.user, profile=colleague)
     profile_forget(actor=site_admin, profile=colleague, reason="Left the university")
     assert _forgotten(colleague).erased_at is not None
+
+
+# --- Mail: none is written or sent to a forgotten person --------------------------------------
+
+
+def test_p4_the_outbox_takes_no_mail_for_a_forgotten_address(player, opponent):
+    profile_forget(actor=player.user, profile=player)
+    forgotten = privacy.erased_address(player.pk)
+
+    ids = queue_emails(
+        [
+            EmailMessage("Double forfeit", "Hello", to=[forgotten]),
+            EmailMessage("Double forfeit", "Hello", to=[opponent.user.email], cc=[forgotten]),
+        ]
+    )
+
+    assert len(ids) == 1
+    assert list(Email.objects.values_list("to", "cc")) == [([opponent.user.email], [])]
+    assert not deliverable(f"Former volunteer <former-volunteer-3@{privacy.ERASED_DOMAIN}>")
+    assert deliverable(opponent.user.email) and deliverable("Sage Okafor <sage@example.org>")
+
+
+def test_p4_a_message_queued_before_the_forgetting_is_never_sent(player, opponent):
+    """Two messages wait in the outbox for beat's sender when the player is forgotten: one to
+    their address, and one an older outbox holds for their placeholder address (the nightly's
+    notice of the issue). Neither goes; the opponent's does."""
+    eager = app.conf.task_always_eager
+    app.conf.task_always_eager = False  # written for beat's sender, not sent as it commits
+    try:
+        queue_emails(
+            EmailMessage("Reminder", "Play by Friday", to=[address])
+            for address in (player.user.email, opponent.user.email)
+        )
+    finally:
+        app.conf.task_always_eager = eager
+    profile_forget(actor=player.user, profile=player)
+    Email.objects.create(
+        from_email="league@example.edu",
+        to=[privacy.erased_address(player.pk)],
+        subject="Double forfeit",
+        status=STATUS.queued,
+    )
+    mail.outbox.clear()
+
+    assert send_due_mail() == 1
+
+    assert [message.to for message in mail.outbox] == [[opponent.user.email]]
+    assert list(Email.objects.values_list("to", flat=True)) == [[opponent.user.email]]
