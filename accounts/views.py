@@ -311,10 +311,14 @@ def profile_forget_view(request: HttpRequest) -> HttpResponse:
             forget_error="Type your e-mail address exactly as shown to delete your account.",
             status=400,
         )
-    name = privacy.former_name(profile.pk)
-    profile_forget(actor=request.user, profile=profile, reason="their own request")
+    context = {"former_name": privacy.former_name(profile.pk)}
+    try:
+        profile_forget(actor=request.user, profile=profile, reason="their own request")
+    except DomainError as error:  # forgotten since this page was sent: it says when
+        context["refusal"] = error.message
     logout(request)
-    return render(request, "accounts/forgotten.html", {"former_name": name})
+    status = 409 if "refusal" in context else 200
+    return render(request, "accounts/forgotten.html", context, status=status)
 
 
 def _render_profile(

@@ -39,7 +39,8 @@ def forget_refusal(*, actor: User, profile: PlayerProfile) -> str | None:
     """Why `actor` may not forget `profile`, or None: a person themself, or on their request
     the director of their institution or a site admin."""
     if profile.erased_at is not None:
-        return f"{profile.name} was forgotten already, on {profile.erased_at:%b %-d, %Y}."
+        day = timezone.localtime(profile.erased_at, profile.institution.tz)
+        return f"{profile.name} was forgotten on {day:%b %-d, %Y}."
     if profile.user_id is not None and profile.user_id == actor.pk:
         return None
     if profile.user is not None and profile.user.is_staff and not roles.is_site_admin(actor):
