@@ -15,9 +15,9 @@ from post_office.models import Email
 from accounts import privacy
 from accounts.services import profile_forget, profiles_forget
 from core.tasks import deliverable
-from league.models import Entry, LeagueFormat, Standing, WaitlistEntry
+from league.models import Bracket, Entry, LeagueFormat, Standing, WaitlistEntry
 from league.nightly import run_for_institution
-from league.services import rounds_generate, waitlist_join
+from league.services import entry_withdraw, rounds_generate, waitlist_join
 from matches.models import AuditEvent, Match, MatchStatus, Outcome
 from tests.support import (
     LeagueFactory,
@@ -141,6 +141,48 @@ def test_p4_e1_after_the_draw_a_forgotten_players_games_left_become_forfeits_to_
     assert all(f"{former} left Tuesday League" in m.body and "Ada" not in m.body for m in told)
     assert [m for m in mail.outbox if address in m.to] == [] and written_to(address) == []
     assert undeliverable_mail() == []
+
+
+@pytest.mark.parametrize("leaving", ["forgotten", "withdrawn by the director"])
+def test_p4_e1_l11_a_bracket_game_drawn_after_a_player_left_goes_to_the_opponent(
+    leaving, table, league, institution, season, director, django_capture_on_commit_callbacks
+):
+    """Ada won her semi-final and waits for the final; forgotten or withdrawn meanwhile, she
+    has no open match to forfeit. The final, drawn when the other semi-final ends, goes at once
+    to her opponent instead of waiting to become a double forfeit."""
+    ada, bo, cy, di = table
+    league.format = LeagueFormat.SINGLE_ELIMINATION
+    league.save()
+    for seed, profile in enumerate([ada, bo, cy, di], start=1):
+        Entry.objects.filter(league=league, player=profile).update(seed=seed)
+    night(
+        institution,
+        season.registration_deadline + timedelta(days=1),
+        django_capture_on_commit_callbacks,
+    )
+    bracket = Bracket.objects.get(league=league)
+    ada_v_di, bo_v_cy = (
+        slot.match for slot in bracket.slots.filter(round_index=0).order_by("position")
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        confirmed_game(ada_v_di, winner=ada, loser=di)
+        if leaving == "forgotten":
+            profile_forget(actor=ada.user, profile=ada)
+        else:
+            entry = Entry.objects.get(league=league, player=ada)
+            entry_withdraw(actor=director.user, entry=entry, reason="Moved away")
+    assert not Entry.objects.get(league=league, player=ada).active
+    ada.refresh_from_db()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        confirmed_game(bo_v_cy, winner=bo, loser=cy)
+
+    final = bracket.slots.get(round_index=1).match
+    assert final.status == MatchStatus.FORFEIT
+    assert final.seats.get(player=bo).outcome == Outcome.FORFEIT_WIN
+    assert final.audit_events.get(action="forfeit").reason == f"{ada.name} left {league}."
+    bracket.refresh_from_db()
+    assert bracket.champion == bo
 
 
 def test_p4_a_league_that_is_over_and_a_club_keep_a_forgotten_player_as_they_were(
