@@ -11,6 +11,9 @@ ruled_ineligible = Signal()
 # to render the pages of those players' leagues again once the change is committed.
 names_changed = Signal()
 
-# Sent inside the transaction that forgets people (P4), with `profile_ids` and `user_ids`: apps
-# that keep their own copy of a name or an address (an event's volunteer invitations) erase it.
+# Sent inside the transaction that forgets people (P4), once their rows are erased, with
+# `profile_ids`, `user_ids` and `actor` (who asked; None for the nightly's retention): apps that
+# keep their own copy of a name or an address (an event's volunteer invitations) erase it, and
+# `league` takes them out of what they were still to play, as a withdrawal does. A receiver that
+# fails undoes the forgetting.
 forgotten = Signal()

@@ -74,12 +74,14 @@ def _own_profile_query(user_id: int):
 OWN_PROFILE = CompiledQuery(_own_profile_query, user_id=int)
 
 
-def _own_profile(user) -> PlayerProfile | None:
+def _own_profile(user) -> PlayerProfile:
     """The signed-in person's profile, with the address they are changing to (allauth's pending
-    one, as `EmailAddress.objects.get_new` finds it) in the same query: `pending_email`."""
-    if not user.is_authenticated:
-        return None
-    return OWN_PROFILE.first(user_id=user.pk)
+    one, as `EmailAddress.objects.get_new` finds it) in the same query: `pending_email`; 404
+    for someone without one."""
+    profile = OWN_PROFILE.first(user_id=user.pk) if user.is_authenticated else None
+    if profile is None:
+        raise Http404
+    return profile
 
 
 def _front_desk_institution(request: HttpRequest):
@@ -244,8 +246,6 @@ def profile_page(request: HttpRequest) -> HttpResponse:
     """Name and e-mail address, campus ID, eligibility and what to do about it, e-mail
     preferences, the calendar link."""
     profile = _own_profile(request.user)
-    if profile is None:
-        raise Http404
     is_staff_member = roles.is_front_desk_of(request.user, profile.institution)
     form = PreferencesForm(request.POST or None, instance=profile, staff=is_staff_member)
     if request.method == "POST" and form.is_valid():
@@ -260,8 +260,6 @@ def profile_page(request: HttpRequest) -> HttpResponse:
 def profile_name(request: HttpRequest) -> HttpResponse:
     """One's own name; a refused one shows on the profile with what is wrong, nothing saved."""
     profile = _own_profile(request.user)
-    if profile is None:
-        raise Http404
     form = NameForm(request.POST)
     if form.is_valid():
         try:
@@ -287,8 +285,6 @@ PUBLIC_WORDS = {
 def profile_privacy(request: HttpRequest) -> HttpResponse:
     """A student withholds their name, or shows it again (P2)."""
     profile = _own_profile(request.user)
-    if profile is None:
-        raise Http404
     withhold = request.POST.get("withhold") == "1"
     name_withhold(actor=request.user, profile=profile, withhold=withhold)
     if withhold:
@@ -307,8 +303,6 @@ def profile_forget_view(request: HttpRequest) -> HttpResponse:
     """A student deletes their account (P4): typing their address confirms it; they are logged
     out and told what stays."""
     profile = _own_profile(request.user)
-    if profile is None:
-        raise Http404
     typed = request.POST.get("confirm", "").strip().lower()
     if typed != request.user.email.lower():
         return _render_profile(
@@ -317,10 +311,14 @@ def profile_forget_view(request: HttpRequest) -> HttpResponse:
             forget_error="Type your e-mail address exactly as shown to delete your account.",
             status=400,
         )
-    name = privacy.former_name(profile.pk)
-    profile_forget(actor=request.user, profile=profile, reason="their own request")
+    context = {"former_name": privacy.former_name(profile.pk)}
+    try:
+        profile_forget(actor=request.user, profile=profile, reason="their own request")
+    except DomainError as error:  # forgotten since this page was sent: it says when
+        context["refusal"] = error.message
     logout(request)
-    return render(request, "accounts/forgotten.html", {"former_name": name})
+    status = 409 if "refusal" in context else 200
+    return render(request, "accounts/forgotten.html", context, status=status)
 
 
 def _render_profile(
@@ -369,8 +367,6 @@ def _render_profile(
 @require_POST
 def calendar_rotate(request: HttpRequest) -> HttpResponse:
     profile = _own_profile(request.user)
-    if profile is None:
-        raise Http404
     calendar_token_rotate(actor=request.user, profile=profile)
     messages.success(
         request, "Your calendar link is new: the old one no longer works. Update your calendar app."

@@ -10,13 +10,20 @@ each message is claimed with a row lock that other senders skip, sent, and marke
 requeued, or failed) before the lock goes, so a sender killed at any moment repeats at most the
 one message it had in flight, and any number of senders on any number of hosts share the work
 without a lock file. A failed delivery is retried as post_office would (POST_OFFICE in
-config/settings.py: MAX_RETRIES, RETRY_INTERVAL, LOG_LEVEL)."""
+config/settings.py: MAX_RETRIES, RETRY_INTERVAL, LOG_LEVEL).
+
+No mail is written to or sent to an address in the reserved `.invalid` domain (RFC 2606): a
+forgotten person's address becomes one (privacy's P4), so whatever renders mail from their row
+afterwards, the outbox never takes it, and the sender checks each message again before it goes.
+What was written to their real address before they were forgotten leaves the outbox with their
+forgetting (`drop_mail_to`)."""
 
 import logging
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import timedelta
+from email.utils import parseaddr
 
 from celery import current_app, shared_task
 from celery.exceptions import SoftTimeLimitExceeded
@@ -84,11 +91,43 @@ def _outbox_row(message, expires_at) -> Email:
     )
 
 
+# The top-level domain reserved for addresses that can never be delivered (RFC 2606). A
+# forgotten person's placeholder address is in it (accounts/privacy.py, ERASED_DOMAIN).
+UNDELIVERABLE_DOMAIN = "invalid"
+
+
+def deliverable(address: str) -> bool:
+    """Whether mail may go to `address` ("Name <a@b>" or a plain address): not to the reserved
+    `.invalid` domain, where a forgotten person's address lives (P4). Pure: no query."""
+    domain = parseaddr(address)[1].rpartition("@")[2].rstrip(".").lower()
+    return domain.rpartition(".")[2] != UNDELIVERABLE_DOMAIN
+
+
+def _only_deliverable(message) -> bool:
+    """Take the undeliverable addresses off `message`'s recipients; returns whether any were."""
+    dropped = False
+    for field in ("to", "cc", "bcc"):
+        addresses = list(getattr(message, field) or [])
+        kept = [address for address in addresses if deliverable(address)]
+        if len(kept) != len(addresses):
+            setattr(message, field, kept)
+            dropped = True
+    return dropped
+
+
 def queue_emails(messages: Iterable) -> list[int]:
     """Write rendered Django EmailMessages to the outbox, in the current transaction; returns
-    their outbox ids."""
+    their outbox ids. A recipient at an undeliverable address (a forgotten person's, P4) is
+    taken off, and a message left with nobody to go to is not written at all."""
     expires_at = timezone.now() if _undelivered.get() else None
-    rows = [_outbox_row(message, expires_at) for message in messages]
+    rows, refused = [], 0
+    for message in messages:
+        if _only_deliverable(message) and not message.recipients():
+            refused += 1
+            continue
+        rows.append(_outbox_row(message, expires_at))
+    if refused:  # counted, not named: the subjects hold people's names
+        logger.info("%d message(s) to undeliverable addresses not written to the outbox", refused)
     if not rows:
         return []
     copy_instances(rows)
@@ -183,8 +222,8 @@ def send_due_mail(*, ids: Iterable[int] | None = None) -> int:
 
 
 def _send_next(backend, ids: list[int] | None) -> int | None:
-    """Claim the next due message, deliver it and record how that went; returns its new status,
-    or None when nothing is left to claim."""
+    """Claim the next due message, deliver it and record how that went; returns its new status
+    (DROPPED for one with nobody deliverable to go to), or None when nothing is left to claim."""
     outermost = not transaction.get_connection().in_atomic_block
     with transaction.atomic():
         if outermost:
@@ -196,6 +235,11 @@ def _send_next(backend, ids: list[int] | None) -> int | None:
         try:
             # post_office's own rendering: headers, Expires, Message-ID, attachments.
             message = email.email_message()
+            # Checked again here, on the row already read (no query): a row queue_emails did not
+            # write (post_office's own send, the admin, an outbox older than the check) never
+            # goes to a forgotten person either (P4).
+            if _only_deliverable(message) and not message.recipients():
+                return _record_dropped(email)
             # A message without recipients is marked sent, as post_office does: no retry could
             # ever deliver it.
             if message.recipients():
@@ -208,6 +252,18 @@ def _send_next(backend, ids: list[int] | None) -> int | None:
             backend.close()
             return _record_failure(email, error)
         return _record_sent(email)
+
+
+# What `_send_next` answers for a message it dropped instead of sending.
+DROPPED = -1
+
+
+def _record_dropped(email: Email) -> int:
+    """A message to nobody but undeliverable addresses leaves the outbox unsent, as
+    `drop_mail_to` drops a forgotten person's mail (P4): no retry could ever deliver it."""
+    Email.objects.filter(pk=email.pk).delete()
+    logger.info("Outbox message %s dropped: its only recipients are undeliverable", email.pk)
+    return DROPPED
 
 
 def _limit_claim() -> None:

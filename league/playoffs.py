@@ -124,6 +124,11 @@ def _create_matches(bracket: Bracket, rows: list[BracketSlot], today: date) -> N
     players = PlayerProfile.objects.select_related("user").in_bulk(
         [bracket.seeds[seed - 1] for row in rows for seed in (row.seed_a, row.seed_b)]
     )
+    left = set(
+        Entry.objects.filter(
+            league=league, player__in=list(players), withdrawn_at__isnull=False
+        ).values_list("player_id", flat=True)
+    )
     for row in rows:
         pair = [bracket.seeds[row.seed_a - 1], bracket.seeds[row.seed_b - 1]]
         round_, _ = Round.objects.get_or_create(
@@ -140,7 +145,27 @@ def _create_matches(bracket: Bracket, rows: list[BracketSlot], today: date) -> N
         )
         row.match = match
         row.save(update_fields=["match"])
-        _settle_if_ineligible(league, [players[pk] for pk in pair])
+        if not _settle_if_left(league, [players[pk] for pk in pair], left):
+            _settle_if_ineligible(league, [players[pk] for pk in pair])
+
+
+def _settle_if_left(league: League, players: list[PlayerProfile], left: set[int]) -> bool:
+    """E1, P4 at a bracket game's creation: a player who withdrew or was forgotten since the
+    draw, waiting for this game, will not play it; it goes to the opponent by forfeit, as
+    their leaving did with the games already drawn. Returns whether it did."""
+    for player in players:
+        if player.pk in left:
+            withdrawal_forfeits(
+                actor=None,
+                player=player,
+                league=league,
+                reason=f"{player.name} left {league}.",
+                told=[
+                    f"{player.name} left {league}: the match is a forfeit win for their opponent."
+                ],
+            )
+            return True
+    return False
 
 
 def _settle_if_ineligible(league: League, players: list[PlayerProfile]) -> None:

@@ -12,11 +12,11 @@ from accounts.signals import forgotten, names_changed, ruled_ineligible
 from matches.signals import results_finalised
 
 from . import tasks
-from .models import Entry, League, WaitlistEntry
+from .models import Entry, League
 from .rating_runs import finished_whole_periods
 from .refresh import refresh_leagues, refresh_when_free, render_after_commit
 from .schedules import sync_nightly_schedule
-from .services import ineligibility_forfeits
+from .services import forgotten_players_leave, ineligibility_forfeits
 from .standings import LEAGUE_SETTINGS
 
 
@@ -112,9 +112,10 @@ def render_the_pages_of_a_profile_shown_anew(sender, instance, **kwargs):
 
 
 @receiver(forgotten)
-def take_forgotten_players_off_the_waitlists(sender, profile_ids, **kwargs):
-    """A forgotten player is waiting for nothing: a place that frees goes to the next (P4)."""
-    WaitlistEntry.objects.filter(player_id__in=list(profile_ids)).delete()
+def forgotten_players_leave_their_leagues(sender, profile_ids, actor=None, **kwargs):
+    """P4: a forgotten player waits for no place and leaves every league still to play as a
+    withdrawal does: the place goes to the first waiting, the games left to the opponents."""
+    forgotten_players_leave(profile_ids=profile_ids, actor=actor)
 
 
 @receiver(names_changed)

@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from core.admin import InstitutionScopedAdmin
-from core.errors import DomainError
+from core.errors import DomainError, NotAllowed
 
 from .. import privacy, roles
 from ..forms import CampusIdAdminForm
@@ -18,7 +18,7 @@ from ..models import (
     User,
 )
 from ..selectors import current_season, pending_students
-from ..services import profile_forget, role_grant, role_revoke
+from ..services import forget_refusal, profile_forget, role_grant, role_revoke
 
 
 @admin.register(Institution)
@@ -172,8 +172,17 @@ class PlayerProfileAdmin(InstitutionScopedAdmin):
 
     @admin.action(description="Forget these people on their request (P4)")
     def forget_on_request(self, request, queryset):
-        """Asks for the request's details first; then each through ``profile_forget``."""
-        profiles = list(queryset.filter(erased_at__isnull=True).select_related("user"))
+        """Asks for the request's details first; then each through ``profile_forget``. Someone
+        forgotten already is refused by name, saying when (one message each), not counted."""
+        profiles = []
+        for profile in queryset.select_related("user", "institution"):
+            if profile.erased_at is None:
+                profiles.append(profile)
+            else:
+                refusal = forget_refusal(actor=request.user, profile=profile)
+                self.message_user(request, refusal, messages.ERROR)
+        if not profiles:
+            return None
         reason = request.POST.get("reason", "").strip()
         if not (request.POST.get("confirmed") and reason):
             for profile in profiles:
@@ -187,11 +196,14 @@ class PlayerProfileAdmin(InstitutionScopedAdmin):
         for profile in profiles:
             try:
                 profile_forget(actor=request.user, profile=profile, reason=reason)
-            except DomainError as error:
+            except NotAllowed as error:
                 self.message_user(request, f"{profile.name}: {error.message}", messages.ERROR)
+            except DomainError as error:  # forgotten meanwhile: it names them and says when
+                self.message_user(request, error.message, messages.ERROR)
             else:
                 done += 1
-        self.message_user(request, f"{done} forgotten: they now show as Former player N.")
+        if done:
+            self.message_user(request, f"{done} forgotten: they now show as Former player N.")
         return None
 
     def get_search_results(self, request, queryset, search_term):

@@ -1,8 +1,9 @@
 """Forgetting a person (P4): their name, e-mail address, campus ID and calendar token are erased
-and they become "Former player N"; every game, standing and bracket they played stays as it was
-(results are the league's record). One person on their own or the director's word
-(``profile_forget``), or many at once for the nightly's retention (``profiles_forget``), by the
-same set-based statements."""
+and they become "Former player N"; every game they played stays as it was (results are the
+league's record), and the leagues they were still to play in learn of it through
+``signals.forgotten``. One person on their own or the director's word (``profile_forget``), or
+many at once for the nightly's retention (``profiles_forget``), by the same set-based
+statements."""
 
 import logging
 import uuid
@@ -39,7 +40,8 @@ def forget_refusal(*, actor: User, profile: PlayerProfile) -> str | None:
     """Why `actor` may not forget `profile`, or None: a person themself, or on their request
     the director of their institution or a site admin."""
     if profile.erased_at is not None:
-        return f"{profile.name} was forgotten already, on {profile.erased_at:%b %-d, %Y}."
+        day = timezone.localtime(profile.erased_at, profile.institution.tz)
+        return f"{profile.name} was forgotten on {day:%b %-d, %Y}."
     if profile.user_id is not None and profile.user_id == actor.pk:
         return None
     if profile.user is not None and profile.user.is_staff and not roles.is_site_admin(actor):
@@ -60,7 +62,7 @@ def profile_forget(*, actor: User, profile: PlayerProfile, reason: str = "") -> 
         refusal = forget_refusal(actor=actor, profile=locked)
         if refusal:
             raise (NotAllowed if locked.erased_at is None else DomainError)(refusal)
-        profiles_forget([locked.pk])
+        profiles_forget([locked.pk], actor=actor)
     log.info(
         "profile %s forgotten by user %s%s", locked.pk, actor.pk, f": {reason}" if reason else ""
     )
@@ -68,10 +70,10 @@ def profile_forget(*, actor: User, profile: PlayerProfile, reason: str = "") -> 
     return profile
 
 
-def profiles_forget(profile_ids, *, now=None) -> int:
+def profiles_forget(profile_ids, *, now=None, actor: User | None = None) -> int:
     """Forget these people in a fixed number of statements, whatever their number; those
-    forgotten already are left alone. Returns how many were forgotten now. Call inside a
-    transaction."""
+    forgotten already are left alone. `actor` is who asked (none for the nightly's retention).
+    Returns how many were forgotten now. Call inside a transaction."""
     now = now or timezone.now()
     profiles = PlayerProfile.objects.filter(pk__in=list(profile_ids), erased_at__isnull=True)
     people = list(profiles.values_list("pk", "user_id", "user__email", "email", "campus_id"))
@@ -80,9 +82,11 @@ def profiles_forget(profile_ids, *, now=None) -> int:
     ids = [pk for pk, *_ in people]
     user_ids = [user_id for _, user_id, *_ in people if user_id]
     campus_ids = [campus_id for *_, campus_id in people if campus_id]
-    drop_mail_to([address for _, _, user_mail, own, _ in people for address in (user_mail, own)])
-    # What other apps keep of them, while the rows still say who they were.
-    forgotten.send(sender=PlayerProfile, profile_ids=ids, user_ids=user_ids)
+    addresses = {address for _, _, user_mail, own, _ in people for address in (user_mail, own)}
+    # An address still being confirmed has its link in the outbox.
+    addresses |= set(
+        EmailAddress.objects.filter(user_id__in=user_ids).values_list("email", flat=True)
+    )
     RosterEntry.objects.filter(
         season__institution__profiles__pk__in=ids, campus_id__in=campus_ids
     ).delete()
@@ -115,5 +119,10 @@ def profiles_forget(profile_ids, *, now=None) -> int:
         email_match_activity=False,
         erased_at=now,
     )
+    # Once they are forgotten: what other apps keep of them goes, and what their leaving
+    # writes (to opponents, to the first waiting) names them as former players; the outbox
+    # takes no mail to their new address (core.tasks.deliverable).
+    forgotten.send(sender=PlayerProfile, profile_ids=ids, user_ids=user_ids, actor=actor)
+    drop_mail_to(addresses)  # what was written to them before, sent or still waiting
     names_changed.send(sender=PlayerProfile, profile_ids=ids)
     return len(ids)

@@ -3,7 +3,7 @@ checked, a DomainError on a broken rule; `from league.services import X` reaches
 
 - `entries`: entering a league (a student joins, the director enrols, a late entry, the
   waitlist, player numbers)
-- `leaving`: withdrawing, leaving, a player ruled ineligible
+- `leaving`: withdrawing, leaving, a player ruled ineligible or forgotten
 - `rounds`: drawing a league's rounds
 """
 
@@ -20,6 +20,7 @@ from .entries import (
 from .leaving import (
     entry_leave,
     entry_withdraw,
+    forgotten_players_leave,
     ineligibility_forfeits,
     leave_warning,
     remaining_games,
@@ -35,6 +36,7 @@ __all__ = [
     "entry_enrol",
     "entry_leave",
     "entry_withdraw",
+    "forgotten_players_leave",
     "give_places",
     "ineligibility_forfeits",
     "league_join",

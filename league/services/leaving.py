@@ -1,30 +1,49 @@
-"""Leaving a league: a student withdraws, the director withdraws a player, and a player ruled
-ineligible: their remaining matches become forfeits to their opponents; a place freed before
-the draw goes to the first waiting."""
+"""Leaving a league: a student withdraws, the director withdraws a player, a player ruled
+ineligible, a player forgotten (P4): their remaining matches become forfeits to their
+opponents; a place freed before the draw goes to the first waiting."""
 
 from django.db import transaction
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
-from accounts.models import PlayerProfile
+from accounts import privacy
+from accounts.models import Institution, PlayerProfile
 from core.errors import NotAllowed
 from matches.models import FINAL_STATUSES, Match
 from matches.services import withdrawal_forfeits
 
-from ..models import Entry, League
+from .. import formats
+from ..models import Bracket, Entry, League, LeagueFormat, Round, WaitlistEntry
 from ..refresh import refresh_leagues
 from .entries import LeagueError, give_places
 from .staff import lock_league, require_staff
 
 
-def _withdraw(league: League, entry: Entry, *, actor, reason: str, told: str, by_player: bool):
+def _withdraw(
+    league: League,
+    entry: Entry,
+    *,
+    actor,
+    reason: str,
+    told: str,
+    by_player: bool,
+    told_players: list[str] | None = None,
+):
     """Withdraw an active entry of a locked league: its remaining matches become forfeits to
-    the opponents; before the draw the place goes to the first waiting. Returns the forfeits."""
+    the opponents; before the draw the place goes to the first waiting. Returns the forfeits.
+    `told` is the forfeits' reason in the audit trail; `told_players` what the players read,
+    where `by_player`'s words are not what happened."""
     started = league.started(league.rounds.exists())
     entry.withdrawn_at = timezone.now()
     entry.withdrawn_reason = reason
     entry.save(update_fields=["withdrawn_at", "withdrawn_reason"])
     forfeits = withdrawal_forfeits(
-        actor=actor, player=entry.player, league=league, reason=told, by_player=by_player
+        actor=actor,
+        player=entry.player,
+        league=league,
+        reason=told,
+        by_player=by_player,
+        told=told_players,
     )
     if not started:
         give_places(league, actor=actor)
@@ -135,3 +154,71 @@ def ineligibility_forfeits(*, actor, player: PlayerProfile, season) -> int:
                 reason=f"{player.name} was ruled ineligible for {season.name}.",
             )
     return forfeits
+
+
+def forgotten_players_leave(*, profile_ids, actor=None) -> int:
+    """Forgotten people (P4) leave what they were still to play, as a withdrawal leaves it:
+    they wait for no place, and in each league or tournament not over their place goes (to the
+    first waiting, before the draw) and their matches not yet final become forfeits to their
+    opponents. What is over keeps them as it was, since results are the league's record, and so
+    do clubs and events, where the desk marks who leaves (E3, E4). Called inside the forgetting's
+    transaction once their rows are erased (`receivers.forgotten_players_leave_their_leagues`),
+    so what it writes names them as former players and the outbox takes none of it for them.
+    `actor` is who asked (none for the nightly's retention). Returns how many matches were
+    forfeited."""
+    ids = list(profile_ids)
+    # First: a place one of them frees is never given to another of them.
+    WaitlistEntry.objects.filter(player_id__in=ids).delete()
+    forfeits = 0
+    for entry_id, league_id in _entries_still_to_play(ids):
+        league = lock_league(League(pk=league_id))
+        entry = (
+            Entry.objects.select_for_update(of=("self",)).select_related("player").get(pk=entry_id)
+        )
+        if not entry.active:  # withdrawn while this waited for the league's lock
+            continue
+        former = privacy.former_name(entry.player_id)
+        forfeits += _withdraw(
+            league,
+            entry,
+            actor=actor,
+            reason="Forgotten (P4)",
+            told=f"{former} left {league}.",
+            by_player=False,
+            told_players=[
+                f"{former} left {league}: the match is a forfeit win for their opponent."
+            ],
+        )
+    return forfeits
+
+
+def _entries_still_to_play(profile_ids: list[int]) -> list[tuple[int, int]]:
+    """(entry, league) of these players' active entries in leagues and tournaments they are
+    still to play in, in league order (the order every lock is taken in): where a match of
+    theirs is not yet final, or whose season has not ended and which is not over (not drawn
+    yet, a match still open, or a bracket still to come or under way). One query for the
+    leagues, one for the institutions' days, whatever the number of players."""
+    season_on = Q(pk__in=[])
+    for institution in Institution.objects.filter(profiles__pk__in=profile_ids).distinct():
+        season_on |= Q(
+            league__season__institution=institution,
+            league__season__ends_on__gte=institution.today(),
+        )
+    league = OuterRef("league")
+    not_final = Match.objects.exclude(status__in=FINAL_STATUSES)
+    own_open = not_final.filter(league=league, seats__player=OuterRef("player"))
+    over = (
+        Exists(Round.objects.filter(league=league))
+        & ~Exists(not_final.filter(league=league))
+        & (
+            Exists(Bracket.objects.filter(league=league, finished_at__isnull=False))
+            | Q(league__format=LeagueFormat.LEAGUE, league__playoff_size__lt=2)
+        )
+    )
+    return list(
+        Entry.objects.filter(player_id__in=profile_ids, withdrawn_at__isnull=True)
+        .exclude(league__format__in=formats.with_trait("open_entry"))
+        .filter(Exists(own_open) | (season_on & ~over))
+        .order_by("league_id", "id")
+        .values_list("pk", "league_id")
+    )

@@ -340,18 +340,25 @@ _RULE = {
 
 
 def withdrawal_forfeits(
-    *, actor, player, league, reason: str, now=None, by_player: bool = False
+    *,
+    actor,
+    player,
+    league,
+    reason: str,
+    now=None,
+    by_player: bool = False,
+    told: list[str] | None = None,
 ) -> int:
     """A player left the league: each of their matches not yet final becomes a forfeit to the
     others. Called by `league.services.entry_withdraw` (the director) and `entry_leave` (the
     player themself, `by_player`: the players are told so, not that the director ruled)
-    inside their transaction."""
+    inside their transaction; `told` is what the players read instead, where neither is
+    what happened (a forgotten player left, P4)."""
     now = now or timezone.now()
-    told = (
-        [f"{player.name} withdrew from {league}: the match is a forfeit win for their opponent."]
-        if by_player
-        else None
-    )
+    if told is None and by_player:
+        told = [
+            f"{player.name} withdrew from {league}: the match is a forfeit win for their opponent."
+        ]
     count = 0
     open_matches = (
         Match.objects.filter(league=league, seats__player=player)

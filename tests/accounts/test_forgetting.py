@@ -1,18 +1,26 @@
 """Forgetting a person (P4): a student deletes their account, or the director does on their
 request; the name, e-mail, campus ID and calendar token go, the games stay."""
 
+from datetime import UTC, datetime
+
 import pytest
 from allauth.account.models import EmailAddress
+from django.contrib.messages import get_messages
+from django.contrib.messages.storage.fallback import FallbackStorage
+from django.contrib.sessions.middleware import SessionMiddleware
+from django.core import mail
 from django.core.mail import EmailMessage
 from django.test import Client
 from django.urls import reverse
-from post_office.models import Email
+from post_office.models import STATUS, Email
 
 from accounts import privacy
-from accounts.models import PlayerProfile, RosterEntry
+from accounts.models import PlayerProfile, RosterEntry, User
 from accounts.services import profile_forget
+from accounts.views import profile_forget_view
+from config.celery import app
 from core.errors import DomainError, NotAllowed
-from core.tasks import queue_emails
+from core.tasks import deliverable, queue_emails, send_due_mail
 from tests.support import PASSWORD, LeagueFactory, confirmed_game, eligible, match_between
 
 
@@ -101,7 +109,7 @@ def test_p4_the_director_forgets_on_request_and_others_may_not(
 
     profile_forget(actor=director.user, profile=player, reason="Asked by e-mail on Nov 20")
     assert _forgotten(player).erased_at is not None
-    with pytest.raises(DomainError, match="forgotten already"):
+    with pytest.raises(DomainError, match="was forgotten on"):
         profile_forget(actor=director.user, profile=player)
 
 
@@ -143,7 +151,7 @@ def test_p4_the_student_and_the_director_forgetting_at_once_forget_once(
         "DomainError",
         "PlayerProfile",
     ]
-    assert "forgotten already" in next(str(o) for o in outcomes if isinstance(o, DomainError))
+    assert "was forgotten on" in next(str(o) for o in outcomes if isinstance(o, DomainError))
     assert _forgotten(player).erased_at is not None
 
 
@@ -173,3 +181,100 @@ def test_p4_only_a_site_admin_forgets_someone_with_admin_access(director, site_a
         profile_forget(actor=director.user, profile=colleague)
     profile_forget(actor=site_admin, profile=colleague, reason="Left the university")
     assert _forgotten(colleague).erased_at is not None
+
+
+# --- Mail: none is written or sent to a forgotten person --------------------------------------
+
+
+def test_p4_the_outbox_takes_no_mail_for_a_forgotten_address(player, opponent):
+    profile_forget(actor=player.user, profile=player)
+    forgotten = privacy.erased_address(player.pk)
+
+    ids = queue_emails(
+        [
+            EmailMessage("Double forfeit", "Hello", to=[forgotten]),
+            EmailMessage("Double forfeit", "Hello", to=[opponent.user.email], cc=[forgotten]),
+        ]
+    )
+
+    assert len(ids) == 1
+    assert list(Email.objects.values_list("to", "cc")) == [([opponent.user.email], [])]
+    assert not deliverable(f"Former volunteer <former-volunteer-3@{privacy.ERASED_DOMAIN}>")
+    assert deliverable(opponent.user.email) and deliverable("Sage Okafor <sage@example.org>")
+
+
+def test_p4_a_message_queued_before_the_forgetting_is_never_sent(player, opponent):
+    """Two messages wait in the outbox for beat's sender when the player is forgotten: one to
+    their address, and one an older outbox holds for their placeholder address (the nightly's
+    notice of the issue). Neither goes; the opponent's does."""
+    eager = app.conf.task_always_eager
+    app.conf.task_always_eager = False  # written for beat's sender, not sent as it commits
+    try:
+        queue_emails(
+            EmailMessage("Reminder", "Play by Friday", to=[address])
+            for address in (player.user.email, opponent.user.email)
+        )
+    finally:
+        app.conf.task_always_eager = eager
+    profile_forget(actor=player.user, profile=player)
+    Email.objects.create(
+        from_email="league@example.edu",
+        to=[privacy.erased_address(player.pk)],
+        subject="Double forfeit",
+        status=STATUS.queued,
+    )
+    mail.outbox.clear()
+
+    assert send_due_mail() == 1
+
+    assert [message.to for message in mail.outbox] == [[opponent.user.email]]
+    assert list(Email.objects.values_list("to", flat=True)) == [[opponent.user.email]]
+
+
+# --- A second forget ------------------------------------------------------------------------
+
+
+def _forgotten_on_nov_3(profile) -> str:
+    """Forget `profile` and date it 9 PM on Nov 3, 2026 at the campus (Chicago): the next day
+    already in UTC. Returns the refusal a second forget gets."""
+    profile_forget(actor=profile.user, profile=profile)
+    PlayerProfile.objects.filter(pk=profile.pk).update(
+        erased_at=datetime(2026, 11, 4, 3, 0, tzinfo=UTC)
+    )
+    return f"{privacy.former_name(profile.pk)} was forgotten on Nov 3, 2026."
+
+
+def test_p4_a_second_forget_is_refused_saying_when_the_first_happened(rf, player, director):
+    user = User.objects.get(pk=player.user.pk)  # signed in as the profile page was sent
+    refusal = _forgotten_on_nov_3(player)
+    with pytest.raises(DomainError) as refused:
+        profile_forget(actor=director.user, profile=player)
+    assert refused.value.message == refusal
+
+    # The profile's Delete, sent before another tab's went through: refused, nothing changes.
+    request = rf.post(reverse("profile_forget"), {"confirm": user.email})
+    request.user = user
+    SessionMiddleware(lambda request: None).process_request(request)
+    request._messages = FallbackStorage(request)
+    response = profile_forget_view(request)
+    assert response.status_code == 409
+    assert refusal in response.content.decode()
+    erased = PlayerProfile.objects.get(pk=player.pk).erased_at
+    assert erased == datetime(2026, 11, 4, 3, 0, tzinfo=UTC)
+
+
+def test_p4_the_admin_refuses_each_person_forgotten_already_saying_when(
+    client, director, player, opponent
+):
+    refusals = [_forgotten_on_nov_3(player), _forgotten_on_nov_3(opponent)]
+    client.force_login(director.user)
+    url = reverse("admin:accounts_playerprofile_changelist")
+    chosen = {"action": "forget_on_request", "_selected_action": [player.pk, opponent.pk]}
+
+    response = client.post(url, {**chosen, "confirmed": "1", "reason": "Asked again by e-mail"})
+
+    said = [str(message) for message in get_messages(response.wsgi_request)]
+    assert sorted(said) == sorted(refusals)  # one each, and no "0 forgotten"
+    for profile in (player, opponent):
+        erased = PlayerProfile.objects.get(pk=profile.pk).erased_at
+        assert erased == datetime(2026, 11, 4, 3, 0, tzinfo=UTC)

@@ -313,29 +313,59 @@ def _totals(league) -> str:
     return document
 
 
-def test_p4_forgetting_players_leaves_every_standing_and_event_total_as_it_was(
+def test_p4_forgetting_players_leaves_every_game_played_and_event_total_as_it_was(
     demo, db, django_capture_on_commit_callbacks
 ):
+    """Three students who played in each kind of league are forgotten: every game played
+    stays, every event's and club's totals too; the games they had left in the Tuesday Night
+    League become forfeits to their opponents (their leaving, as a withdrawal's)."""
     from accounts.services import profile_forget
+    from league import formats
+    from matches.models import FINAL_STATUSES, Match
 
-    leagues = list(League.objects.filter(public=True).order_by("pk"))
-    before = {league.slug: _totals(league) for league in leagues}
+    kept = list(
+        League.objects.filter(public=True, format__in=formats.with_trait("open_entry")).order_by(
+            "pk"
+        )
+    )
+    assert {league.format for league in kept} == {"event", "club"}
+    before = {league.slug: _totals(league) for league in kept}
+    played = set(_games_played())
     forgotten = []
     for kind in ("league", "event", "club"):  # a student who played in each kind of league
-        played = Seat.objects.filter(match__league__format=kind).values("player_id")
+        played_in = Seat.objects.filter(match__league__format=kind).values("player_id")
         forgotten += list(
-            PlayerProfile.objects.filter(pk__in=played, campus_id__gt="")
+            PlayerProfile.objects.filter(pk__in=played_in, campus_id__gt="")
             .exclude(pk__in=[p.pk for p in forgotten])
             .select_related("user")
             .order_by("pk")[:1]
         )
     assert len(forgotten) == 3
+    left = list(
+        Match.objects.filter(seats__player__in=forgotten, league__format="league")
+        .exclude(status__in=FINAL_STATUSES)
+        .values_list("pk", flat=True)
+    )
+    assert left  # the demo's league is mid-season
     traces = [trace for profile in forgotten for trace in _traces(profile)]
 
     with django_capture_on_commit_callbacks(execute=True):
         for profile in forgotten:
             profile_forget(actor=profile.user, profile=profile)
 
-    assert {league.slug: _totals(league) for league in leagues} == before
+    assert {league.slug: _totals(league) for league in kept} == before
+    assert played <= set(_games_played())
+    assert set(Match.objects.filter(pk__in=left).values_list("status", flat=True)) == {"forfeit"}
     pages = [Client().get(url).content.decode() for url in _public_urls()]
     assert [trace for trace in traces if any(trace in page for page in pages)] == []
+
+
+def _games_played() -> list[tuple]:
+    """Every final game's seats: the match, who sat, their score and outcome."""
+    from matches.models import FINAL_STATUSES
+
+    return list(
+        Seat.objects.filter(match__status__in=FINAL_STATUSES).values_list(
+            "match_id", "player_id", "score", "outcome"
+        )
+    )
