@@ -7,6 +7,7 @@ A command's pages are fresh when it exits; a web write's once its commit's work 
 import pytest
 from django.test import TestCase
 from django.urls import reverse
+from django.utils import timezone
 
 from accounts.models import Institution, PlayerProfile
 from league.models import League, LeaguePage
@@ -175,4 +176,38 @@ def test_l9_a_withdrawal_by_the_director_leaves_every_page_fresh(fresh_demo, com
 def test_the_nightly_leaves_every_page_fresh(fresh_demo, committed):
     with committed():
         run("run_nightly")
+    assert stale_pages() == []
+
+
+def test_p5_retention_forgetting_past_students_leaves_every_page_fresh(fresh_demo, committed):
+    from datetime import timedelta
+
+    from league.pages import render_pages
+    from tests.support import LeagueFactory, SeasonFactory, confirmed_game, match_between
+
+    today = fresh_demo.today()
+    old = SeasonFactory(
+        institution=fresh_demo,
+        slug="long-ago",
+        starts_on=today - timedelta(days=6 * 365),
+        ends_on=today - timedelta(days=5 * 365),
+        registration_deadline=today - timedelta(days=6 * 365),
+    )
+    league = LeagueFactory(season=old, name="Long Ago League", slug="long-ago-league")
+    from league.models import Entry
+    from tests.support import eligible_student
+
+    first, second = eligible_student(old), eligible_student(old)
+    for player in (first, second):
+        Entry.objects.create(league=league, player=player)
+        # Not about since that season: retention's to forget (P5).
+        player.user.date_joined = timezone.now() - timedelta(days=6 * 365)
+        player.user.save(update_fields=["date_joined"])
+    with committed():
+        confirmed_game(match_between(league, first, second), winner=first, loser=second)
+        render_pages([league.pk])
+    with committed():
+        run("run_nightly")
+    first.refresh_from_db()
+    assert first.erased_at is not None  # retention (P5) forgot them
     assert stale_pages() == []
