@@ -13,6 +13,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from core import page_sections
+from core.actions import posted_from
 from core.compiled import CompiledQuery
 from core.errors import DomainError
 
@@ -249,7 +250,7 @@ def profile_page(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@posted_from("profile")
 def profile_name(request: HttpRequest) -> HttpResponse:
     """One's own name; a refused one shows on the profile with what is wrong, nothing saved."""
     profile = _own_profile(request.user)
