@@ -385,7 +385,7 @@ def test_a_directors_institution_form_shows_the_domains_overlap_as_the_forms_err
     database): the director, who may not change the domains (a field the form shows read-only),
     is told what is wrong on the form as a whole, nothing saved; it answered 500."""
     under = InstitutionFactory(
-        slug="campus-001", name="Example Campus 001", email_domains="campus001.example.edu"
+        slug="north", name="Example North Campus", email_domains="north.example.edu"
     )
     mine = under if whose == "the one under" else institution
     client.force_login(staff_member(mine, roles.DIRECTORS).user)
@@ -397,11 +397,11 @@ def test_a_directors_institution_form_shows_the_domains_overlap_as_the_forms_err
     assert response.status_code == 200
     errors = response.context["adminform"].form.non_field_errors()
     assert errors == [
-        "Email domains: campus001.example.edu overlaps example.edu, which already belongs to "
+        "Email domains: north.example.edu overlaps example.edu, which already belongs to "
         "Example State University."
         if mine == under
-        else "Email domains: example.edu overlaps campus001.example.edu, which already belongs "
-        "to Example Campus 001."
+        else "Email domains: example.edu overlaps north.example.edu, which already belongs "
+        "to Example North Campus."
     ]
     assert "Email domains: " in response.content.decode()
     domains = mine.email_domains
