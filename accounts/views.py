@@ -13,6 +13,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from core import page_sections
+from core.actions import posted_from
 from core.compiled import CompiledQuery
 from core.errors import DomainError
 
@@ -21,6 +22,7 @@ from .campus_ids import normalize_campus_id
 from .errors import CampusIdTaken
 from .forms import CampusIdLookupForm, IdCheckForm, LendForm, NameForm, PreferencesForm
 from .models import Checkout, IdCheck, PlayerProfile
+from .picked import front_desk_institution
 from .selectors import (
     available_items,
     current_season,
@@ -84,14 +86,6 @@ def _own_profile(user) -> PlayerProfile:
     return profile
 
 
-def _front_desk_institution(request: HttpRequest):
-    """The institution whose front desk this user staffs; 404 for everyone else."""
-    institution = roles.institution_of(request.user)
-    if institution is None or not roles.is_front_desk_of(request.user, institution):
-        raise Http404
-    return institution
-
-
 # The front desk's reads, written once per process (core.compiled).
 OPEN_CHECKOUTS = CompiledQuery(open_checkouts, institution=int)
 STUDENT_BY_CAMPUS_ID = CompiledQuery(
@@ -113,7 +107,7 @@ AVAILABLE_ITEMS = CompiledQuery(available_items, institution=int)
 @login_required
 def front_desk(request: HttpRequest) -> HttpResponse:
     """Look a student up by campus ID, typed or scanned (a scanner types the ID and presses Enter)."""
-    institution = _front_desk_institution(request)
+    institution = front_desk_institution(request)
     season = current_season(institution)
     form = CampusIdLookupForm(request.GET or None)
     out_now = OPEN_CHECKOUTS.all(institution=institution.pk)
@@ -157,7 +151,7 @@ def front_desk(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def front_desk_id_check(request: HttpRequest, profile_id: int) -> HttpResponse:
-    institution = _front_desk_institution(request)
+    institution = front_desk_institution(request)
     student = get_object_or_404(
         PlayerProfile.objects.select_related("user", "institution"),
         pk=profile_id,
@@ -199,7 +193,7 @@ def front_desk_id_check(request: HttpRequest, profile_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def front_desk_lend(request: HttpRequest, profile_id: int) -> HttpResponse:
-    institution = _front_desk_institution(request)
+    institution = front_desk_institution(request)
     student = get_object_or_404(
         PlayerProfile.objects.select_related("user"), pk=profile_id, institution=institution
     )
@@ -222,7 +216,7 @@ def front_desk_lend(request: HttpRequest, profile_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def front_desk_return(request: HttpRequest, checkout_id: int) -> HttpResponse:
-    institution = _front_desk_institution(request)
+    institution = front_desk_institution(request)
     checkout = get_object_or_404(
         Checkout.objects.select_related("item", "profile__user"),
         pk=checkout_id,
@@ -256,7 +250,7 @@ def profile_page(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@posted_from("profile")
 def profile_name(request: HttpRequest) -> HttpResponse:
     """One's own name; a refused one shows on the profile with what is wrong, nothing saved."""
     profile = _own_profile(request.user)

@@ -4,13 +4,17 @@ permission on every registered model: on the dispute queue, which hides the navi
 a sixth of the page's time (issue 34).
 
 Every model admin registered with it, the libraries' too, refuses a list action posted with a
-row id that is no id (``ActionsCheckIds``): Django's own reads it into the query and answers 500."""
+row id that is no id (``ActionsCheckIds``): Django's own reads it into the query and answers 500.
+And each of its forms, its inlines' too, shows an error on a field the form does not show as an
+error of the whole form (``FormsShowEveryError``): Django's answers 500."""
 
 from django.contrib import messages
 from django.contrib.admin import AdminSite, ModelAdmin, helpers
 from django.contrib.admin.apps import AdminConfig
 from django.core.exceptions import ValidationError
 from django.utils.functional import SimpleLazyObject
+
+from .forms import every_error_shown
 
 
 class ActionsCheckIds:
@@ -34,6 +38,24 @@ class ActionsCheckIds:
         return super().response_action(request, queryset)
 
 
+class FormsShowEveryError:
+    """The admin's forms with ``core.forms.EveryErrorShown``: a model's clean() may check a field
+    a form leaves out or shows read-only (an institution's e-mail domains, which only a site
+    admin changes), and its error is then the whole form's."""
+
+    def __init__(self, model, admin_site):
+        super().__init__(model, admin_site)
+        self.form = every_error_shown(self.form)
+        if hasattr(self, "add_form"):  # the users' admin adds through a form of its own
+            self.add_form = every_error_shown(self.add_form)
+
+    def get_inline_instances(self, request, obj=None):
+        inlines = super().get_inline_instances(request, obj)
+        for inline in inlines:
+            inline.form = every_error_shown(inline.form)
+        return inlines
+
+
 class DirectorsPanel(AdminSite):
     site_header = "Intramural Scrabble: director's panel"
     site_title = "Scrabble league admin"
@@ -44,7 +66,7 @@ class DirectorsPanel(AdminSite):
         if not issubclass(admin_class, ActionsCheckIds):
             admin_class = type(
                 admin_class.__name__,
-                (ActionsCheckIds, admin_class),
+                (ActionsCheckIds, FormsShowEveryError, admin_class),
                 {"__module__": admin_class.__module__, "__qualname__": admin_class.__qualname__},
             )
         super().register(model_or_iterable, admin_class, **options)

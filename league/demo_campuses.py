@@ -2,8 +2,10 @@
 regional provider or a conference of schools, for measuring the night shared by workers and the
 pages at ten times the data.
 
-Each campus is an institution of its own on a made-up subdomain of the reserved example.edu
-(campus001.example.edu, …), in one of four time zones, with a director, its students and leagues
+Each campus is an institution of its own on a made-up domain under the reserved top-level
+domain .example (campus001.example, …): a domain of its own, as the institutions' e-mail rule
+asks (no two institutions' domains may overlap), which a subdomain of the demo's example.edu
+would break. Each is in one of four time zones, with a director, its students and leagues
 made in bulk as `--matches` makes the demo institution's. They have no club or events: those are
 the demo institution's, to try by hand.
 """
@@ -33,6 +35,10 @@ def campus_slug(number: int) -> str:
     return f"campus-{number:03d}"
 
 
+def campus_domain(number: int) -> str:
+    return f"campus{number:03d}.example"
+
+
 def build_campuses(
     *,
     count: int,
@@ -60,7 +66,7 @@ def build_campuses(
 
 
 def _campus(number, players, leagues, matches, password_hash, rng, analyze) -> None:
-    domain = f"campus{number:03d}.example.edu"
+    domain = campus_domain(number)
     quiet = lambda step, done, total: None  # noqa: E731 (the campuses' count is the progress)
     with transaction.atomic():
         institution = Institution.objects.create(

@@ -17,6 +17,7 @@ from ..models import (
     PlayerProfile,
     User,
 )
+from ..picked import institution_at_work
 from ..selectors import current_season, pending_students
 from ..services import forget_refusal, profile_forget, role_grant, role_revoke
 
@@ -137,7 +138,8 @@ class PendingThisSeasonFilter(admin.SimpleListFilter):
     def queryset(self, request, queryset):
         if self.value() != "pending":
             return queryset
-        institution = roles.institution_of(request.user)
+        # A site admin's queue is that of the institution they picked on the dashboard.
+        institution = institution_at_work(request)
         season = current_season(institution) if institution else None
         return queryset.filter(pk__in=pending_students(institution, season).values("pk"))
 

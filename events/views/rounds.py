@@ -5,9 +5,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
-from django.views.decorators.http import require_POST
 
-from core.actions import act_and_say
+from core.actions import act_and_say, posted_from
 from core.errors import DomainError
 from core.values import clean_text
 from events import services
@@ -22,7 +21,7 @@ def _round_back(league: League, number: int) -> str:
 
 
 @login_required
-@require_POST
+@posted_from("event_round")
 def event_pair(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     league = staff_event_of(request, slug, director=True)
     round_ = round_of(league, number)
@@ -41,7 +40,7 @@ def event_pair(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@posted_from("event_round")
 def event_swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     league = staff_event_of(request, slug, director=True)
     round_ = round_of(league, number)
@@ -74,7 +73,7 @@ def event_swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@posted_from("event_round")
 def event_close(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     league = staff_event_of(request, slug, director=True)
     round_ = round_of(league, number)

@@ -10,8 +10,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_POST
 
+from core.actions import posted_from
 from core.errors import DomainError
 from core.forms import WholeNumberField
 from events import card_board, selectors
@@ -252,7 +252,7 @@ def _at_the_table(request, slug, number, table, form_class, act, form_name) -> H
     return event_table(request, slug, number, table, **{form_name: form})
 
 
-@require_POST
+@posted_from("event_table")
 def event_table_card(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
     """A seat enters the table's card (S1, S3)."""
 
@@ -268,7 +268,7 @@ def event_table_card(request: HttpRequest, slug: str, number: int, table: int) -
     return _at_the_table(request, slug, number, table, TableCardForm, enter, "card_form")
 
 
-@require_POST
+@posted_from("event_table")
 def event_table_confirm(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
     """A seat confirms the version it was shown (S2)."""
 
@@ -281,7 +281,7 @@ def event_table_confirm(request: HttpRequest, slug: str, number: int, table: int
 
 
 @login_required
-@require_POST
+@posted_from("event_scores", "slug", "number")
 def event_table_count(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
     """The scoring table counts one version of a table's card (S3)."""
     league = scorer_event_of(request, slug)
@@ -300,7 +300,7 @@ def event_table_count(request: HttpRequest, slug: str, number: int, table: int) 
 
 
 @login_required
-@require_POST
+@posted_from("event_scores")
 def event_self_entry(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """The director closes self-entry for the round, or opens it again (S5)."""
     league = staff_event_of(request, slug, director=True)

@@ -16,6 +16,7 @@ from django.utils import timezone
 from accounts import roles
 from accounts.models import Institution
 from accounts.pending import pending_students_count
+from accounts.picked import has_picked, institution_at_work, remember_pick
 from accounts.selectors import current_season, institution_counts, overdue_checkouts
 from core.compiled import CompiledQuery, counted
 from core.fragments import rendered
@@ -34,17 +35,11 @@ from ..models import League, RefreshFailure
 from ..nights import last_run, nightly_overdue
 from ..selectors import leagues_for
 
-# The institution a site admin (who belongs to none) chose on the dashboard, kept in the session.
-CHOSEN_INSTITUTION = "director_institution"
-
 
 def _director_institution(request: HttpRequest):
     """The director's institution; a site admin's is the one they picked on the dashboard. 404
     for everyone else, and for a site admin who has not picked one yet."""
-    institution = roles.institution_of(request.user)
-    if institution is None and roles.is_site_admin(request.user):
-        chosen = request.session.get(CHOSEN_INSTITUTION)
-        institution = Institution.objects.filter(pk=chosen).first() if chosen else None
+    institution = institution_at_work(request)
     if institution is None or not roles.is_director_of(request.user, institution):
         raise Http404
     return institution
@@ -60,9 +55,9 @@ def _site_admin_choice(request: HttpRequest) -> HttpResponse | None:
         institution = Institution.objects.filter(slug=slug).first()
         if institution is None:
             raise Http404
-        request.session[CHOSEN_INSTITUTION] = institution.pk
+        remember_pick(request, institution)
         return None
-    if request.session.get(CHOSEN_INSTITUTION) and "pick" not in request.GET:
+    if has_picked(request) and "pick" not in request.GET:
         return None
     return render(
         request,

@@ -1,4 +1,4 @@
-"""The director draws a league's round robin from its page (/director/leagues/<slug>/draw/),
+"""The director draws a league's round robin from its page (/director/leagues/<slug>/draw/, where a GET is sent back to that page),
 as the admin did: the first play-by date, then a page showing the rounds it will make (each
 round's play-by date, the byes), then the draw itself (``league.services`` ·
 ``draw_preview``, ``rounds_generate``). Others get 404."""
@@ -9,8 +9,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_POST
 
+from core.actions import posted_from
 from core.errors import DomainError
 
 from ..services import draw_preview, rounds_generate
@@ -25,7 +25,7 @@ class DrawForm(forms.Form):
 
 
 @login_required
-@require_POST
+@posted_from("director_league")  # where the draw is started
 def league_draw(request: HttpRequest, slug: str) -> HttpResponse:
     """Without `confirm`: the rounds the draw will make. With it: the draw."""
     league = _own_league(request, slug)

@@ -16,8 +16,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import urlencode
-from django.views.decorators.http import require_POST
 
+from core.actions import posted_from
 from core.compiled import CompiledQuery
 from core.errors import DomainError
 from core.fragments import rendered
@@ -228,7 +228,7 @@ def _confirmed_ids(request) -> list[int]:
 
 
 @login_required
-@require_POST
+@posted_from("director_league", "slug")
 def round_extend(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """Without `confirm`: the page listing the matches and their new deadlines. With it: the
     extension of the matches confirmed."""
@@ -282,7 +282,7 @@ def round_extend(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@posted_from("director_league", "slug")
 def round_rule(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """Without `confirm`: the page listing the unplayed matches, each with who forfeits (a double
     forfeit unless the director names a seat, or left for now). With it: the rulings."""

@@ -14,6 +14,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from accounts import privacy, roles
+from accounts.picked import institution_at_work
 from accounts.services import RosterRejected
 from core.errors import DomainError
 from ratings.imports import ratings_import
@@ -22,14 +23,16 @@ from ratings.rating_file import MAX_BYTES
 
 from .. import tasks
 from ..selectors import rating_cells
+from .director import _director_institution
 
 RATINGS_PER_PAGE = 100
 
 
 @login_required
 def rating_list(request: HttpRequest) -> HttpResponse:
-    """A page of the list: the count and the page's rows, two queries besides the session."""
-    institution = roles.institution_of(request.user)
+    """A page of the list: the count and the page's rows, two queries besides the session. A
+    site admin's is the institution they picked on the director's dashboard."""
+    institution = institution_at_work(request)
     if institution is None:
         raise Http404
     own = getattr(request.user, "profile", None)
@@ -108,9 +111,7 @@ class RatingFileForm(forms.Form):
 def ratings_import_page(request: HttpRequest) -> HttpResponse:
     """The director brings in known ratings (R5): each line's player starts from it; refused
     lines are listed by number, and the ratings are worked out again by a worker."""
-    institution = roles.institution_of(request.user)
-    if institution is None or not roles.is_director_of(request.user, institution):
-        raise Http404
+    institution = _director_institution(request)
     form = RatingFileForm(request.POST or None, request.FILES or None)
     refused = []
     if request.method == "POST" and form.is_valid():

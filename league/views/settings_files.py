@@ -16,6 +16,7 @@ from .. import formats
 from ..file_schema import MAX_BYTES, parse_league_file
 from ..models import League
 from ..settings_files import league_file_export, league_file_save
+from .director import _director_institution
 
 
 class SettingsFileForm(forms.Form):
@@ -34,9 +35,7 @@ class SettingsFileForm(forms.Form):
 def league_file_setup(request: HttpRequest) -> HttpResponse:
     """The director sets up an event or a club from its settings file (the same file
     `create_event` reads and `settings.json` gives back), e.g. last year's, re-dated."""
-    institution = roles.institution_of(request.user)
-    if institution is None or not roles.is_director_of(request.user, institution):
-        raise Http404
+    institution = _director_institution(request)
     form = SettingsFileForm(request.POST or None, request.FILES or None, institution=institution)
     if request.method == "POST" and form.is_valid():
         upload = form.cleaned_data["file"]
@@ -60,9 +59,7 @@ def league_file_setup(request: HttpRequest) -> HttpResponse:
 def league_setup_form(request: HttpRequest, kind: str) -> HttpResponse:
     """The director sets up an event or a club by form: every key of its settings file with
     its default, saved through the same check and saver as the upload."""
-    institution = roles.institution_of(request.user)
-    if institution is None or not roles.is_director_of(request.user, institution):
-        raise Http404
+    institution = _director_institution(request)
     spec = formats.of(kind)
     if spec.setup_form is None:
         raise Http404

@@ -14,6 +14,7 @@ from accounts import privacy, roles
 from accounts.models import Eligibility, EligibilityStatus
 from accounts.selectors import current_season, eligibility_of, institution_counts, next_step_for
 from accounts.services import export_record
+from core.actions import posted_from
 from core.compiled import CompiledQuery
 from core.errors import DomainError
 from core.fragments import rendered
@@ -235,7 +236,7 @@ def league_withdraw_view(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@posted_from("league_detail")
 def league_waitlist_view(request: HttpRequest, slug: str) -> HttpResponse:
     league = _students_league(request, slug)
     try:
@@ -251,7 +252,7 @@ def league_waitlist_view(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@posted_from("league_detail")
 def league_waitlist_leave_view(request: HttpRequest, slug: str) -> HttpResponse:
     league = _students_league(request, slug)
     try:
@@ -354,7 +355,7 @@ def _my_match_row(match, step, tz) -> str:
 
 
 @login_required
-@require_POST
+@posted_from("profile")
 def my_data(request: HttpRequest) -> HttpResponse:
     """Everything the site holds about the signed-in person, as one JSON file (issue 31): only
     ever their own, since it is read from the session's user and from nothing the request

@@ -11,7 +11,7 @@ from accounts.models import EligibilityEvent, EligibilityStatus
 from accounts.selectors import eligibility_of, institution_for_email
 from accounts.services import role_grant
 from core.errors import NotAllowed
-from tests.support import ProfileFactory, SeasonFactory
+from tests.support import InstitutionFactory, ProfileFactory, SeasonFactory, staff_member
 
 
 def test_role_groups_exist_with_their_permissions(db):
@@ -375,3 +375,35 @@ def test_a_site_admin_changes_an_institutions_email_domains(client, site_admin, 
     assert response.status_code == 302
     institution.refresh_from_db()
     assert institution.domains == ["example.edu", "alumni.example.net"]
+
+
+@pytest.mark.parametrize("whose", ["the one under", "the one above"])
+def test_a_directors_institution_form_shows_the_domains_overlap_as_the_forms_error(
+    client, institution, whose
+):
+    """Two institutions whose domains overlap (made before the rule, or by hand in the
+    database): the director, who may not change the domains (a field the form shows read-only),
+    is told what is wrong on the form as a whole, nothing saved; it answered 500."""
+    under = InstitutionFactory(
+        slug="north", name="Example North Campus", email_domains="north.example.edu"
+    )
+    mine = under if whose == "the one under" else institution
+    client.force_login(staff_member(mine, roles.DIRECTORS).user)
+    url = reverse("admin:accounts_institution_change", args=[mine.pk])
+    assert client.get(url).status_code == 200
+
+    response = client.post(url, _institution_form(mine, name="Renamed", email_domains="x.example"))
+
+    assert response.status_code == 200
+    errors = response.context["adminform"].form.non_field_errors()
+    assert errors == [
+        "Email domains: north.example.edu overlaps example.edu, which already belongs to "
+        "Example State University."
+        if mine == under
+        else "Email domains: example.edu overlaps north.example.edu, which already belongs "
+        "to Example North Campus."
+    ]
+    assert "Email domains: " in response.content.decode()
+    domains = mine.email_domains
+    mine.refresh_from_db()
+    assert mine.name != "Renamed" and mine.email_domains == domains

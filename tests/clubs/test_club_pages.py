@@ -79,6 +79,28 @@ def test_e4_the_director_seats_enters_a_card_and_closes_the_night(client, night,
     assert statuses == {first.pk: MatchStatus.CONFIRMED, tables[1].pk: MatchStatus.DOUBLE_FORFEIT}
 
 
+def test_e4_the_night_page_links_a_table_to_its_match_page_only_for_those_who_may_open_it(
+    client, night, director, institution
+):
+    from clubs import services as club
+
+    for player in members(night.league, 7):
+        club.check_in(actor=director.user, round=night, player=player)
+    club.seat_night(actor=director.user, round=night)
+    table = Match.objects.order_by("id").first()
+    match_page = reverse("match_detail", args=[table.pk])
+    desk = staff_member(institution, roles.FRONT_DESK).user
+
+    client.force_login(director.user)
+    assert f'href="{match_page}"' in client.get(url(night)).content.decode()
+    client.force_login(desk)
+    seen_by_the_desk = client.get(url(night)).content.decode()
+
+    assert f'href="{match_page}"' not in seen_by_the_desk  # the match page is 404 to them
+    assert client.get(match_page).status_code == 404
+    assert "Table 1" in seen_by_the_desk
+
+
 @pytest.mark.parametrize("size", [8, 24])
 def test_e4_the_night_page_runs_a_constant_number_of_queries(
     client, night, director, size, django_assert_max_num_queries

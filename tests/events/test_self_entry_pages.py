@@ -271,6 +271,29 @@ def test_s4_the_director_reads_every_seat_code_attempt_in_the_admin_and_only_the
     assert "0 seat code attempts" in page.content.decode()
 
 
+@pytest.mark.parametrize(
+    ("part", "page"),
+    [
+        ("tables/1/card/", "event_table"),
+        ("tables/1/confirm/", "event_table"),
+        ("tables/1/count/", "event_scores"),
+        ("self-entry/", "event_scores"),
+    ],
+)
+def test_s1_s5_a_card_address_opened_by_get_leads_to_the_page_of_its_form(
+    client, fest, director, part, page
+):
+    client.force_login(director.user)
+    round_page = reverse("event_round", args=["fest", 1])
+
+    response = client.get(round_page + part)
+
+    assert response.status_code == 302
+    assert response.url == reverse(page, args=["fest", 1, 1][: 3 if page == "event_table" else 2])
+    assert client.put(round_page + part).status_code == 405
+    assert not TableCard.objects.exists()
+
+
 def test_e3_an_event_has_room_for_a_thousand_entrants(fest):
     """Issue 32's evening of 1,000 players: an event's cap is the field's largest, not 512."""
     assert fest.capacity == League.MAX_CAPACITY >= 2000

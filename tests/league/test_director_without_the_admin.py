@@ -44,6 +44,18 @@ def test_e1_the_director_draws_a_league_from_its_page_after_a_preview(client, di
     assert 'data-testid="draw"' not in after
 
 
+def test_e1_the_draw_address_opened_by_get_leads_to_the_league_page_where_the_draw_starts(
+    client, director, undrawn
+):
+    client.force_login(director.user)
+
+    response = client.get(reverse("director_league_draw", args=["undrawn"]), follow=True)
+
+    assert response.redirect_chain == [(reverse("director_league", args=["undrawn"]), 302)]
+    assert 'data-testid="draw"' in response.content.decode()
+    assert not Round.objects.filter(league=undrawn).exists()
+
+
 def test_e1_a_draw_that_cannot_be_made_says_why_and_draws_nothing(client, director, undrawn):
     client.force_login(director.user)
     past = undrawn.season.institution.today() - timedelta(days=1)

@@ -105,6 +105,20 @@ def test_e1_a_full_league_offers_join_the_waitlist_and_its_page_shows_the_place(
     assert not WaitlistEntry.objects.filter(player=me).exists()
 
 
+@pytest.mark.parametrize("address", ["league_waitlist", "league_waitlist_leave"])
+def test_e1_a_waitlist_address_opened_by_get_leads_to_the_league_page_and_changes_nothing(
+    client, full_league, season, address
+):
+    league, _ = full_league
+    me = eligible_student(season)
+    client.force_login(me.user)
+
+    response = client.get(reverse(address, args=[league.slug]))
+
+    assert response.status_code == 302 and response.url == league.get_absolute_url()
+    assert not WaitlistEntry.objects.exists()
+
+
 def test_e1_the_league_page_says_it_started_without_a_student_still_waiting(
     client, full_league, director, season
 ):

@@ -198,7 +198,9 @@ def test_an_anonymous_visitor_is_sent_to_log_in(client, db):
 def test_the_download_is_a_post_from_the_profiles_button(client, player):
     client.force_login(player.user)
 
-    assert client.get(MY_DATA).status_code == 405
+    response = client.get(MY_DATA)  # a link or a prefetch downloads nothing: it leads to the button
+
+    assert response.status_code == 302 and response.url == reverse("profile")
     assert not DataExport.objects.exists()
 
 

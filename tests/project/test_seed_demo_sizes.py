@@ -4,6 +4,8 @@ own; tests/project/test_seed_demo.py reads one default demo."""
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.forms.models import model_to_dict
+from django.urls import reverse
 
 from accounts.models import Eligibility, PlayerProfile
 from tests.support import run
@@ -77,9 +79,11 @@ def test_the_demo_mails_nobody_even_through_a_worker(transactional_db):
     assert not mail.outbox
 
 
-def test_campuses_beside_the_demo_are_institutions_of_their_own(db):
+def test_campuses_beside_the_demo_are_institutions_of_their_own(db, client):
     """`--campuses`: the many-campus deployment of the benchmark's ten-times size, each campus
-    with its own domain, director, students and leagues, each rated and its night runnable."""
+    with its own domain (overlapping neither the demo's nor another campus's, as the
+    institutions' rule asks), director, students and leagues, each rated and its night
+    runnable; each director saves their institution's form in the admin."""
     from accounts.models import Institution, User
     from league.models import League, Standing
     from league.nightly import run_nightly
@@ -91,10 +95,9 @@ def test_campuses_beside_the_demo_are_institutions_of_their_own(db):
     )  # fmt: skip
     campuses = Institution.objects.filter(slug__startswith="campus-").order_by("slug")
     assert [c.slug for c in campuses] == ["campus-001", "campus-002"]
-    assert {c.email_domains for c in campuses} == {
-        "campus001.example.edu",
-        "campus002.example.edu",
-    }
+    assert {c.email_domains for c in campuses} == {"campus001.example", "campus002.example"}
+    for institution in Institution.objects.all():
+        institution.full_clean()  # no domain overlaps another institution's
     for campus in campuses:
         students = PlayerProfile.objects.filter(institution=campus).exclude(campus_id="")
         assert students.count() == 40
@@ -102,6 +105,15 @@ def test_campuses_beside_the_demo_are_institutions_of_their_own(db):
         assert User.objects.filter(
             email=f"director@{campus.email_domains}", groups__name="Directors"
         ).exists()
+        client.force_login(User.objects.get(email=f"director@{campus.email_domains}"))
+        saved = client.post(
+            reverse("admin:accounts_institution_change", args=[campus.pk]),
+            {
+                **model_to_dict(campus, exclude=["id", "email_domains"]),
+                "default_venue": "Student Center, Games Room B",
+            },
+        )
+        assert saved.status_code == 302, saved.content.decode()
         leagues = League.objects.filter(season__institution=campus)
         assert [league.name for league in leagues.order_by("name")] == ["League 1", "League 2"]
         assert Standing.objects.filter(league__in=leagues).exists()
