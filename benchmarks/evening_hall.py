@@ -10,6 +10,7 @@ import re
 import sys
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
 from urllib.parse import urlencode, urlsplit
@@ -88,7 +89,7 @@ class Table:
     number: int
     keeper: int  # the scorekeeper's seat
     other: int
-    codes: dict[int, str]
+    slips: dict[int, str]  # each seat's player's slip token (S4)
     scores: list[int]
     fate: str  # "agree", "conflict" or "missing"
     entered_at: float | None = None  # when the entry was acknowledged (302), run clock
@@ -112,7 +113,8 @@ class Burst:
 
 
 def plan_round(number: int, rng: random.Random, conflicts: float, missing: float) -> list[Table]:
-    from events.seat_codes import code_of
+    from events.services import slips_of
+    from league.models import Entry
     from matches.models import Match, MatchStatus
 
     matches = list(
@@ -125,20 +127,47 @@ def plan_round(number: int, rng: random.Random, conflicts: float, missing: float
     fates += ["missing"] * round(len(matches) * missing)
     fates += ["agree"] * (len(matches) - len(fates))
     rng.shuffle(fates)
+    entries = Entry.objects.filter(league__slug=SLUG)
+    slips = {entry_id: slip.token for entry_id, slip in slips_of(entries).items()}
+    token_of = {entry.player_id: slips[entry.pk] for entry in entries}
     tables = []
     for match, fate in zip(matches, fates, strict=True):
         seats = sorted(match.seats.all(), key=lambda seat: seat.order)
         keeper = match.scorekeeper or seats[0].order
         other = next(seat.order for seat in seats if seat.order != keeper)
         scores = [rng.randint(280, 520) for _ in seats]
-        codes = {seat.order: code_of(match, seat) for seat in seats}
-        tables.append(Table(match.table, keeper, other, codes, scores, fate))
+        seat_slips = {seat.order: token_of[seat.player_id] for seat in seats}
+        tables.append(Table(match.table, keeper, other, seat_slips, scores, fate))
     return tables
+
+
+# Each entrant's phone, across the evening: it opened their slip once (S4) and keeps it.
+PHONES: dict[str, Phone] = {}
+
+
+def phone_of(port: int, token: str) -> Phone:
+    phone = PHONES.get(token)
+    if phone is None:
+        phone = PHONES[token] = Phone(port)
+        status, _, _ = phone.request("GET", f"/slip/{token}/")
+        if status != 200:
+            raise RuntimeError(f"the slip /slip/{token}/ answered {status}")
+    return phone
+
+
+def open_slips(port: int, tables: list[Table], clients: int) -> None:
+    """The hall opens its slips before the round's end (at the door, as each player arrives):
+    every phone knows its player before the burst, and the burst times the cards alone."""
+    tokens = [token for table in tables for token in table.slips.values() if token not in PHONES]
+    with ThreadPoolExecutor(max_workers=clients) as pool:
+        list(pool.map(lambda token: phone_of(port, token), tokens))
 
 
 def play_burst(port: int, number: int, tables: list[Table], args, rng: random.Random) -> Burst:
     """Every table's card within the window: `args.clients` threads take the phones' actions
-    off one queue, each when it is due (or as soon as a thread is free)."""
+    off one queue, each when it is due (or as soon as a thread is free). Each seat acts from
+    its own player's phone, which opened their slip (S4)."""
+    open_slips(port, tables, args.clients)
     burst = Burst()
     queue: list = []
     lock = threading.Condition()
@@ -154,13 +183,13 @@ def play_burst(port: int, number: int, tables: list[Table], args, rng: random.Ra
             lock.notify()
 
     def card_data(table: Table, order: int, scores: list[int]) -> dict:
-        data = {"seat": order, "code": table.codes[order], "ended_by": "went_out"}
+        data = {"seat": order, "code": "", "ended_by": "went_out"}
         data.update({f"score_{i}": s for i, s in enumerate(scores, start=1)})
         return data
 
     def enter(table: Table, due: float) -> None:
         page = f"{base}/{table.number}/"
-        status, took, _ = Phone(port).form_post(
+        status, took, _ = phone_of(port, table.slips[table.keeper]).form_post(
             page, page + "card/", card_data(table, table.keeper, table.scores)
         )
         with lock:
@@ -177,7 +206,7 @@ def play_burst(port: int, number: int, tables: list[Table], args, rng: random.Ra
 
     def second_seat(table: Table, due: float) -> None:
         page = f"{base}/{table.number}/"
-        phone = Phone(port)
+        phone = phone_of(port, table.slips[table.other])
         if table.fate == "conflict":
             theirs = [table.scores[0], table.scores[1] + rng.choice((-10, 10))]
             status, took, _ = phone.form_post(
@@ -190,7 +219,7 @@ def play_burst(port: int, number: int, tables: list[Table], args, rng: random.Ra
                 card = re.search(r'name="card" value="(\d+)"', html)
                 if card is None:
                     return None
-                return {"seat": table.other, "code": table.codes[table.other], "card": card[1]}
+                return {"seat": table.other, "code": "", "card": card[1]}
 
             table.confirm_started = time.perf_counter() - start
             status, took, _ = phone.form_post(page, page + "confirm/", confirm)

@@ -10,9 +10,9 @@ operator is enough for 1,000 players).
    each round's end as a hall does: every table's card entered and confirmed within the same
    60 seconds, through the public table page (GET it for the CSRF token and the card to
    confirm, POST, follow the redirect), each phone its own cookie jar, at most `--clients`
-   requests in flight. Guests prove their seats with their seat codes, computed here with
-   `events.seat_codes.code_of` (the server's secret key): in a hall they read them off the
-   printed card. Each table's entry comes at a random moment of the window and the other
+   requests in flight. Each guest proves their seat with their own slip (S4): their phone opened
+   the slip's link once, before the first round's end (as at the door), and keeps it all
+   evening. Each table's entry comes at a random moment of the window and the other
    seat's confirmation a few seconds later; at 5% of tables the other seat enters a
    different version instead (a conflict); at 3% nobody enters.
 3. The operator (the director, signed in) reads the scoring table's page, must find exactly

@@ -4,6 +4,7 @@ from django.urls import include, path
 from django.views.generic import RedirectView
 
 from accounts import views as accounts_views
+from events.views import slips as event_slips
 from league import views as league_views
 from league.views import director as league_director
 from league.views import director_draw, director_exports, director_rounds, settings_files
@@ -25,6 +26,9 @@ urlpatterns = [
     # Before allauth's own: the signup that turns a campus ID taken at the last moment into a message.
     path("accounts/signup/", accounts_views.signup, name="account_signup"),
     path("accounts/", include("allauth.urls")),
+    # An entrant's own slip (S4): the address names no league.
+    path("slip/", event_slips.slip_code, name="slip_code"),
+    path("slip/<str:token>/", event_slips.slip_page, name="slip_page"),
     path("leagues/", include("clubs.urls")),
     path("leagues/", include("events.urls")),
     path("leagues/", include("league.urls")),

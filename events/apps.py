@@ -11,7 +11,7 @@ class EventsConfig(AppConfig):
     verbose_name = "Events"
     # What each role may do with events' models in the admin (accounts.roles.sync_groups): the
     # players' own cards and the seat codes' attempts are read there, never changed (S3, S4).
-    role_permissions = {DIRECTORS: {"tablecard": ["view"], "seatcodeattempt": ["view"]}}
+    role_permissions = {DIRECTORS: {"tablecard": ["view"], "codeattempt": ["view"]}}
 
     def ready(self):
         from league import formats

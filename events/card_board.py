@@ -8,8 +8,8 @@ from datetime import datetime, timedelta
 
 from django.db.models import Count
 
-from events.models import RoundSelfEntry, SeatCodeAttempt, TableCard, event_of_league
-from events.seat_codes import CODE_WINDOW, WRONG_CODES_PER_TABLE
+from events.models import CodeAttempt, RoundSelfEntry, TableCard, event_of_league
+from events.slips import CODE_WINDOW, WRONG_CODES_PER_TABLE
 from league.models import League, Round
 from matches.models import Match, Seat
 
@@ -57,6 +57,9 @@ class CardVersion:
     rows: list[tuple[Seat, int, bool]]  # each seat, its score, whether the versions part there
     confirmed: list[Seat]
     waiting: list[Seat]
+    # Those waiting who may still say "yes, this is our card": not a seat that entered a
+    # version of its own (it disagrees; the scoring table settles it, S3).
+    confirmable: list[Seat]
 
 
 def _versions(cards, seats: list[Seat]) -> list[CardVersion]:
@@ -68,19 +71,20 @@ def _versions(cards, seats: list[Seat]) -> list[CardVersion]:
         for at in range(len(seats))
     ]
     versions = []
+    own_versions = {card.seat_order for card in cards}
     for card in cards:
         confirmed = {each.seat_order for each in card.confirmations.all()}
+        waiting = [
+            seat for seat in seats if seat.order not in confirmed and seat.order != card.seat_order
+        ]
         versions.append(
             CardVersion(
                 card=card,
                 entered_by=by_order.get(card.seat_order),
                 rows=list(zip(seats, card.scores, differs, strict=False)),
                 confirmed=[by_order[o] for o in sorted(confirmed) if o in by_order],
-                waiting=[
-                    seat
-                    for seat in seats
-                    if seat.order not in confirmed and seat.order != card.seat_order
-                ],
+                waiting=waiting,
+                confirmable=[seat for seat in waiting if seat.order not in own_versions],
             )
         )
     return versions
@@ -124,7 +128,7 @@ def card_board(league: League, round_: Round, tables: Sequence[Match], now: date
     ).prefetch_related("confirmations"):
         cards.setdefault(card.match_id, []).append(card)
     locked_ids = set(
-        SeatCodeAttempt.objects.filter(match__round=round_, ok=False, at__gte=now - CODE_WINDOW)
+        CodeAttempt.objects.filter(match__round=round_, ok=False, at__gte=now - CODE_WINDOW)
         .values("match_id")
         .annotate(wrong=Count("id"))
         .filter(wrong__gte=WRONG_CODES_PER_TABLE)

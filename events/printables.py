@@ -37,7 +37,6 @@ class PrintSeat:
     number: int | None
     category: str = ""
     team: str = ""
-    code: str = ""  # the seat's code where players enter their own card (S4)
 
 
 @dataclass(frozen=True)
@@ -72,7 +71,7 @@ class PrintRound:
     two_letter_caption: str = ""
     periods: tuple[tuple[str, int], ...] = ()  # (starts "HH:MM", minutes), when in periods
     end_of_game: str = ""  # the league's end-of-game rule in words (G1)
-    self_entry: bool = False  # the players enter this card themselves (S1): codes printed
+    self_entry: bool = False  # the players enter this card themselves (S1), each with their slip
 
 
 def _paper(paper: str) -> str:
@@ -143,3 +142,31 @@ class PrintSlip:
 def sign_in_slip_pdf(slip: PrintSlip) -> bytes:
     """A half-page slip: the volunteer's name, the QR code of their log-in link and the link."""
     return _pdf("events/print/sign_in_slip.html", {"slip": slip, "page_size": "A6 landscape"})
+
+
+@dataclass(frozen=True)
+class EntrantSlipPrint:
+    """An entrant's own slip (S4): who, the link to open on their phone (its QR code) and the
+    code to type where a phone cannot scan."""
+
+    event: str
+    date: datetime.date | None
+    number: int | None
+    name: str
+    url: str
+    code: str  # as printed: two groups of four
+
+    @property
+    def qr_image(self) -> str:
+        return qr_data_uri(self.url, scale=3)
+
+
+def entrant_slips_pdf(
+    slips: list[EntrantSlipPrint], code_address: str, paper: str = "letter"
+) -> bytes:
+    """The entrants' slips, eight a page to cut apart (one alone, printed at the door, is one
+    slip on its page); `code_address` is where a phone that cannot scan types the code."""
+    return _pdf(
+        "events/print/entrant_slips.html",
+        {"slips": slips, "site_slip_address": code_address, "page_size": _paper(paper)},
+    )

@@ -4,7 +4,17 @@ scoring table, the printables, the volunteers and the assists for its staff."""
 
 from django.urls import path
 
-from .views import assists, door, printables, public, rounds, scoring, table_cards, volunteers
+from .views import (
+    assists,
+    door,
+    printables,
+    public,
+    rounds,
+    scoring,
+    slips,
+    table_cards,
+    volunteers,
+)
 
 urlpatterns = [
     path("<slug:slug>/event.json", public.event_json, name="event_json"),
@@ -18,6 +28,8 @@ urlpatterns = [
     path("<slug:slug>/desk/", door.event_desk, name="event_desk"),
     path("<slug:slug>/desk/check-in/", door.event_check_in, name="event_check_in"),
     path("<slug:slug>/desk/walk-in/", door.event_walk_in, name="event_walk_in"),
+    path("<slug:slug>/slips.pdf", slips.entrant_slips, name="event_slips"),
+    path("<slug:slug>/slips/again/", slips.entrant_slip_again, name="event_slip_again"),
     path("<slug:slug>/volunteers/", volunteers.event_scorers, name="event_scorers"),
     path("<slug:slug>/assists/", assists.event_assists, name="event_assists"),
     path("<slug:slug>/scores/", scoring.event_scoring_now, name="event_scoring_now"),

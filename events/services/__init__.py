@@ -9,7 +9,8 @@
 - `assists`: selling the charity's assists, voiding a sale
 - `cards`: a table's score card, entered by the event's staff and volunteer scorers
 - `table_cards`: the players' own card at their table (S1–S4): entered by the scorekeeper,
-  confirmed by the other seats (login or seat code)
+  confirmed by the other seats (login or their own slip)
+- `slips`: each entrant's slip, their own proof for the whole event (S4)
 - `card_settling`: the scoring table's side of it (S2, S3, S5): counting a version, a typed
   card meeting the players' versions, counting confirmed cards when time is up, the switch
 
@@ -41,7 +42,8 @@ from .door import (
 )
 from .entrants import EntrantDetails, Saved, clean_details, entrant_save, event_join
 from .rounds import SwapNeedsConfirming, cards_printed, close_round, pair_event_round, swap_players
-from .table_cards import SeatProof, WrongSeatCode, table_card_confirm, table_card_enter
+from .slips import live_slip, slip_mail, slip_of, slip_print_again, slips_of
+from .table_cards import SeatProof, WrongCode, table_card_confirm, table_card_enter
 from .volunteers import (
     forget_volunteers,
     scorer_access_ends,
@@ -78,7 +80,12 @@ __all__ = [
     "scorer_slip",
     "swap_players",
     "SeatProof",
-    "WrongSeatCode",
+    "WrongCode",
+    "live_slip",
+    "slip_mail",
+    "slip_of",
+    "slip_print_again",
+    "slips_of",
     "self_entry_close",
     "settle_due_cards",
     "table_card_confirm",

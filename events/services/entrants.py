@@ -24,6 +24,7 @@ from events.rights import (
 )
 from events.selectors import has_played
 from events.services.door import check_in_entry
+from events.services.slips import slip_mail
 from league.models import Entry, League
 from league.refresh import refresh_leagues
 from league.services import enter, number_entries
@@ -210,6 +211,8 @@ def entrant_save(
             entry.refresh_from_db(fields=["player_number"])
         if check_in:
             check_in_entry(league, entry, actor, now)
+        if entry.player_number is not None:
+            slip_mail(entry, now)  # their own slip, to enter their cards with (S4)
         if refresh:  # the leaderboard lists every entrant; an import refreshes once at its end
             refresh_leagues([league.pk])
     if created:
@@ -240,5 +243,8 @@ def event_join(*, actor, league: League, category: str = "") -> Entry:
         entrant = entrant_of(entry)
         entrant.category = chosen
         entrant.save(update_fields=["category"])
+        entry.refresh_from_db(fields=["player_number"])
+        if entry.player_number is not None:
+            slip_mail(entry)  # their own slip, to enter their cards with (S4)
         refresh_leagues([league.pk])
         return entry

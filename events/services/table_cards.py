@@ -2,9 +2,10 @@
 seat's score from the table's page, the other seats confirm it on their own phones or one after
 another on the same phone, and the card counts once they agree (S2). A seat that disagrees
 enters its own version: the table is then in conflict and only the event's staff settle it
-(S3). A signed-in entrant is known by their login; a guest proves their seat with the seat's
-code printed on the card (``events.seat_codes``), and wrong codes are limited per table and
-per device, every attempt kept (S4).
+(S3). A signed-in entrant is known by their login; every other entrant by their own slip (S4,
+``events.slips``): the phone that opened its link remembers them, or its code is typed here.
+The table's card carries no codes, so the player who keeps it cannot act for the others; wrong
+codes are limited per table and per device, every attempt kept.
 
 Every change here locks the table's match row first, as the scoring table's card service and
 the pairing do, so a confirmation, a correction, a card typed at the scoring table and a
@@ -20,13 +21,14 @@ from django.utils import timezone
 from accounts.naming import Said
 from core.errors import NotAllowed
 from events.card_board import round_time_up, self_entry_open
-from events.models import CardConfirmation, SeatCodeAttempt, TableCard
+from events.models import CardConfirmation, CodeAttempt, EntrantSlip, TableCard
 from events.rights import EventError
-from events.seat_codes import (
+from events.slips import (
     CODE_WINDOW,
+    MOST_SLIPS_ON_A_PHONE,
     WRONG_CODES_PER_DEVICE,
     WRONG_CODES_PER_TABLE,
-    matches_code,
+    normalised,
 )
 from matches import services as match_services
 from matches.models import GameEnd, Match, MatchStatus, Seat
@@ -35,28 +37,40 @@ from matches.services import scoreline
 
 @dataclass(frozen=True)
 class SeatProof:
-    """Who is acting at the table: a signed-in user (their login proves their own seat), or
-    a seat's order with its code; `device` is the device cookie's id."""
+    """Who is acting at the table (S4): a signed-in user (their login proves their own seat),
+    the entrants this phone remembers (`slips`: their slips' tokens, from the phone's cookie),
+    or a slip's code typed here. `order` is the seat they act for (None: the one the proof
+    gives, when it gives one); `device` is the device cookie's id."""
 
     user: object = None
-    order: int | None = None
+    slips: tuple[str, ...] = ()
     code: str = ""
+    order: int | None = None
     device: str = ""
 
 
-class WrongSeatCode(NotAllowed):
-    """The code is not that seat's, or too many wrong codes came from this table or device."""
+@dataclass(frozen=True)
+class Proved:
+    """The seat a proof proved, and the slip a typed code proved it with (the phone remembers
+    it from now on), or the refusal to raise once the attempt is kept."""
+
+    seat: Seat | None = None
+    slip: EntrantSlip | None = None
+    refusal: Exception | None = None
+
+
+class WrongCode(NotAllowed):
+    """The code is no live slip's of a player at this table, or too many wrong codes came from
+    this table or this phone."""
 
 
 def _about_seat(text: str, seat: Seat, league) -> Said:
-    """A sentence about a seat, "{seat}" in `text` where it goes: "seat 2 (her name)", her name
-    in the names the reader may read (``accounts.naming``): a refusal at the table's page is
-    read by anyone holding its link."""
-    return Said(
-        text.replace("{seat}", f"seat {seat.order} ({{}})"),
-        (seat.player, _number(league, seat)),
-        league=league,
-    )
+    """A sentence about a seat, "{seat}" in `text` where it goes: "seat 2 (No. 7, her name)",
+    her name in the names the reader may read (``accounts.naming``): a refusal at the table's
+    page is read by anyone holding its link."""
+    number = _number(league, seat)
+    where = f"seat {seat.order} (No. {number}, {{}})" if number else f"seat {seat.order} ({{}})"
+    return Said(text.replace("{seat}", where), (seat.player, number), league=league)
 
 
 def _number(league, seat: Seat) -> int | None:
@@ -68,66 +82,108 @@ def _number(league, seat: Seat) -> int | None:
     )
 
 
-# --- Proving a seat ------------------------------------------------------------------------------
-
-
 def _own_seat(user, seats: list[Seat]) -> Seat | None:
     return match_services.seat_of(user, seats) if user is not None else None
 
 
-def _prove(match: Match, seats: list[Seat], proof: SeatProof, action: str, now):
-    """The seat `proof` proves, or the refusal to raise once the attempt is kept (raising here
-    would roll the attempt back with the rest). Called with the table locked, so the wrong
-    codes of one table are counted one after another."""
+def _prove(match: Match, seats: list[Seat], proof: SeatProof, action: str, now) -> Proved:
+    """The seat `proof` proves at this table. Called with the table locked, so the wrong codes
+    of one table are counted one after another; a typed code's attempt is kept whatever comes
+    of it (the refusal is raised by the caller, after the attempt's commit)."""
     user = proof.user if getattr(proof.user, "is_authenticated", False) else None
+    by_player = {seat.player_id: seat for seat in seats}
+    provable = {}  # seat order -> seat, for the seats this phone may act for
     own = _own_seat(user, seats) if user else None
-    if own is not None and proof.order in (None, own.order):
-        return own, None
-    seat = next((seat for seat in seats if seat.order == proof.order), None)
-    if seat is None:
-        return None, EventError("Choose your seat at this table.")
-    if not proof.code.strip():
-        return None, EventError(
+    if own is not None:
+        provable[own.order] = own
+    remembered = EntrantSlip.objects.filter(
+        token__in=list(proof.slips)[:MOST_SLIPS_ON_A_PHONE],
+        revoked_at=None,
+        entry__league_id=match.league_id,
+        entry__player_id__in=list(by_player),
+    ).values_list("entry__player_id", flat=True)
+    for player_id in remembered:
+        provable[by_player[player_id].order] = by_player[player_id]
+    if proof.order is not None and proof.order not in {seat.order for seat in seats}:
+        return Proved(refusal=EventError("Choose your seat at this table."))
+    if proof.code.strip():
+        return _prove_by_code(match, seats, proof, provable, action, now)
+    if proof.order is None:
+        if own is not None:  # a signed-in player acts for their own seat unless they choose
+            return Proved(seat=own)
+        if len(provable) == 1:
+            return Proved(seat=next(iter(provable.values())))
+        if provable:
+            return Proved(refusal=EventError("Choose whose seat you act for at this table."))
+        return Proved(
+            refusal=EventError(
+                "This phone does not know your seat yet: open the link on your slip, or type "
+                "your slip's code."
+            )
+        )
+    if proof.order in provable:
+        return Proved(seat=provable[proof.order])
+    seat = next(seat for seat in seats if seat.order == proof.order)
+    return Proved(
+        refusal=NotAllowed(
             _about_seat(
-                "Type {seat}'s code: it is printed beside their name on the card.",
+                "Only {seat} acts for their seat: on their own phone, with their own slip, or at "
+                "the scoring table.",
                 seat,
                 match.league,
             )
         )
+    )
+
+
+def _prove_by_code(match, seats, proof, provable, action, now) -> Proved:
+    """A slip's code typed at the table: limited per table and per phone, every attempt kept."""
     since = now - CODE_WINDOW
-    wrong = SeatCodeAttempt.objects.filter(ok=False, at__gte=since)
+    wrong = CodeAttempt.objects.filter(ok=False, at__gte=since)
+    slip, refusal = None, None
     if wrong.filter(match=match).count() >= WRONG_CODES_PER_TABLE:
-        refusal = WrongSeatCode(
+        refusal = WrongCode(
             "Too many wrong codes were typed at this table: ask at the scoring table, or try "
             "again in a few minutes."
         )
-        ok = False
     elif proof.device and wrong.filter(device=proof.device).count() >= WRONG_CODES_PER_DEVICE:
-        refusal = WrongSeatCode(
+        refusal = WrongCode(
             "Too many wrong codes from this phone: ask at the scoring table, or try again in a "
             "few minutes."
         )
-        ok = False
     else:
-        ok = matches_code(match, seat, proof.code)
-        refusal = (
-            None
-            if ok
-            else WrongSeatCode(
-                _about_seat(
-                    "That is not {seat}'s code for this round: check the card.", seat, match.league
-                )
+        slip = EntrantSlip.objects.filter(
+            code=normalised(proof.code),
+            revoked_at=None,
+            entry__league_id=match.league_id,
+            entry__player_id__in=[seat.player_id for seat in seats],
+        ).first()
+        if slip is None:
+            refusal = WrongCode(
+                "That code is not the slip of a player at this table: check the slip (a slip "
+                "printed again has a new code)."
+            )
+    seat = next(
+        (s for s in seats if slip is not None and s.player_id == slip.entry.player_id), None
+    )
+    if seat is not None and proof.order not in (None, seat.order):
+        refusal = NotAllowed(
+            _about_seat(
+                "That code is {seat}'s slip: it acts for their seat only.", seat, match.league
             )
         )
-    SeatCodeAttempt.objects.create(
+    CodeAttempt.objects.create(
+        league_id=match.league_id,
         match=match,
-        seat_order=seat.order,
+        entry=slip.entry if slip is not None else None,
         device=proof.device[:40],
-        ok=ok,
+        ok=refusal is None,
         action=action,
         at=now,
     )
-    return (seat if ok else None), refusal
+    if refusal is not None:
+        return Proved(refusal=refusal)
+    return Proved(seat=seat, slip=slip)
 
 
 def _open_table(match: Match, now) -> tuple[list[Seat], bool]:
@@ -190,9 +246,10 @@ def table_card_enter(
     with transaction.atomic():
         match = match_services.lock(match)
         seats, time_up = _open_table(match, now)
-        seat, refusal = _prove(match, seats, proof, "enter", now)
+        proved = _prove(match, seats, proof, "enter", now)
+        refusal = proved.refusal
         if refusal is None:
-            card = _enter(match, seats, seat, proof, scores, ended_by, time_up, now)
+            card = _enter(match, seats, proved.seat, proof, scores, ended_by, time_up, now)
     if refusal is not None:
         raise refusal
     return card
@@ -251,7 +308,8 @@ def table_card_confirm(*, match: Match, card_id: int, proof: SeatProof, now=None
     with transaction.atomic():
         match = match_services.lock(match)
         seats, time_up = _open_table(match, now)
-        seat, refusal = _prove(match, seats, proof, "confirm", now)
+        proved = _prove(match, seats, proof, "confirm", now)
+        refusal, seat = proved.refusal, proved.seat
         if refusal is None:
             card = TableCard.objects.filter(match=match, pk=card_id).first()
             if card is None:

@@ -15,7 +15,7 @@ from django.utils import timezone
 from accounts.models import PlayerProfile, SignInLink, User
 from accounts.services import profiles_forget, sign_in_link_create, volunteer_account_create
 from core.tasks import queue_email
-from events.models import EventScorer, SeatCodeAttempt, event_of_league
+from events.models import CodeAttempt, EventScorer, event_of_league
 from events.rights import (
     EventError,
     lock_event,
@@ -192,10 +192,11 @@ def forget_volunteers(institution, cutoff, now) -> int:
         .distinct()
     )
     forgotten = profiles_forget(helpers, now=now)
-    # The seat codes' attempts keep a device cookie's id: they go with the guests' addresses
-    # (S4, P5); they matter only while the evening's cards are settled.
-    SeatCodeAttempt.objects.filter(
-        match__league__season__institution=institution,
-        match__league__event__date__lt=cutoff,
+    # The slip codes' attempts keep a device cookie's id: they go with the guests' addresses
+    # (S4, P5); they matter only while the evening's cards are settled. A wrong code typed on
+    # the slip page names no event: it goes once it is as old.
+    CodeAttempt.objects.filter(
+        league__season__institution=institution, league__event__date__lt=cutoff
     ).delete()
+    CodeAttempt.objects.filter(league=None, at__date__lt=cutoff).delete()
     return forgotten

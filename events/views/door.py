@@ -12,6 +12,7 @@ from core.actions import act_and_say
 from core.errors import DomainError
 from core.forms import TextField
 from events import selectors, services
+from events.models import event_of_league
 from events.views.access import entry_from, staff_event_of
 from league.door import back_with_search, searched
 from league.models import League
@@ -47,6 +48,8 @@ def _desk_context(request, league: League, walk_in: WalkInForm | None = None) ->
         "left_count": desk.left_count,
         "walk_in": walk_in or WalkInForm(league=league),
         "next_round": selectors.next_round(league),
+        # The players enter their own cards, each proving their seat with their slip (S4).
+        "slips": event_of_league(league).self_entry,
     }
 
 

@@ -12,7 +12,6 @@ from core.clock import clock_time
 from events import card_board, printables, selectors, services
 from events.models import event_of_league
 from events.pages import rounds_view
-from events.seat_codes import code_of
 from events.views.access import staff_event_of
 from league.wordlists import two_letter_words
 
@@ -42,21 +41,17 @@ def event_print(request: HttpRequest, slug: str, number: int, kind: str) -> Http
     if view is None or not view["tables"]:
         raise Http404
 
-    # Each seat's code goes on its table's card or sheet only, never on the wall (S4).
-    codes = (
-        kind in ("cards", "sheets")
-        and round_ is not None
-        and card_board.self_entry_open(league, round_)
-    )
+    # The players enter their own card (S1): the card says how. It carries no codes: each
+    # player proves their seat with their own slip (S4).
+    self_entry = round_ is not None and card_board.self_entry_open(league, round_)
 
-    def seat_of(seat, entry, match=None):
+    def seat_of(seat, entry):
         return printables.PrintSeat(
             seat=seat.order,
             name=state.names.of(seat.player),
             number=entry.player_number if entry else None,
             category=entry.entrant.category.name if entry and entry.entrant.category_id else "",
             team=entry.entrant.team.name if entry and entry.entrant.team_id else "",
-            code=code_of(match, seat) if codes and match is not None else "",
         )
 
     def seconds(seats):
@@ -83,7 +78,7 @@ def event_print(request: HttpRequest, slug: str, number: int, kind: str) -> Http
         tables=tuple(
             printables.PrintTable(
                 number=match.table,
-                seats=tuple(seat_of(seat, entry, match) for seat, entry in seats),
+                seats=tuple(seat_of(seat, entry) for seat, entry in seats),
                 url=settings.SITE_URL
                 + reverse("event_table", args=[league.slug, number, match.table]),
                 turn_seconds=seconds(seats),
@@ -95,7 +90,7 @@ def event_print(request: HttpRequest, slug: str, number: int, kind: str) -> Http
         two_letter_caption=printables.TWO_LETTER_CAPTION,
         periods=tuple((clock_time(p.starts), p.minutes) for p in view["periods"]),
         end_of_game=printables.END_OF_GAME_WORDS.get(league.end_of_game_rule, ""),
-        self_entry=codes,
+        self_entry=self_entry,
     )
     render_pdf = {
         "pairings": printables.pairings_pdf,

@@ -13,7 +13,9 @@ from core.clock import clock_time, duration_words
 from core.errors import DomainError
 from core.middleware import indexed_if_welcome
 from events import assist_ledger, rights, selectors, services
+from events.models import event_of_league
 from events.pages import rounds_view
+from events.slips import shown_code
 from events.views.access import event_of
 from league.models import League, LeagueFormat
 from league.names import name_style
@@ -27,6 +29,15 @@ def event_home(request: HttpRequest, league: League) -> HttpResponse:
     state = selectors.event_state(league, style)
     institution = league.season.institution
     rounds = rounds_view(state)
+    my_entry = _my_entry(request, state)
+    # Their own slip, to confirm their table's cards from their phone (S4).
+    my_slip = (
+        services.slip_of(my_entry)
+        if my_entry is not None
+        and my_entry.player_number is not None
+        and event_of_league(league).self_entry
+        else None
+    )
     return render(
         request,
         "events/home.html",
@@ -41,7 +52,9 @@ def event_home(request: HttpRequest, league: League) -> HttpResponse:
             "is_staff": roles.is_front_desk_of(request.user, institution),
             "is_director": roles.is_director_of(request.user, institution),
             "is_scorer": rights.may_score(request.user, league),
-            "my_entry": _my_entry(request, state),
+            "my_entry": my_entry,
+            "my_slip": my_slip,
+            "my_slip_code": shown_code(my_slip.code) if my_slip else "",
             "can_join": request.user.is_authenticated
             and roles.institution_of(request.user) == institution
             and league.registration_open()

@@ -1,8 +1,6 @@
 """A table's page (the score card's QR code) with the players' own card (S1–S4), the scoring
 table's "count this version" (S3) and the director's switch for a round (S5)."""
 
-import secrets
-
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -15,38 +13,36 @@ from core.actions import posted_from
 from core.errors import DomainError
 from core.forms import WholeNumberField
 from events import card_board, selectors
-from events.models import TableCard
-from events.services import card_settling, table_cards
+from events.models import EntrantSlip, TableCard
+from events.services import card_settling, live_slip, table_cards
 from events.views.access import event_of, round_of, scorer_event_of, staff_event_of
+from events.views.phone import device_of, keep_device, remember, remembered_tokens
 from league.names import STAFF, NamesAt, name_style
 from league.wordlists import two_letter_words
 from matches.forms import SCORE
 from matches.models import GameEnd, Match, MatchStatus
 from matches.services import UnusualScores
 
-DEVICE_COOKIE = "seat_device"
-DEVICE_COOKIE_DAYS = 2
-
 
 class SeatForm(forms.Form):
-    """Which seat is acting, and its code (a signed-in player at their own seat needs none)."""
+    """Which seat is acting (S4): a signed-in player's login, or a slip this phone remembers,
+    proves it; a slip's code typed here does too (and the phone remembers it from then on).
+    `labels` name each seat as the page does: seat, number and name set apart (P2)."""
 
     seat = forms.TypedChoiceField(label="Your seat", coerce=int, empty_value=None, required=False)
     code = forms.CharField(
-        label="Your seat's code (printed beside your name on the card)",
+        label="Your slip's code, if this phone does not know you yet",
         required=False,
         max_length=20,
         widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters"}),
     )
 
-    def __init__(self, *args, seats=(), **kwargs):
+    def __init__(self, *args, seats=(), labels=None, **kwargs):
         super().__init__(*args, **kwargs)
-        self.name_seats(seats, lambda seat: f"Player {seat.order}")
-
-    def name_seats(self, seats, name) -> None:
-        """Label the seats as the page names their players (P1, P2)."""
+        labels = labels or {seat.order: f"Seat {seat.order}" for seat in seats}
+        self.labels = labels
         self.fields["seat"].choices = [("", "Choose your seat")] + [
-            (seat.order, f"Seat {seat.order}: {name(seat)}") for seat in seats
+            (seat.order, labels[seat.order]) for seat in seats
         ]
 
 
@@ -65,18 +61,13 @@ class TableCardForm(SeatForm):
         label="Yes, really: these unusual scores are right", required=False
     )
 
-    def __init__(self, *args, seats=(), **kwargs):
-        super().__init__(*args, seats=seats, **kwargs)
+    def __init__(self, *args, seats=(), labels=None, **kwargs):
+        super().__init__(*args, seats=seats, labels=labels, **kwargs)
         for seat in seats:
             self.fields[f"score_{seat.order}"].required = True
+            self.fields[f"score_{seat.order}"].label = self.labels[seat.order]
         for order in range(len(seats) + 1, 5):
             del self.fields[f"score_{order}"]
-
-    def name_seats(self, seats, name) -> None:
-        super().name_seats(seats, name)
-        for seat in seats:
-            if f"score_{seat.order}" in self.fields:
-                self.fields[f"score_{seat.order}"].label = f"Seat {seat.order}: {name(seat)}"
 
     def scores(self) -> list[int]:
         return [
@@ -90,46 +81,44 @@ class ConfirmForm(SeatForm):
     card = forms.IntegerField(widget=forms.HiddenInput)
 
 
-def device_of(request: HttpRequest) -> str:
-    """The device cookie's id (S4: wrong codes are counted per device, never per address);
-    a new one when the phone has none yet, set on the response by ``keep_device``."""
-    device = request.COOKIES.get(DEVICE_COOKIE, "")
-    if not (device.isascii() and 16 <= len(device) <= 40):
-        device = secrets.token_urlsafe(18)
-    request.seat_device = device
-    return device
-
-
-def keep_device(request: HttpRequest, response: HttpResponse) -> HttpResponse:
-    device = getattr(request, "seat_device", None)
-    if device and request.COOKIES.get(DEVICE_COOKIE) != device:
-        response.set_cookie(
-            DEVICE_COOKIE,
-            device,
-            max_age=DEVICE_COOKIE_DAYS * 86400,
-            httponly=True,
-            samesite="Lax",
-            secure=request.is_secure(),
-        )
-    return response
+def seat_labels(seats, names: NamesAt) -> dict[int, str]:
+    """Each seat as the table's page names it: "Seat 2 · No. 7 · Ada Quill", the seat, the
+    player number and the name set apart (the name as the reader may read it, P2)."""
+    labels = {}
+    for seat, entry in seats:
+        number = f" · No. {entry.player_number}" if entry and entry.player_number else ""
+        labels[seat.order] = f"Seat {seat.order}{number} · {names.of(seat.player)}"
+    return labels
 
 
 def _proof(request: HttpRequest, form: SeatForm) -> table_cards.SeatProof:
     return table_cards.SeatProof(
         user=request.user,
+        slips=tuple(remembered_tokens(request)),
         order=form.cleaned_data.get("seat"),
         code=form.cleaned_data.get("code") or "",
         device=device_of(request),
     )
 
 
+def _naming(request: HttpRequest, league, seats) -> tuple[object, NamesAt]:
+    """The reader's own seat at this table (by their login), and how the page names the
+    table's players: as given to the players at the table and to staff, else as the reader
+    may read them (P2), each by their player number here when shown by number."""
+    me = getattr(request.user, "profile", None) if request.user.is_authenticated else None
+    my_seat = next((seat for seat, _ in seats if me is not None and seat.player_id == me.pk), None)
+    style = STAFF if my_seat else name_style(request.user, league)
+    return my_seat, NamesAt(style, {seat.player_id: e.player_number for seat, e in seats if e})
+
+
 def _table(league, number: int, table: int) -> tuple[Match, list]:
+    """The table's match and its seats with their entries (404 for a table the round has
+    not)."""
     round_ = round_of(league, number)
     found = selectors.table_seats(round_, table)
     if found is None:
         raise Http404
-    match, seats = found
-    return match, [seat for seat, _ in seats]
+    return found
 
 
 def _back(league, number: int, table: int, anchor: str = "card") -> str:
@@ -155,6 +144,22 @@ def _after_card(card: TableCard, seats) -> str:
     )
 
 
+def known_seats(request: HttpRequest, league, seats, my_seat) -> list:
+    """The seats this phone may act for: the reader's own (their login), and those of the
+    entrants whose slips it remembers (S4)."""
+    players = {seat.player_id: seat for seat, _ in seats}
+    remembered = EntrantSlip.objects.filter(
+        token__in=remembered_tokens(request),
+        revoked_at=None,
+        entry__league=league,
+        entry__player_id__in=list(players),
+    ).values_list("entry__player_id", flat=True)
+    known = {players[player].order: players[player] for player in remembered}
+    if my_seat is not None:
+        known[my_seat.order] = my_seat
+    return [known[order] for order in sorted(known)]
+
+
 def event_table(
     request: HttpRequest,
     slug: str,
@@ -166,79 +171,83 @@ def event_table(
 ) -> HttpResponse:
     """A table's page: who sits where, the turn timing and the timer, the two-letter words
     (G10), the scores once entered; while the players enter their own card (S1), the card's
-    versions, "confirm" for each and "enter our card"."""
+    versions, "confirm" for each and "enter our card". A refusal of a form sent from it is
+    said at the top of the card's section, whatever version or table the form named."""
     league = event_of(request, slug)
     round_ = round_of(league, number)
-    found = selectors.table_seats(round_, table)
-    if found is None:
-        raise Http404
-    match, seats = found
-    # The players at the table know each other: they, and staff, read names as given (P2).
-    me = getattr(request.user, "profile", None) if request.user.is_authenticated else None
-    my_seat = next((seat for seat, _ in seats if me is not None and seat.player_id == me.pk), None)
-    style = STAFF if my_seat else name_style(request.user, league)
-    names_here = NamesAt(style, {seat.player_id: e.player_number for seat, e in seats if e})
+    match, seats = _table(league, number, table)
+    my_seat, names_here = _naming(request, league, seats)
     seconds = max(
         (e.entrant.category.turn_seconds or 0 for _, e in seats if e and e.entrant.category_id),
         default=0,
     )
     names = ",".join(names_here.of(seat.player).replace(",", " ") for seat, _ in seats)
+    labels = seat_labels(seats, names_here)
+    for seat, _ in seats:
+        seat.label = labels[seat.order]  # what the page's templates call the seat
     context = {
         "league": league,
         "round": round_,
         "names": names_here,
         "match": match,
         "seats": seats,
+        "labels": labels,
         "turn_seconds": seconds,
         "turn_label": f"{seconds // 60}:{seconds % 60:02d}",
         "timer_query": {"seconds": seconds, "players": len(seats), "table": table, "names": names},
         "words": two_letter_words(),
         "self_entry": False,
     }
+    sent = next((form for form in (card_form, confirm_form) if form is not None), None)
+    refusals = list(sent.non_field_errors()) if sent is not None else []
     plain_seats = [seat for seat, _ in seats]
     if match.status != MatchStatus.BYE and card_board.self_entry_open(league, round_):
         device_of(request)
-
-        def named(seat):
-            return names_here.of(seat.player)
-
-        initial = {"seat": my_seat.order if my_seat else match.scorekeeper}
+        known = known_seats(request, league, seats, my_seat)
+        initial = {"seat": known[0].order} if len(known) == 1 else {}
+        versions = card_board.table_versions(match, plain_seats)
         context.update(
             {
                 "self_entry": True,
                 "my_seat": my_seat,
+                "known": known,
                 "plain_seats": plain_seats,
                 "time_up": card_board.round_time_up(league, round_, timezone.now()),
-                "versions": card_board.table_versions(match, plain_seats),
-                "card_form": card_form or TableCardForm(seats=plain_seats, initial=initial),
-                "confirm_form": confirm_form
-                or ConfirmForm(
-                    seats=plain_seats, initial={"seat": my_seat.order} if my_seat else {}
+                "versions": versions,
+                "refusals": refusals,
+                "card_sent": sent is card_form and card_form is not None,
+                "card_form": card_form
+                or TableCardForm(
+                    seats=plain_seats,
+                    labels=labels,
+                    initial=initial or {"seat": match.scorekeeper},
                 ),
+                "confirm_form": ConfirmForm(seats=plain_seats, labels=labels, initial=initial),
                 "scorekeeper": next(
                     (seat for seat in plain_seats if seat.order == match.scorekeeper), None
                 ),
             }
         )
-        context["card_form"].name_seats(plain_seats, named)
-        context["confirm_form"].name_seats(plain_seats, named)
-    if not context["self_entry"]:
+    else:
         # A card sent just as self-entry closed: the page has no form to show its answer in.
-        for form in (card_form, confirm_form):
-            for error in form.non_field_errors() if form is not None else ():
-                messages.error(request, error)
+        for refusal in refusals:
+            messages.error(request, refusal)
     return keep_device(request, render(request, "events/table.html", context))
 
 
 def _at_the_table(request, slug, number, table, form_class, act, form_name) -> HttpResponse:
     """A seat's action on the table's page: the service's answer as the page's message, or
-    the form again with its error (the table's page around it)."""
+    the table's page again with the refusal said at the top of its card's section (the form
+    as it was sent, every seat's player named)."""
     league = event_of(request, slug)
     match, seats = _table(league, number, table)
-    form = form_class(request.POST, seats=seats)
+    _, names_here = _naming(request, league, seats)
+    plain_seats = [seat for seat, _ in seats]
+    form = form_class(request.POST, seats=plain_seats, labels=seat_labels(seats, names_here))
     if form.is_valid():
+        proof = _proof(request, form)
         try:
-            card = act(match, form, _proof(request, form))
+            card = act(match, form, proof)
         except UnusualScores as unusual:
             form.add_error(None, unusual.message)
             form.ask_unusual = True
@@ -247,8 +256,15 @@ def _at_the_table(request, slug, number, table, form_class, act, form_name) -> H
         except Match.DoesNotExist:
             return _paired_again(request, league, number)
         else:
-            messages.success(request, _after_card(card, seats))
-            return keep_device(request, redirect(_back(league, number, table)))
+            messages.success(request, _after_card(card, plain_seats))
+            response = redirect(_back(league, number, table))
+            if proof.code:  # a slip's code typed here: this phone knows its entrant now
+                slip = live_slip(code=proof.code)
+                if slip is not None:
+                    remember(request, response, slip)
+            return keep_device(request, response)
+    else:
+        form.add_error(None, "Nothing was entered: see what the form says below.")
     return event_table(request, slug, number, table, **{form_name: form})
 
 

@@ -81,7 +81,7 @@ EXPECTED_GROUP_PERMISSIONS = {
         "matches.view_auditevent",
         "matches.view_resultreport",
         "events.view_tablecard",  # S3: the players' own cards, read only
-        "events.view_seatcodeattempt",  # S4: every use of a seat's code
+        "events.view_codeattempt",  # S4: every slip code typed
         "ratings.view_ratingperiod",  # R1: read, never edited (runs and imports change them)
         "ratings.view_ratingchange",
         "ratings.view_playerrating",

@@ -1,6 +1,7 @@
 """Players enter their own table's card (S1–S4), in a browser on phones: a signed-in scorekeeper
-enters and the other seat confirms on a second phone; guests prove their seats with the codes on
-the card; a disagreement reaches the scoring table and is settled there."""
+enters and the other seat confirms on a second phone; guests prove their seats with their own
+slips, so the scorekeeper who keeps the card cannot confirm for the others; a disagreement
+reaches the scoring table and is settled there."""
 
 from datetime import timedelta
 
@@ -9,10 +10,10 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from events.models import TableCard
-from events.seat_codes import code_of
+from league.models import Entry
 from matches.models import MatchStatus
 from tests.browser import DESKTOP, PHONE, shoot, signed_in
-from tests.events.self_entry_support import seats_of, self_entry_event, tables
+from tests.events.self_entry_support import seats_of, self_entry_event, slip_of_seat, tables
 
 pytestmark = pytest.mark.browser
 
@@ -32,6 +33,20 @@ def table_url(base, match):
     return f"{base}/leagues/{match.league.slug}/rounds/1/tables/{match.table}/"
 
 
+def label(seat) -> str:
+    """The seat as the table's page names it to its players: seat, number and name apart."""
+    number = Entry.objects.get(league_id=seat.match.league_id, player=seat.player).player_number
+    return f"Seat {seat.order} · No. {number} · {seat.player.name}"
+
+
+def phone_with_slip(browser, base, match, order):
+    """A guest's phone that opened the link on their own slip (its QR code)."""
+    phone = browser.new_context(viewport=PHONE).new_page()
+    phone.goto(f"{base}/slip/{slip_of_seat(match, order).token}/")
+    expect(phone.get_by_test_id("slip-entrant")).to_be_visible()
+    return phone
+
+
 def enter_card(page, scores):
     form = page.locator("details.enter-card form")
     for order, score in enumerate(scores, start=1):
@@ -49,9 +64,9 @@ def test_s1_s2_a_signed_in_scorekeeper_enters_and_the_other_seat_confirms_on_a_s
 
     first = signed_in(browser, base, keeper.player.user.email)
     first.goto(table_url(base, match))
-    expect(first.get_by_text(f"You are seat {keeper.order}").first).to_be_visible()
-    first.get_by_label(f"Seat 1: {keeper.player.name}").fill("412")
-    first.get_by_label(f"Seat 2: {other.player.name}").fill("377")
+    expect(first.get_by_text("This phone knows").first).to_contain_text(label(keeper))
+    first.get_by_label(label(keeper)).fill("412")
+    first.get_by_label(label(other)).fill("377")
     first.get_by_role("button", name="Enter our card").click()
     expect(first.get_by_role("status")).to_contain_text("Waiting for seat 2 to confirm it.")
     shoot(first, "self-entry-entered-phone")
@@ -70,46 +85,50 @@ def test_s1_s2_a_signed_in_scorekeeper_enters_and_the_other_seat_confirms_on_a_s
     assert [seat.score for seat in seats_of(match)] == [412, 377]
 
 
-def test_s4_guests_prove_their_seats_with_the_codes_on_the_card(
+def test_s4_each_guest_confirms_from_their_own_slip_and_the_scorekeeper_cannot_for_them(
     browser, live_server, transactional_db, season, tmp_path
 ):
+    """Three phones, a slip each: the scorekeeper enters, the second confirms from their own
+    slip, the third disagrees; then the scorekeeper, holding the table's card (every seat's
+    player number) and their own slip, tries to confirm for the others and is refused."""
     league = self_entry_event(season, tmp_path, seats=3, entrants=6, student=False)
     match = tables(league)[0]
-    seats = seats_of(match)
     base = live_server.url
 
-    keeper = browser.new_context(viewport=PHONE).new_page()
+    keeper = phone_with_slip(browser, base, match, 1)
     keeper.goto(table_url(base, match))
-    form = keeper.locator("details.enter-card form")
-    form.get_by_label("Your seat", exact=True).select_option(str(seats[0].order))
-    form.get_by_label("Your seat's code").fill(code_of(match, seats[0]).lower())
+    expect(keeper.get_by_text("This phone knows").first).to_contain_text("Seat 1")
     enter_card(keeper, [390, 350, 310])
     expect(keeper.get_by_role("status")).to_contain_text("Waiting for seats 2, 3")
 
-    # Seat 2 types seat 3's code first: refused, nothing confirmed; then its own.
-    guest = browser.new_context(viewport=PHONE).new_page()
-    guest.goto(table_url(base, match))
-    confirm = guest.locator("form.confirm-form")
-    confirm.get_by_label("Your seat", exact=True).select_option("2")
-    confirm.get_by_label("Your seat's code").fill(code_of(match, seats[2]))
-    confirm.get_by_role("button", name="Yes, this is our card").click()
-    expect(guest.locator(".errorlist")).to_contain_text("not seat 2")
-    assert serious_violations(guest) == []
-    confirm = guest.locator("form.confirm-form")
-    confirm.get_by_label("Your seat", exact=True).select_option("2")
-    confirm.get_by_label("Your seat's code").fill(code_of(match, seats[1]))
-    confirm.get_by_role("button", name="Yes, this is our card").click()
-    expect(guest.get_by_role("status")).to_contain_text("Waiting for seat 3")
+    second = phone_with_slip(browser, base, match, 2)
+    second.goto(table_url(base, match))
+    version = second.get_by_test_id("pending-card")
+    expect(version).to_contain_text("390")
+    version.get_by_role("button", name="Yes, this is our card").click()
+    expect(second.get_by_role("status")).to_contain_text("Waiting for seat 3")
+    assert serious_violations(second) == []
 
-    # Seat 3 on the same phone, one after the other.
-    confirm = guest.locator("form.confirm-form")
-    confirm.get_by_label("Your seat", exact=True).select_option("3")
-    confirm.get_by_label("Your seat's code").fill(code_of(match, seats[2]))
-    confirm.get_by_role("button", name="Yes, this is our card").click()
-    expect(guest.get_by_role("status")).to_contain_text("The card counts")
-    shoot(guest, "self-entry-guest-confirmed-phone")
+    third = phone_with_slip(browser, base, match, 3)
+    third.goto(table_url(base, match))
+    third.get_by_text("Not what we played? Enter your version").click()
+    enter_card(third, [390, 350, 330])
+    expect(third.get_by_role("status")).to_contain_text("Saved")
+    # The third entered their own version: they are not offered to confirm the first.
+    expect(third.get_by_test_id("pending-card").first.locator("form.confirm-form")).to_have_count(0)
+
+    keeper.goto(table_url(base, match))
+    theirs = keeper.get_by_test_id("pending-card").nth(1)
+    theirs.get_by_label("Your seat", exact=True).select_option("2")
+    theirs.get_by_role("button", name="Yes, this is our card").click()
+    refusal = keeper.get_by_test_id("refusal")
+    expect(refusal).to_contain_text("Only seat 2")
+    expect(refusal).to_contain_text("acts for their seat")
+    shoot(keeper, "self-entry-refused-for-another-seat-phone")
+    assert serious_violations(keeper) == []
     match.refresh_from_db()
-    assert match.status == MatchStatus.CONFIRMED
+    assert match.status != MatchStatus.CONFIRMED
+    assert TableCard.objects.filter(match=match, state=TableCard.State.PENDING).count() == 2
 
 
 def test_s3_a_disagreement_is_settled_at_the_scoring_table(
@@ -124,16 +143,13 @@ def test_s3_a_disagreement_is_settled_at_the_scoring_table(
         day=season.institution.today() - timedelta(days=1),
     )
     match = tables(league)[0]
-    seats = seats_of(match)
     base = live_server.url
     for order, scores in ((1, [400, 350]), (2, [400, 380])):
-        phone = browser.new_context(viewport=PHONE).new_page()
+        phone = phone_with_slip(browser, base, match, order)
         phone.goto(table_url(base, match))
         form = phone.locator("details.enter-card form")
         if not form.is_visible():
             phone.get_by_text("Not what we played? Enter your version").click()
-        form.get_by_label("Your seat", exact=True).select_option(str(order))
-        form.get_by_label("Your seat's code").fill(code_of(match, seats[order - 1]))
         enter_card(phone, scores)
         expect(phone.get_by_role("status")).to_contain_text("Saved")
 

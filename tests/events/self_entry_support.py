@@ -5,9 +5,8 @@ import json
 from datetime import datetime, timedelta
 
 from events.models import TableCard
-from events.seat_codes import code_of
-from events.services import SeatProof
-from league.models import League
+from events.services import SeatProof, slip_of
+from league.models import Entry, League
 from matches.models import Match
 from tests.support import eligible_student, run, write
 
@@ -74,12 +73,18 @@ def seats_of(match) -> list:
     return list(match.seats.order_by("order").select_related("player__user"))
 
 
-def proof(match, order, *, device="device-aaaaaaaaaaaaaaaa", code=None) -> SeatProof:
-    """A guest's proof of seat `order` with its right code (or `code`)."""
+def slip_of_seat(match, order):
+    """The slip of the entrant in seat `order` (made now if they have none)."""
     seat = next(seat for seat in seats_of(match) if seat.order == order)
-    return SeatProof(
-        order=order, code=code if code is not None else code_of(match, seat), device=device
-    )
+    return slip_of(Entry.objects.get(league_id=match.league_id, player_id=seat.player_id))
+
+
+def proof(match, order, *, device="device-aaaaaaaaaaaaaaaa", code=None) -> SeatProof:
+    """Seat `order`'s own phone, which opened the seat's slip (S4); with `code`, a phone that
+    knows nobody and types that code instead."""
+    if code is not None:
+        return SeatProof(order=order, code=code, device=device)
+    return SeatProof(order=order, slips=(slip_of_seat(match, order).token,), device=device)
 
 
 def pending(match) -> list[TableCard]:

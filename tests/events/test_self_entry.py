@@ -1,5 +1,5 @@
 """Players enter their own table's card (S1–S6): the scorekeeper enters, the others confirm,
-a disagreement goes to staff, seat codes prove a guest's seat and nothing else."""
+a disagreement goes to staff; each entrant's own slip proves their seat and nothing else."""
 
 from datetime import timedelta
 
@@ -9,9 +9,10 @@ from django.core.management.base import CommandError
 from core.errors import DomainError, NotAllowed
 from events import services as events
 from events.card_board import card_board
-from events.models import SeatCodeAttempt, TableCard
-from events.seat_codes import WRONG_CODES_PER_DEVICE, WRONG_CODES_PER_TABLE, code_of
+from events.models import CodeAttempt, TableCard
 from events.selectors import scoring_tables
+from events.slips import WRONG_CODES_PER_DEVICE, WRONG_CODES_PER_TABLE
+from league.models import Entry
 from matches.models import AuditEvent, MatchStatus
 from matches.services import CardConflict, UnusualScores
 from tests.events.self_entry_support import (
@@ -20,6 +21,7 @@ from tests.events.self_entry_support import (
     round_end,
     seats_of,
     self_entry_event,
+    slip_of_seat,
     tables,
 )
 
@@ -214,23 +216,38 @@ def test_s4_a_self_entered_card_never_overwrites_one_staff_typed(fest, late, dir
     assert not TableCard.objects.filter(match=table).exists()
 
 
-def test_s4_a_seat_code_works_for_its_own_seat_table_and_round_only(fest, early):
+def test_s4_a_slip_acts_for_its_own_entrant_only(fest, early, director):
+    """The scorekeeper holds the table's card and their own slip: neither acts for the others."""
     first, second = tables(fest)
     card = enter(first, 1, [400, 350, 300], early)
-    seat_three = seats_of(first)[2]
-    # Seat 3's code for seat 2; table 2's seat 2 code at table 1.
-    for code in (code_of(first, seat_three), code_of(second, seats_of(second)[1])):
-        with pytest.raises(events.WrongSeatCode):
-            confirm(first, card, 2, early, code=code)
+    keepers_phone = proof(first, 1).slips
+    with pytest.raises(NotAllowed, match="Only seat 2 .* acts for their seat"):
+        events.table_card_confirm(
+            match=first,
+            card_id=card.pk,
+            proof=events.SeatProof(order=2, slips=keepers_phone, device="keepers-phone-000000"),
+            now=early,
+        )
+    # Seat 3's slip code typed for seat 2; a slip code of a player at table 2.
+    with pytest.raises(NotAllowed, match="seat 3 .* slip: it acts for their seat only"):
+        confirm(first, card, 2, early, code=slip_of_seat(first, 3).code)
+    with pytest.raises(events.WrongCode, match="not the slip of a player at this table"):
+        confirm(first, card, 2, early, code=slip_of_seat(second, 2).code)
     assert card.confirmations.count() == 0
-    attempts = SeatCodeAttempt.objects.filter(match=first).order_by("id")
-    assert [(a.action, a.seat_order, a.ok) for a in attempts] == [
-        ("enter", 1, True),
-        ("confirm", 2, False),
-        ("confirm", 2, False),
-    ]
-    # Round 2's codes for the same players differ: the round and table are in the code.
-    assert code_of(first, seats_of(first)[1]) != code_of(second, seats_of(second)[1])
+    attempts = CodeAttempt.objects.filter(match=first).order_by("id")
+    assert [(a.action, a.ok) for a in attempts] == [("confirm", False), ("confirm", False)]
+    # A slip printed again: the old one stops working, on every phone, by link or code.
+    seat_two = seats_of(first)[1]
+    old = slip_of_seat(first, 2)
+    entry = Entry.objects.get(league=fest, player=seat_two.player)
+    events.slip_print_again(actor=director.user, entry=entry)
+    with pytest.raises(events.EventError, match="does not know your seat"):
+        events.table_card_confirm(
+            match=first, card_id=card.pk, proof=events.SeatProof(slips=(old.token,)), now=early
+        )
+    with pytest.raises(events.WrongCode):
+        confirm(first, card, 2, early, code=old.code)
+    assert confirm(first, card, 2, early).pk == card.pk  # the new slip
 
 
 def test_s4_s5_no_code_works_once_self_entry_is_closed_or_the_table_is_in(fest, early, director):
@@ -250,24 +267,29 @@ def test_s4_s5_no_code_works_once_self_entry_is_closed_or_the_table_is_in(fest, 
 def test_s4_wrong_codes_are_limited_per_table_and_per_device(fest, early):
     first, second = tables(fest)
     card = enter(first, 1, [400, 350, 300], early)
+    right = slip_of_seat(first, 2).code
     # Many phones guessing at one table: the table's limit holds whatever the device.
     for attempt in range(WRONG_CODES_PER_TABLE):
-        with pytest.raises(events.WrongSeatCode, match="not seat 2"):
-            confirm(first, card, 2, early, code="AAAAAA", device=f"phone-{attempt:020d}")
-    with pytest.raises(events.WrongSeatCode, match="at this table"):
-        confirm(first, card, 2, early, device="a-fresh-phone-000000000")
+        with pytest.raises(events.WrongCode, match="not the slip of a player at this table"):
+            confirm(first, card, 2, early, code="AAAAAAAA", device=f"phone-{attempt:020d}")
+    with pytest.raises(events.WrongCode, match="at this table"):
+        confirm(first, card, 2, early, code=right, device="a-fresh-phone-000000000")
     assert card.confirmations.count() == 0  # even the right code waits
     # One phone guessing across tables: the device's limit holds.
     other = enter(second, 1, [400, 350, 300], early)
     for _ in range(WRONG_CODES_PER_DEVICE):
-        with pytest.raises(events.WrongSeatCode):
-            confirm(second, other, 2, early, code="AAAAAA", device="one-phone-0000000000")
-    with pytest.raises(events.WrongSeatCode, match="from this phone"):
-        confirm(second, other, 2, early, device="one-phone-0000000000")
-    assert confirm(second, other, 2, early, device="another-phone-0000000").pk == other.pk
-    # Ten minutes on, the table may try again; every attempt was kept.
-    assert confirm(first, card, 2, early + timedelta(minutes=11)).pk == card.pk
-    assert SeatCodeAttempt.objects.filter(ok=False).count() == (
+        with pytest.raises(events.WrongCode):
+            confirm(second, other, 2, early, code="AAAAAAAA", device="one-phone-0000000000")
+    right_there = slip_of_seat(second, 2).code
+    with pytest.raises(events.WrongCode, match="from this phone"):
+        confirm(second, other, 2, early, code=right_there, device="one-phone-0000000000")
+    assert (
+        confirm(second, other, 2, early, code=right_there, device="another-phone-0000000").pk
+        == other.pk
+    )
+    # A phone that opened its player's slip guesses nothing: the limits are for typed codes.
+    assert confirm(first, card, 2, early, device="a-fresh-phone-000000000").pk == card.pk
+    assert CodeAttempt.objects.filter(ok=False).count() == (
         WRONG_CODES_PER_TABLE + 1 + WRONG_CODES_PER_DEVICE + 1
     )
 

@@ -11,12 +11,17 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from events.models import SeatCodeAttempt, TableCard
-from events.seat_codes import code_of
+from events.models import CodeAttempt, TableCard
 from events.services import card_enter, scorer_invite
 from league.models import League
 from matches.models import MatchStatus
-from tests.events.self_entry_support import pending, seats_of, self_entry_event, tables
+from tests.events.self_entry_support import (
+    pending,
+    seats_of,
+    self_entry_event,
+    slip_of_seat,
+    tables,
+)
 from tests.support import run, write
 
 pytestmark = pytest.mark.django_db
@@ -38,12 +43,22 @@ def table_url(number=1, table=1, part=""):
     return url + part if part else url
 
 
-def card_post(client, table, order, scores, *, code=None, **more):
+def open_slip(client, table, order):
+    """The seat's player opens the link on their slip on this phone (S4)."""
     match = tables(League.objects.get(slug="fest"))[table - 1]
-    seat = seats_of(match)[order - 1]
+    slip = slip_of_seat(match, order)
+    assert client.get(reverse("slip_page", args=[slip.token])).status_code == 200
+    return slip
+
+
+def card_post(client, table, order, scores, *, code=None, **more):
+    """Seat `order` enters a card from their own phone (their slip opened on it), or types
+    `code` on a phone that knows nobody."""
+    if code is None:
+        open_slip(client, table, order)
     data = {
         "seat": order,
-        "code": code_of(match, seat) if code is None else code,
+        "code": code or "",
         "ended_by": "went_out",
         **{f"score_{i}": score for i, score in enumerate(scores, start=1)},
         **more,
@@ -52,11 +67,10 @@ def card_post(client, table, order, scores, *, code=None, **more):
 
 
 def confirm_post(client, table, order, card, *, code=None):
-    match = tables(League.objects.get(slug="fest"))[table - 1]
-    seat = seats_of(match)[order - 1]
+    if code is None:
+        open_slip(client, table, order)
     return client.post(
-        table_url(1, table, "confirm/"),
-        {"seat": order, "code": code_of(match, seat) if code is None else code, "card": card.pk},
+        table_url(1, table, "confirm/"), {"seat": order, "code": code or "", "card": card.pk}
     )
 
 
@@ -77,16 +91,16 @@ def test_s1_a_guest_enters_the_card_and_the_others_confirm_on_the_table_page(cli
     assert table.status == MatchStatus.CONFIRMED
     page = client.get(table_url()).content.decode()
     assert "The card is in: 410–380–300" in page
-    # The device cookie, never the address, is what the attempts keep.
-    devices = set(SeatCodeAttempt.objects.values_list("device", flat=True))
-    assert devices == {client.cookies["seat_device"].value}
+    # Three players sharing one phone, each with their own slip opened on it: nothing typed.
+    assert not CodeAttempt.objects.exists() and "slips" in client.cookies
 
 
 def test_s4_a_wrong_code_re_renders_the_page_with_its_message_and_changes_nothing(client, fest):
-    response = card_post(client, 1, 1, [410, 380, 300], code="ZZZZZZ")
+    response = card_post(client, 1, 1, [410, 380, 300], code="ZZZZZZZZ")
     assert response.status_code == 200
-    assert "not seat 1" in response.content.decode()
+    assert "That code is not the slip of a player at this table" in response.content.decode()
     assert not TableCard.objects.exists()
+    assert CodeAttempt.objects.get().device == client.cookies["seat_device"].value
 
 
 def test_g1_s1_an_unusual_score_asks_yes_really_on_the_table_page(client, fest):
@@ -104,7 +118,8 @@ def test_s1_a_signed_in_entrant_confirms_without_a_code(client, fest):
     card_post(client, table.table, keeper, [400, 350, 300])
     client.force_login(ada.player.user)
     page = client.get(table_url(1, table.table)).content.decode()
-    assert f"You are seat {ada.order}" in page
+    knows = re.search(r"This phone knows (.*?)</p>", page).group(1)
+    assert f"Seat {ada.order} · No." in knows
     card = pending(table)[0]
     response = client.post(
         table_url(1, table.table, "confirm/"), {"seat": "", "code": "", "card": card.pk}
@@ -202,7 +217,7 @@ def test_s3_the_table_page_and_the_scoring_table_run_the_same_queries_at_two_siz
             for order in (1, 2):
                 table_card_enter(
                     match=match,
-                    proof=SeatProof(order=order, code=code_of(match, seats[order - 1])),
+                    proof=SeatProof(order=order, slips=(slip_of_seat(match, order).token,)),
                     scores=[scores[0] + order, *scores[1:]],
                 )
         client.force_login(director.user)
@@ -228,21 +243,20 @@ def test_s3_a_card_typed_at_the_scoring_table_counts_an_agreeing_players_version
     assert TableCard.objects.get().state == TableCard.State.COUNTED
 
 
-def test_s4_each_seat_code_is_printed_on_its_tables_card_and_never_on_the_wall(
+def test_s4_the_tables_card_carries_no_codes_each_player_proves_their_seat_with_their_slip(
     client, fest, director, tmp_path
 ):
     from tests.support import poppler
 
     client.force_login(director.user)
     cards = client.get(reverse("event_print", args=["fest", 1, "cards"]))
-    wall = client.get(reverse("event_print", args=["fest", 1, "pairings"]))
     text = poppler("pdftotext", cards.content, tmp_path)
-    wall_text = poppler("pdftotext", wall.content, tmp_path)
     for match in tables(fest):
         for seat in seats_of(match):
-            assert code_of(match, seat) in text
-            assert code_of(match, seat) not in wall_text
-    assert "confirms it with their seat code" in text
+            slip = slip_of_seat(match, seat.order)
+            assert slip.code not in text.replace("-", "") and slip.token not in text
+    assert "Seat code" not in text
+    assert "confirms it on their own phone, with their own slip" in text
 
 
 def test_s3_the_projector_shows_how_many_cards_are_still_out(client, done_fest):
@@ -254,21 +268,21 @@ def test_s3_the_projector_shows_how_many_cards_are_still_out(client, done_fest):
     assert "Cards still out: 1 of 2" in client.get(panel).content.decode()
 
 
-def test_s4_the_director_reads_every_seat_code_attempt_in_the_admin_and_only_their_own(
+def test_s4_the_director_reads_every_slip_code_attempt_in_the_admin_and_only_their_own(
     client, fest, director, other_institution
 ):
     from accounts import roles
     from tests.support import staff_member
 
     roles.sync_groups()
-    card_post(client, 1, 1, [400, 350, 300], code="WRONG1")
+    card_post(client, 1, 1, [400, 350, 300], code="WRONG123")
     client.force_login(director.user)
-    page = client.get(reverse("admin:events_seatcodeattempt_changelist"))
-    assert page.status_code == 200 and "1 seat code attempt" in page.content.decode()
+    page = client.get(reverse("admin:events_codeattempt_changelist"))
+    assert page.status_code == 200 and "1 code attempt" in page.content.decode()
     assert client.get(reverse("admin:events_tablecard_changelist")).status_code == 200
     client.force_login(staff_member(other_institution, roles.DIRECTORS).user)
-    page = client.get(reverse("admin:events_seatcodeattempt_changelist"))
-    assert "0 seat code attempts" in page.content.decode()
+    page = client.get(reverse("admin:events_codeattempt_changelist"))
+    assert "0 code attempts" in page.content.decode()
 
 
 @pytest.mark.parametrize(
@@ -314,14 +328,17 @@ def test_p2_s4_a_refusal_at_the_table_names_a_withheld_student_as_the_page_does(
     match = next(t for t in tables(league) if any(s.player_id == ada.pk for s in seats_of(t)))
     seat = next(s for s in seats_of(match) if s.player_id == ada.pk)
     number = Entry.objects.get(league=league, player=ada).player_number
-    data = {"seat": seat.order, "code": "ZZZZZZ", "ended_by": "went_out"}
+    data = {"seat": seat.order, "code": "", "ended_by": "went_out"}
     data.update({f"score_{i}": 300 + i for i in range(1, 4)})
     url = table_url(1, match.table, "card/")
+    other = next(s for s in seats_of(match) if s.player_id != ada.pk)
+    client.get(reverse("slip_page", args=[slip_of_seat(match, other.order).token]))
 
     stranger = client.post(url, data).content.decode()
     client.force_login(director.user)
     staff = client.post(url, data).content.decode()
 
-    assert f"That is not seat {seat.order} (Player {number})&#x27;s code" in stranger
+    where = f"seat {seat.order} (No. {number}"
+    assert f"Only {where}, Player {number}) acts for their seat" in stranger
     assert "Ada" not in stranger and "Quill" not in stranger
-    assert f"That is not seat {seat.order} (Ada Quill)&#x27;s code" in staff
+    assert f"Only {where}, Ada Quill) acts for their seat" in staff

@@ -193,18 +193,18 @@ def test_p5_retention_runs_in_the_same_number_of_queries_for_few_and_many(
     assert PlayerProfile.objects.filter(user=None).exclude(email="").count() == 0
 
 
-def test_p5_s4_seat_code_attempts_go_with_the_guests_addresses(institution, fests, director):
+def test_p5_s4_slip_code_attempts_go_with_the_guests_addresses(institution, fests, director):
     """The attempts keep a device cookie's id: they are erased once their event is past the
     guests' 30 days, and those of a later event stay."""
-    from events.models import SeatCodeAttempt
+    from events.models import CodeAttempt
     from tests.support import ProfileFactory, table_of
 
     past, soon = fests
     for league in (past, soon):
         players = [ProfileFactory(institution=institution) for _ in range(2)]
         match = table_of(league, players)
-        SeatCodeAttempt.objects.create(
-            match=match, seat_order=1, device="d" * 20, ok=False, action="confirm"
+        CodeAttempt.objects.create(
+            league=league, match=match, device="d" * 20, ok=False, action="confirm"
         )
     _erase(institution)
-    assert list(SeatCodeAttempt.objects.values_list("match__league", flat=True)) == [soon.pk]
+    assert list(CodeAttempt.objects.values_list("league", flat=True)) == [soon.pk]

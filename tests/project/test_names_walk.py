@@ -20,7 +20,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from accounts import privacy
 from accounts.services import name_withhold
 from clubs.services import check_in, seat_night
-from events.seat_codes import code_of
+from events.services import slip_of
 from league.models import Entry, LeagueFormat, Round
 from matches.models import MatchStatus
 from matches.services import card_enter
@@ -57,6 +57,7 @@ EXEMPT = {
     "event_close": "closing a round: the director only",
     "event_table_count": "counting a table's card: staff only",
     "event_self_entry": "closing self-entry: the director only",
+    "event_slip": "the door's slips (printing, a new one): staff only",
     "event_setup": "setting up an event: directors only",
     "league_setup_form": "setting up an event: directors only",
     "ratings_import": "importing ratings: directors only",
@@ -222,6 +223,11 @@ def walked_urls(world) -> dict[str, list[str]]:
             reverse("event_print", args=[fest, 1, kind]) for kind in ("pairings", "cards", "sheets")
         ],
         "match_detail": [reverse("match_detail", args=[pk]) for pk in matches],
+        "slip_page": [
+            reverse("slip_page", args=[slip_of(entry).token])
+            for entry in Entry.objects.filter(league=world["fest"])
+        ],
+        "slip_code": [reverse("slip_code")],
         "player_calendar": [reverse("player_calendar", args=[p.calendar_token]) for p in people],
     }
 
@@ -301,36 +307,35 @@ def test_p2_s4_every_refusal_of_the_table_page_names_her_as_the_page_does(world)
     card_url = reverse("event_table_card", args=[fest.slug, 1, table.table])
     confirm_url = reverse("event_table_confirm", args=[fest.slug, 1, table.table])
     scores = {f"score_{seat.order}": 300 + seat.order for seat in seats}
+    her_slip = slip_of(Entry.objects.get(league=fest, player_id=hers.player_id))
+    other_slip = slip_of(Entry.objects.get(league=fest, player_id=other.player_id))
+    ended = {"ended_by": "went_out"}
     posts = [
-        (card_url, {"seat": hers.order, "code": "ZZZZZZ", "ended_by": "went_out", **scores}),
-        (card_url, {"seat": hers.order, "code": "", "ended_by": "went_out", **scores}),
-        (
-            card_url,
-            {"seat": other.order, "code": code_of(table, other), "ended_by": "went_out", **scores},
-        ),
-        (card_url, {"seat": 9, "code": "ZZZZZZ", "ended_by": "went_out", **scores}),
-        (
-            card_url,
-            {
-                "seat": hers.order,
-                "code": code_of(table, hers),
-                "ended_by": "went_out",
-                "score_1": 4000,
-            },
-        ),
-        (confirm_url, {"seat": hers.order, "code": "ZZZZZZ", "card": 999999}),
-        (confirm_url, {"seat": other.order, "code": code_of(table, other), "card": "abc"}),
+        # The phone knows another player's slip and acts for her seat: refused, naming her.
+        (card_url, {"seat": hers.order, "code": "", **ended, **scores}),
+        (confirm_url, {"seat": hers.order, "code": "", "card": 999999}),
+        (card_url, {"seat": hers.order, "code": "ZZZZZZZZ", **ended, **scores}),
+        (card_url, {"seat": other.order, "code": her_slip.code, **ended, **scores}),
+        (card_url, {"seat": 9, "code": "ZZZZZZZZ", **ended, **scores}),
+        (card_url, {"seat": hers.order, "code": her_slip.code, **ended, "score_1": 4000}),
+        (confirm_url, {"seat": hers.order, "code": "ZZZZZZZZ", "card": 999999}),
+        (confirm_url, {"seat": other.order, "code": other_slip.code, "card": "abc"}),
+        (confirm_url, {"seat": other.order, "code": "", "card": 999999}),
     ]
-    found = []
+    number = Entry.objects.get(league=fest, player_id=hers.player_id).player_number
+    found, said = [], []
     for label, reader in readers(world).items():
         if label == "her table-mate":
             continue  # she may read her name at their table
+        reader.get(reverse("slip_page", args=[other_slip.token]))  # her table-mate's slip
         for url, data in posts:
             text = reader.post(url, data, follow=True).content.decode()
+            said.append(f"Only seat {hers.order} (No. {number}, Player {number})" in text)
             for trace in traces(world["ada"]):
                 if trace in text:
                     found.append(f"{label}: {url} {data}: {trace}")
     assert found == []
+    assert any(said), "no refusal named her seat"
 
 
 def test_p2_no_mail_names_her_to_anyone_but_her_opponents_table_mates_and_staff(world, director):
