@@ -8,7 +8,14 @@ from datetime import datetime, timedelta
 
 from django.db.models import Count
 
-from events.models import CodeAttempt, RoundSelfEntry, TableCard, event_of_league
+from core.clock import clock_time
+from events.models import (
+    CodeAttempt,
+    RoundSelfEntry,
+    RoundStartedEarly,
+    TableCard,
+    event_of_league,
+)
 from events.slips import CODE_WINDOW, WRONG_CODES_PER_TABLE
 from league.models import League, Round
 from matches.models import Match, Seat
@@ -29,6 +36,35 @@ def round_ends(league: League, round_: Round) -> datetime | None:
             starts += timedelta(days=1)
         end = max(end, starts + timedelta(minutes=period.minutes))
     return end
+
+
+def round_begun(league: League, round_: Round, now: datetime) -> bool:
+    """The round's tables take cards: its first period has begun, or the director started it
+    early (``RoundStartedEarly``). A round without a time (no periods, or an event without a
+    day) has begun as soon as it is paired."""
+    starts = round_begins(league, round_)
+    if starts is None or now >= starts:
+        return True
+    return RoundStartedEarly.objects.filter(round=round_).exists()
+
+
+def round_begins(league: League, round_: Round) -> datetime | None:
+    """When the round's first period begins, in the institution's time zone; None for a round
+    without periods or an event without a day."""
+    first = round_.periods.order_by("number").first()
+    if first is None or event_of_league(league).date is None:
+        return None
+    return datetime.combine(round_.play_by, first.starts, tzinfo=league.season.institution.tz)
+
+
+def not_begun_yet(league: League, round_: Round, now: datetime) -> str:
+    """ "" once the round's tables take cards, else the words saying when it begins."""
+    return "" if round_begun(league, round_, now) else not_begun_words(league, round_)
+
+
+def not_begun_words(league: League, round_: Round) -> str:
+    """ "Round 2 starts at 8:00 PM", in the campus's clock."""
+    return f"Round {round_.number} starts at {clock_time(round_begins(league, round_))}"
 
 
 def round_time_up(league: League, round_: Round, now: datetime) -> bool:

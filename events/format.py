@@ -2,6 +2,7 @@
 traits, their pages, their stored pages, their settings file, how a round is paired from the
 command line, their entrants file, their part of the demo."""
 
+from functools import partial
 from pathlib import Path
 
 from django.db.models import Q
@@ -13,6 +14,7 @@ from league.models import LeagueFormat
 from matches.models import Seat
 
 from . import (
+    card_board,
     demo,
     entrants_file,
     file_shape,
@@ -126,7 +128,8 @@ EVENT = formats.Format(
     pair_round=pair_for_command,
     personal_data=personal_data.personal_rows,
     forget_helpers=services.forget_volunteers,
-    enter_card=services.card_enter,
+    enter_card=partial(services.card_enter, before_start_confirmed=True),
+    not_begun=card_board.not_begun_yet,
     import_entrants=import_for_command,
     entrants_max_bytes=entrants_file.MAX_BYTES,
     demo=make_demo,

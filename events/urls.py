@@ -37,6 +37,7 @@ urlpatterns = [
     path("<slug:slug>/rounds/<int:number>/pair/", rounds.event_pair, name="event_pair"),
     path("<slug:slug>/rounds/<int:number>/swap/", rounds.event_swap, name="event_swap"),
     path("<slug:slug>/rounds/<int:number>/close/", rounds.event_close, name="event_close"),
+    path("<slug:slug>/rounds/<int:number>/start/", rounds.event_start, name="event_start"),
     path("<slug:slug>/rounds/<int:number>/scores/", scoring.event_scores, name="event_scores"),
     path(
         "<slug:slug>/rounds/<int:number>/print/<str:kind>.pdf",

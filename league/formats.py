@@ -93,6 +93,10 @@ class Format:
     # wraps matches.services.card_enter with what the format adds (an event's players' own
     # versions of the card, S3); matches' own service where None.
     enter_card: Callable | None = None
+    # Whether a round's tables take cards yet: (league, round, now) -> "" when they do, else
+    # words saying when the round begins ("Round 2 starts at 8:00 PM"). enter_scores takes a
+    # file's cards whatever the time (they are typed from paper after the game) and says so.
+    not_begun: Callable | None = None
     # seed_demo: its part of the demo ((institution, season, director, desk, rng, password)),
     # and the demo logins it adds (() -> [(role, email)]).
     demo: Callable | None = None

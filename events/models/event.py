@@ -163,6 +163,23 @@ class RoundCards(models.Model):
         return f"{self.round}: cards printed {self.printed_at:%H:%M}"
 
 
+class RoundStartedEarly(models.Model):
+    """The director started a round before its first period's time (from the round's page):
+    its tables take cards from then on (a card for a round that has not begun is refused at
+    the table and asked about at the scoring table)."""
+
+    round = models.OneToOneField(
+        Round, on_delete=models.CASCADE, primary_key=True, related_name="started_early"
+    )
+    started_at = models.DateTimeField(default=timezone.now)
+    started_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    def __str__(self):
+        return f"{self.round} started early at {self.started_at}"
+
+
 class RoundPeriod(models.Model):
     """When an event's round is played (E3: one of 45 minutes; E5: two of 30 with a break)."""
 

@@ -41,7 +41,14 @@ from .door import (
     event_check_out,
 )
 from .entrants import EntrantDetails, Saved, clean_details, entrant_save, event_join
-from .rounds import SwapNeedsConfirming, cards_printed, close_round, pair_event_round, swap_players
+from .rounds import (
+    SwapNeedsConfirming,
+    cards_printed,
+    close_round,
+    pair_event_round,
+    round_start_early,
+    swap_players,
+)
 from .slips import live_slip, slip_mail, slip_of, slip_print_again, slips_of
 from .table_cards import SeatProof, WrongCode, table_card_confirm, table_card_enter
 from .volunteers import (
@@ -71,6 +78,7 @@ __all__ = [
     "event_check_out",
     "event_join",
     "pair_event_round",
+    "round_start_early",
     "sale_record",
     "sale_void",
     "forget_volunteers",

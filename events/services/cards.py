@@ -6,17 +6,28 @@ counts it, and one that differs from every version is a conflict only the direct
 from django.db import transaction
 from django.utils import timezone
 
-from events.rights import may_score
+from events.card_board import not_begun_words, round_begun
+from events.rights import EventError, may_score
 from events.services.card_settling import after_staff_card, pending_for_staff_card
 from matches import services as match_services
 
 
-def card_enter(*, actor, match, now=None, **card):
+class RoundNotBegun(EventError):
+    """A card for a round whose time has not come: the scoring table asks once whether to
+    enter it anyway (a card typed from paper comes after the game)."""
+
+
+def card_enter(*, actor, match, now=None, before_start_confirmed: bool = False, **card):
     """``matches.services.card_enter`` with the event's scorers allowed (``rights.may_score``)
-    and the players' own versions of the card taken into account."""
+    and the players' own versions of the card taken into account. A card for a round that has
+    not begun is refused unless `before_start_confirmed` ("enter this card anyway?")."""
     now = now or timezone.now()
     with transaction.atomic():
         match = match_services.lock(match)
+        if not before_start_confirmed and not round_begun(match.league, match.round, now):
+            raise RoundNotBegun(
+                f"{not_begun_words(match.league, match.round)}: enter this card anyway?"
+            )
         agreed = None
         if not match.is_final:
             agreed = pending_for_staff_card(

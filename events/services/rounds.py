@@ -9,7 +9,8 @@ from django.utils import timezone
 
 from accounts.models import PlayerProfile
 from events import pairing as event_pairing
-from events.models import FirstRound, RoundCards, TableCard, event_of_league
+from events.card_board import not_begun_words, round_begun
+from events.models import FirstRound, RoundCards, RoundStartedEarly, TableCard, event_of_league
 from events.rights import (
     EventError,
     lock_event,
@@ -350,3 +351,32 @@ def close_round(*, actor, round: Round, reason: str = "", now=None) -> int:
                 ids, actor=actor, reason=reason or f"Round {round.number} closed", now=now
             )
         )
+
+
+def round_start_early(*, actor, round: Round, now=None) -> int:
+    """The director starts the round before its first period's time (everyone is seated):
+    its tables take cards from now on. Each table's history says who started it and when.
+    Starting it twice changes nothing. Returns how many tables it opened."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        league = lock_event(round.league)
+        require(actor, league)
+        if round_begun(league, round, now):
+            return 0
+        RoundStartedEarly.objects.create(round=round, started_at=now, started_by=actor)
+        tables = list(Match.objects.filter(round=round).values_list("id", flat=True))
+        AuditEvent.objects.bulk_create(
+            [
+                AuditEvent(
+                    match_id=table,
+                    actor=actor,
+                    action="round_started_early",
+                    before={"starts": not_begun_words(league, round)},
+                    after={"started_at": now.isoformat()},
+                    reason=f"Round {round.number} started early by the director",
+                    created_at=now,
+                )
+                for table in tables
+            ]
+        )
+        return len(tables)

@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from accounts.naming import Said
 from core.errors import NotAllowed
-from events.card_board import round_time_up, self_entry_open
+from events.card_board import not_begun_words, round_begun, round_time_up, self_entry_open
 from events.models import CardConfirmation, CodeAttempt, EntrantSlip, TableCard
 from events.rights import EventError
 from events.slips import (
@@ -197,6 +197,10 @@ def _open_table(match: Match, now) -> tuple[list[Seat], bool]:
     seats = match_services.seats_of(match)
     if match.status == MatchStatus.BYE or len(seats) < 2:
         raise EventError("A bye has no score card.")
+    if not round_begun(league, match.round, now):
+        raise EventError(
+            f"{not_begun_words(league, match.round)}: enter your card once you have played."
+        )
     return seats, round_time_up(league, match.round, now)
 
 

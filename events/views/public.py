@@ -12,7 +12,7 @@ from accounts import roles
 from core.clock import clock_time, duration_words
 from core.errors import DomainError
 from core.middleware import indexed_if_welcome
-from events import assist_ledger, rights, selectors, services
+from events import assist_ledger, card_board, rights, selectors, services
 from events.models import event_of_league
 from events.pages import rounds_view
 from events.slips import shown_code
@@ -201,6 +201,10 @@ def event_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "is_director": roles.is_director_of(request.user, institution),
             "is_scorer": rights.may_score(request.user, league),
             "cards": selectors.round_cards(view["round"]),
+            # Before its time, the director may start it: its tables then take cards.
+            "not_begun": card_board.not_begun_yet(league, view["round"], timezone.now())
+            if view["tables"]
+            else "",
         },
     )
 

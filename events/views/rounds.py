@@ -87,3 +87,21 @@ def event_close(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         lambda count: f"Round {number} closed: {count} tables without a card forfeited.",
     )
     return redirect(_round_back(league, number))
+
+
+@login_required
+@posted_from("event_round")
+def event_start(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The director starts the round before its time: its tables take cards from now on."""
+    league = staff_event_of(request, slug, director=True)
+    round_ = round_of(league, number)
+    act_and_say(
+        request,
+        lambda: services.round_start_early(actor=request.user, round=round_),
+        lambda opened: (
+            f"Round {number} has started: its {opened} tables take their cards now."
+            if opened
+            else f"Round {number} had begun already."
+        ),
+    )
+    return redirect(_round_back(league, number))

@@ -16,6 +16,7 @@ from events import selectors, services
 from events.card_board import card_board, self_entry_open
 from events.models import event_of_league
 from events.services.card_settling import settle_due_cards
+from events.services.cards import RoundNotBegun
 from events.views.access import NUMBER, round_of, scorer_event_of
 from league.models import League, Round
 from league.names import STAFF
@@ -50,6 +51,9 @@ class ScoreCardForm(forms.Form):
         label="Reason to replace the table's result",
         required=False,
         max_length=300,
+    )
+    before_start = forms.BooleanField(
+        label="Yes, enter it anyway: the round has not begun", required=False
     )
 
     def scores(self) -> list[int]:
@@ -235,7 +239,11 @@ def event_scores(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                     ended_by=form.cleaned_data["ended_by"],
                     override_reason=form.cleaned_data["override_reason"],
                     unusual_confirmed=True,  # the card is what the table signed
+                    before_start_confirmed=form.cleaned_data["before_start"],
                 )
+            except RoundNotBegun as early:
+                form.add_error(None, early.message)
+                form.ask_before_start = True
             except CardConflict as conflict:
                 form.add_error(
                     None,

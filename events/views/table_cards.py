@@ -206,6 +206,17 @@ def event_table(
         known = known_seats(request, league, seats, my_seat)
         initial = {"seat": known[0].order} if len(known) == 1 else {}
         versions = card_board.table_versions(match, plain_seats)
+        # Each version with the seats this phone may confirm it for: those it knows among the
+        # seats still to confirm; a phone that knows nobody is offered them all (and a code).
+        version_rows = [
+            (
+                version,
+                [seat for seat in version.confirmable if seat in known]
+                if known
+                else version.confirmable,
+            )
+            for version in versions
+        ]
         context.update(
             {
                 "self_entry": True,
@@ -214,6 +225,7 @@ def event_table(
                 "plain_seats": plain_seats,
                 "time_up": card_board.round_time_up(league, round_, timezone.now()),
                 "versions": versions,
+                "version_rows": version_rows,
                 "refusals": refusals,
                 "card_sent": sent is card_form and card_form is not None,
                 "card_form": card_form
@@ -264,7 +276,7 @@ def _at_the_table(request, slug, number, table, form_class, act, form_name) -> H
                     remember(request, response, slip)
             return keep_device(request, response)
     else:
-        form.add_error(None, "Nothing was entered: see what the form says below.")
+        form.add_error(None, "Nothing was entered: see below.")
     return event_table(request, slug, number, table, **{form_name: form})
 
 

@@ -28,6 +28,7 @@ AUDIT_ACTIONS = {
     "report_taken_back": "Report taken back",
     "bye_filled": "Bye given to a late entrant: now a game",
     "seat_added": "A latecomer joined the table",
+    "round_started_early": "Round started early: the table takes its card",
 }
 
 

@@ -15,6 +15,7 @@ from events.files import event_league_save, read_event_file
 from league.models import Entry
 from matches.models import Match, MatchStatus
 from tests.browser import DESKTOP, PHONE, log_in, shoot
+from tests.support import rounds_started
 
 CATEGORIES = [("Competitive", 11), ("Just for Fun", 17), ("Corporate Team", 12)]
 TEAMS = ["Kilns", "Paper", "Robotics", "Bakery"]
@@ -49,7 +50,7 @@ def fest(transactional_db, institution, season, director):
         actor=director.user, league=league, data=("\n".join(rows) + "\n").encode()
     )
     assert result.entrants == 40
-    return league
+    return rounds_started(league)
 
 
 def _type_card(page, match, rng) -> int:

@@ -4,7 +4,7 @@ their own cards, one round paired, its time not yet up on the day after today.""
 import json
 from datetime import datetime, timedelta
 
-from events.models import TableCard
+from events.models import RoundStartedEarly, TableCard
 from events.services import SeatProof, slip_of
 from league.models import Entry, League
 from matches.models import Match
@@ -18,10 +18,20 @@ STUDENT_NAMES = [("Ada", "Quill"), ("Bo", "Vance"), ("Cy", "Marsh"), ("Di", "Row
 
 
 def self_entry_event(
-    season, tmp_path, *, day=None, seats=3, entrants=6, slug="fest", student=True, students=1
+    season,
+    tmp_path,
+    *,
+    day=None,
+    seats=3,
+    entrants=6,
+    slug="fest",
+    student=True,
+    students=1,
+    started=True,
 ):
     """An event with self-entry on, `entrants` entered (the first `students` signed-up
-    students, none without `student`; the rest guests), round 1 paired at tables of `seats`."""
+    students, none without `student`; the rest guests), round 1 paired at tables of `seats`
+    and, with `started`, started early by the director (its day is tomorrow)."""
     day = day or season.institution.today() + timedelta(days=1)
     data = {
         "name": "Self-entry Fest",
@@ -56,7 +66,10 @@ def self_entry_event(
         slug,
     )
     run("pair_round", "--league", slug, "--all-entrants", "--seed", "5")
-    return League.objects.get(slug=slug)
+    league = League.objects.get(slug=slug)
+    if started:  # the director started round 1 early: its tables take cards now
+        RoundStartedEarly.objects.create(round=league.rounds.get(number=1))
+    return league
 
 
 def round_end(league) -> datetime:

@@ -13,7 +13,7 @@ from events.models import AssistItem, AssistSale
 from events.money import money
 from events.services import assists
 from league.models import Entry, League, Round
-from tests.support import LeagueFactory, eligible_student, run, write
+from tests.support import LeagueFactory, eligible_student, rounds_started, run, write
 
 CHALLENGE = {
     "name": "Corporate Challenge",
@@ -49,7 +49,7 @@ def challenge(season, tmp_path):
     rows = "name,team\n" + "".join(f"P{t}{m},Team {t}\n" for t in range(5) for m in range(4))
     run("import_entrants", write(tmp_path, "e.csv", rows), "--league", "challenge")
     run("pair_round", "--league", "challenge", "--all-entrants")
-    return League.objects.get(slug="challenge"), data
+    return rounds_started(League.objects.get(slug="challenge")), data
 
 
 def at(league, hour, minute):

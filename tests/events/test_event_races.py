@@ -12,7 +12,7 @@ from events import services as events
 from league.models import League, Round
 from matches.models import Match, MatchStatus
 from matches.services import card_enter
-from tests.support import run_together
+from tests.support import rounds_started, run_together
 
 
 @pytest.fixture
@@ -32,7 +32,7 @@ def paired_fest(transactional_db, season, director, tmp_path):
     entrants.write_text("name\n" + "".join(f"Entrant {i}\n" for i in range(1, 41)))
     call_command("import_entrants", str(entrants), "--league", "fest")
     call_command("pair_round", "--league", "fest", "--all-entrants")
-    return League.objects.get(slug="fest")
+    return rounds_started(League.objects.get(slug="fest"))
 
 
 @pytest.mark.parametrize("attempt", range(5))

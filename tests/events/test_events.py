@@ -21,7 +21,16 @@ from league.models import CheckIn, Entry, League, LeagueFormat, Round
 from matches.models import AuditEvent, Match, MatchStatus
 from matches.policy import CARDS_ONLY_REFUSAL
 from matches.services import CardConflict, card_enter, report_submit
-from tests.support import FEST, LeagueFactory, eligible, eligible_student, refused, run, write
+from tests.support import (
+    FEST,
+    LeagueFactory,
+    eligible,
+    eligible_student,
+    refused,
+    rounds_started,
+    run,
+    write,
+)
 
 
 @pytest.fixture
@@ -34,7 +43,7 @@ def fest_file(tmp_path, season):
 def fest(fest_file, season):
     path, _ = fest_file
     run("create_event", path, "--institution", season.institution.slug, "--season", season.slug)
-    return League.objects.get(slug="fest")
+    return rounds_started(League.objects.get(slug="fest"))
 
 
 ENTRANTS = """name,category,team,player_number,email

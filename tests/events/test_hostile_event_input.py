@@ -31,7 +31,7 @@ from events.models import AssistItem, AssistSale, EventCategory, EventScorer, Ro
 from events.services import assists, pair_event_round, scorer_invite
 from league.models import CheckIn, Entry, League, LeagueFormat, Round
 from matches.models import AuditEvent, Dispute, GameEnd, Match, ResultReport, Seat
-from tests.support import LeagueFactory, eligible_student
+from tests.support import LeagueFactory, eligible_student, rounds_started
 
 # --- Values ------------------------------------------------------------------------------------
 
@@ -123,6 +123,7 @@ def event(season, director, staff):
         season=season,
         event=read_event_file({**EVENT, "date": day.isoformat()}),
     )
+    rounds_started(league)
     entrants_import(actor=director.user, league=league, data=ENTRANTS.encode())
     pair_event_round(
         actor=director.user, round=league.rounds.get(number=1), seed=1, all_entrants=True

@@ -21,7 +21,7 @@ from django.test import Client
 
 from league.models import Entry, League, Round
 from matches.models import Match, MatchStatus, Seat
-from tests.support import run, write
+from tests.support import rounds_started, run, write
 
 RACES = 20
 
@@ -104,7 +104,7 @@ def fest(transactional_db, season, tmp_path):
     names = "".join(f"Racer {number}\n" for number in range(1, 9))
     run("import_entrants", write(tmp_path, "e.csv", "name\n" + names), "--league", "race-fest")
     run("pair_round", "--league", "race-fest", "--all-entrants")
-    return League.objects.get(slug="race-fest")
+    return rounds_started(League.objects.get(slug="race-fest"))
 
 
 def clear_round(round_: Round) -> None:

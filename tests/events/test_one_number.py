@@ -12,7 +12,7 @@ from django.urls import reverse
 from accounts import privacy
 from accounts.services import name_withhold
 from league.models import Entry, League
-from tests.support import eligible_student, poppler, run, write
+from tests.support import eligible_student, poppler, rounds_started, run, write
 
 EVENT = {
     "name": "Number Fest",
@@ -37,7 +37,7 @@ def fest(season, tmp_path):
         "number-fest",
     )
     run("pair_round", "--league", "number-fest", "--all-entrants", "--seed", "3")
-    return League.objects.get(slug="number-fest"), students
+    return rounds_started(League.objects.get(slug="number-fest")), students
 
 
 def surfaces(league, director_client, tmp_path) -> dict[str, str]:

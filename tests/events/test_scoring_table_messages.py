@@ -12,7 +12,7 @@ from django.urls import reverse
 from events import services as events
 from league.models import Entry, League
 from matches.models import Match
-from tests.support import run, write
+from tests.support import rounds_started, run, write
 
 
 @pytest.fixture
@@ -36,7 +36,7 @@ def fest(season, tmp_path):
     names = "".join(f"Entrant {letter}\n" for letter in "ABCD")
     run("import_entrants", write(tmp_path, "in.csv", "name\n" + names), "--league", "fest")
     run("pair_round", "--league", "fest", "--all-entrants", "--seed", "3")
-    return League.objects.get(slug="fest")
+    return rounds_started(League.objects.get(slug="fest"))
 
 
 @pytest.fixture

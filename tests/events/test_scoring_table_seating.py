@@ -17,7 +17,7 @@ from events.models import RoundCards
 from league.models import Entry, League, LeagueFormat, Round
 from matches.models import Match, MatchStatus, Seat
 from matches.services import SeatingChanged, card_enter
-from tests.support import LeagueFactory, run, write
+from tests.support import LeagueFactory, rounds_started, run, write
 
 
 @pytest.fixture
@@ -41,7 +41,7 @@ def fest(season, tmp_path):
     names = "".join(f"Entrant {letter}\n" for letter in "ABCDEFGH")
     run("import_entrants", write(tmp_path, "in.csv", "name\n" + names), "--league", "fest")
     run("pair_round", "--league", "fest", "--all-entrants", "--seed", "3")
-    return League.objects.get(slug="fest")
+    return rounds_started(League.objects.get(slug="fest"))
 
 
 def seating(table_number: int) -> list[int]:

@@ -83,7 +83,9 @@ def test_s1_a_guest_enters_the_card_and_the_others_confirm_on_the_table_page(cli
     assert response.status_code == 302
     page = client.get(response.url).content.decode()
     assert "Waiting for seats 2, 3 to confirm it." in page
-    assert "Yes, this is our card" in page
+    assert "Yes, this is our card" not in page  # this phone knows seat 1 only
+    open_slip(client, 1, 2)
+    assert "Yes, this is our card" in client.get(table_url()).content.decode()
     card = pending(tables(fest)[0])[0]
     assert confirm_post(client, 1, 2, card).status_code == 302
     assert confirm_post(client, 1, 3, card).status_code == 302

@@ -46,7 +46,7 @@ def test_s4_opening_the_link_remembers_the_entrant_and_signs_nobody_in(client, f
     assert f"No. {entry.player_number}" in page.content.decode()
     assert "slips" in page.cookies and "sessionid" not in page.cookies
     table = client.get(reverse("event_table", args=[fest.slug, 1, 1])).content.decode()
-    assert "This phone knows Seat 1" in table
+    assert "As Seat 1 · No." in table
 
 
 def test_s4_a_phone_remembers_several_entrants_and_each_slip_stays_its_own(client, fest):

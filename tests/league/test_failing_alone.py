@@ -29,6 +29,7 @@ from tests.support import (
     LeagueFactory,
     eligible_student,
     match_between,
+    rounds_started,
     run,
     write,
 )
@@ -213,7 +214,7 @@ def test_a_card_a_join_and_a_waitlist_post_at_a_failing_event_answer_as_saved(
     run("create_event", path, "--institution", season.institution.slug, "--season", season.slug)
     names = "name\n" + "".join(f"Entrant {letter}\n" for letter in "ABCD")
     run("import_entrants", write(tmp_path, "in.csv", names), "--league", "broken-fest")
-    fest = Entry.objects.filter(league__slug="broken-fest").first().league
+    fest = rounds_started(Entry.objects.filter(league__slug="broken-fest").first().league)
     fest.capacity = 6
     fest.save()
     refuse("league_standing", fest.pk)

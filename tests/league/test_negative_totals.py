@@ -11,7 +11,7 @@ from clubs.services import check_in, seat_night
 from league.models import Entry, LeagueFormat, Round, Standing
 from matches.models import Match
 from matches.services import card_enter, report_confirm, report_submit
-from tests.support import LeagueFactory, members, run, write
+from tests.support import LeagueFactory, members, rounds_started, run, write
 
 EVENT = {
     "name": "Cold Start Fest",
@@ -39,7 +39,7 @@ def fest(season, tmp_path):
     names = "".join(f"Entrant {letter}\n" for letter in "ABCD")
     run("import_entrants", write(tmp_path, "in.csv", "name\n" + names), "--league", "cold-start")
     run("pair_round", "--league", "cold-start", "--all-entrants", "--seed", "3")
-    return Entry.objects.get(league__slug="cold-start", player_number=1).league
+    return rounds_started(Entry.objects.get(league__slug="cold-start", player_number=1).league)
 
 
 def table(number):

@@ -57,6 +57,7 @@ EXEMPT = {
     "event_close": "closing a round: the director only",
     "event_table_count": "counting a table's card: staff only",
     "event_self_entry": "closing self-entry: the director only",
+    "event_start": "starting a round early: the director only",
     "event_slip": "the door's slips (printing, a new one): staff only",
     "event_setup": "setting up an event: directors only",
     "league_setup_form": "setting up an event: directors only",

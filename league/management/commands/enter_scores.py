@@ -1,4 +1,5 @@
 from django.core.management.base import BaseCommand, CommandError
+from django.utils import timezone
 
 from core.errors import BadValue, DomainError
 from core.values import (
@@ -127,7 +128,8 @@ class Command(BaseCommand):
             cards[table][order] = (score, pre, ENDED[ended], line, player)
 
         entered = scores = skipped = conflicts = 0
-        enter = formats.of(night.league.format).enter_card or card_enter
+        spec = formats.of(night.league.format)
+        enter = spec.enter_card or card_enter
         for table, by_seat in sorted(cards.items()):
             if table in bad:
                 continue
@@ -184,6 +186,9 @@ class Command(BaseCommand):
                 continue
             entered += 1
             scores += len(values)
+        early = spec.not_begun(night.league, night, timezone.now()) if spec.not_begun else ""
+        if entered and early:  # typed from paper after the game: taken, and said
+            self.stderr.write(f"{file}: {early}: its cards were entered before it began.")
         self.stdout.write(
             f"tables={entered} scores={scores} skipped={skipped} conflicts={conflicts}"
         )
