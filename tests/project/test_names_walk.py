@@ -351,3 +351,133 @@ def test_p2_no_mail_names_her_to_anyone_but_her_opponents_table_mates_and_staff(
         and not set(message.to) <= may_read
     ]
     assert found == []
+
+
+@pytest.fixture
+def her_event(season, director, tmp_path):
+    """Ada Quill, who withholds her name, sits at table 1 of a two-table event with self-entry
+    on; a logged-out phone at her table holds her table-mate's slip."""
+    fest = self_entry_event(season, tmp_path, entrants=6, students=1, slug="walk-refusals")
+    ada = Entry.objects.get(league=fest, player__user__first_name="Ada").player
+    roster_entry(season, ada.campus_id)
+    name_withhold(actor=ada.user, profile=ada, withhold=True)
+    ada.refresh_from_db()
+    table = fest.matches.get(round__number=1, seats__player=ada)
+    other_table = fest.matches.filter(round__number=1).exclude(pk=table.pk).get()
+    seats = list(table.seats.order_by("order"))
+    hers = next(seat for seat in seats if seat.player_id == ada.pk)
+    mate = next(seat for seat in seats if seat.player_id != ada.pk)
+    return {
+        "fest": fest,
+        "ada": ada,
+        "table": table,
+        "other_table": other_table,
+        "hers": hers,
+        "mate": mate,
+        "director": director,
+    }
+
+
+def test_p2_s4_every_refusal_state_of_the_table_page_names_her_as_the_page_does(her_event):
+    """Each refusal issue 47 lists, reached in turn with her seated: a revoked slip, another
+    table's card, a corrected version, a forfeited table, bad scores, closed self-entry. The
+    phone's holder is logged out, so she is "Player N" on every answer."""
+    from events import services as events
+    from events.models import TableCard
+
+    fest, table, ada = her_event["fest"], her_event["table"], her_event["ada"]
+    hers, mate, director = her_event["hers"], her_event["mate"], her_event["director"].user
+    card_url = reverse("event_table_card", args=[fest.slug, 1, table.table])
+    confirm_url = reverse("event_table_confirm", args=[fest.slug, 1, table.table])
+    scores = {f"score_{seat.order}": 300 + seat.order for seat in table.seats.all()}
+    card = {"code": "", "ended_by": "went_out", **scores}
+    her_entry = Entry.objects.get(league=fest, player=ada)
+    mate_slip = slip_of(Entry.objects.get(league=fest, player_id=mate.player_id))
+    phone = Client(raise_request_exception=False)
+    phone.get(reverse("slip_page", args=[mate_slip.token]))
+    answers = {}
+
+    # Her own slip, opened on this phone, then printed again at the door: refused.
+    phone.get(reverse("slip_page", args=[slip_of(her_entry).token]))
+    events.slip_print_again(actor=director, entry=her_entry)
+    answers["a revoked slip"] = phone.post(card_url, {"seat": hers.order, **card})
+    # Another table's card, then a version corrected since the page was loaded.
+    other_phone = Client()
+    other_seat = her_event["other_table"].seats.order_by("order").first()
+    other_phone.get(
+        reverse(
+            "slip_page",
+            args=[slip_of(Entry.objects.get(league=fest, player_id=other_seat.player_id)).token],
+        )
+    )
+    other_table = her_event["other_table"]
+    other_card = {f"score_{s.order}": 300 for s in other_table.seats.all()}
+    other_phone.post(
+        reverse("event_table_card", args=[fest.slug, 1, other_table.table]),
+        {"seat": other_seat.order, "code": "", "ended_by": "went_out", **other_card},
+    )
+    theirs = TableCard.objects.get(match=other_table)
+    answers["another table's card"] = phone.post(
+        confirm_url, {"seat": mate.order, "card": theirs.pk}
+    )
+    phone.post(card_url, {"seat": mate.order, **card})
+    first = TableCard.objects.get(match=table)
+    phone.post(card_url, {"seat": mate.order, **card, f"score_{mate.order}": 299})
+    answers["a corrected version"] = phone.post(confirm_url, {"seat": mate.order, "card": first.pk})
+    answers["bad scores"] = phone.post(card_url, {"seat": mate.order, **card, "score_1": 4000})
+    # Once the director closes self-entry, the table takes no card.
+    events.self_entry_close(actor=director, round=table.round)
+    answers["closed self-entry"] = phone.post(card_url, {"seat": mate.order, **card}, follow=True)
+
+    said = {
+        "a revoked slip": f"Only seat {hers.order} (No. {her_entry.player_number}, Player",
+        "another table's card": "That card is not this table&#x27;s.",
+        "a corrected version": "The card was corrected since this page was loaded",
+        "bad scores": "Nothing was entered: see below.",
+        "closed self-entry": "are entered at the scoring table",
+    }
+    found, unsaid = [], []
+    for state, answer in answers.items():
+        text = answer.content.decode()
+        if said[state] not in text:
+            unsaid.append(state)
+        for trace in traces(ada):
+            if trace in text:
+                found.append(f"{state}: {trace}")
+    assert found == []
+    assert unsaid == [], "no refusal said"
+
+
+def test_p2_s1_a_round_not_begun_and_a_forfeited_table_name_her_as_the_page_does(
+    season, director, tmp_path
+):
+    """The two refusals of a table's state, each with her seated: her round has not begun,
+    and (once begun and closed without a card) her table is a double forfeit."""
+    from events import services as events
+
+    fest = self_entry_event(season, tmp_path, entrants=3, slug="walk-early", started=False)
+    ada = Entry.objects.get(league=fest, player__user__first_name="Ada").player
+    roster_entry(season, ada.campus_id)
+    name_withhold(actor=ada.user, profile=ada, withhold=True)
+    table = fest.matches.get(round__number=1)
+    mate = table.seats.exclude(player=ada).first()
+    phone = Client(raise_request_exception=False)
+    phone.get(
+        reverse(
+            "slip_page",
+            args=[slip_of(Entry.objects.get(league=fest, player_id=mate.player_id)).token],
+        )
+    )
+    card_url = reverse("event_table_card", args=[fest.slug, 1, table.table])
+    card = {"seat": mate.order, "code": "", "ended_by": "went_out"}
+    card.update({f"score_{seat.order}": 300 for seat in table.seats.all()})
+    answers = {"a round not begun": phone.post(card_url, card)}
+    events.round_start_early(actor=director.user, round=table.round)
+    events.close_round(actor=director.user, round=table.round, reason="Round over")
+    answers["a forfeited table"] = phone.post(card_url, card)
+
+    for state, answer in answers.items():
+        text = answer.content.decode()
+        assert 'data-testid="refusal"' in text, state
+        assert not any(trace in text for trace in traces(ada)), state
+    assert "starts at 6:00 PM" in answers["a round not begun"].content.decode()
