@@ -26,7 +26,7 @@ from . import (
     setup_form,
 )
 from .models import Entrant
-from .views import public, volunteers
+from .views import public, slips, volunteers
 
 
 def pair_for_command(*, league, round, seed: int, repair: bool, all_entrants: bool):
@@ -101,6 +101,7 @@ EVENT = formats.Format(
     home=public.event_home,
     join=public.event_join_view,
     helper_home=volunteers.volunteer_home,
+    student_home_part=slips.my_slips_part,
     stored_pages=pages.render_event,
     page_sources=(
         Path(pages.__file__),

@@ -54,6 +54,10 @@ class Format:
     # helps at this format's leagues (an event's volunteer scorers): (request) -> response, or
     # None when they help at none.
     helper_home: Callable | None = None
+    # A part of a signed-in student's own home page from this format, rendered from its
+    # template (an event's: their slips for today's and coming events, S4): (request,
+    # profile) -> HTML, empty when there is nothing to show; a fixed number of queries.
+    student_home_part: Callable | None = None
     # More stored pages (the read model): (league, now, style) -> (html, JSON document), its
     # players named under a privacy style (``league.names``); and
     # the source files whose change makes the stored pages stale.
@@ -132,6 +136,16 @@ def helper_home(request):
         if spec.helper_home and (response := spec.helper_home(request)) is not None:
             return response
     return None
+
+
+def student_home_parts(request, profile) -> list[str]:
+    """Every format's part of a student's home page (see Format.student_home_part)."""
+    parts = (
+        spec.student_home_part(request, profile)
+        for spec in registered()
+        if spec.student_home_part is not None
+    )
+    return [part for part in parts if part]
 
 
 def registered() -> list[Format]:

@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
@@ -22,6 +23,7 @@ from events.services import live_slip, slip_print_again, slips_of
 from events.slips import CODE_WINDOW, WRONG_CODES_PER_DEVICE, shown_code
 from events.views.access import entry_from, staff_event_of
 from events.views.phone import device_of, keep_device, remember, remembered_tokens
+from league.models import Entry
 from league.names import NamesAt, name_style
 
 
@@ -183,3 +185,29 @@ def entrant_slip_again(request: HttpRequest, slug: str) -> HttpResponse:
         request, f"A new slip for No. {entry.player_number}: the old one no longer works."
     )
     return redirect(reverse("event_slips", args=[league.slug]) + f"?number={entry.player_number}")
+
+
+def my_slips_part(request: HttpRequest, profile) -> str:
+    """A student's own slips on their home page (S4): one for each of today's and coming events
+    with self-entry where they have a number, to open on their phone or read the code off.
+    Three queries, whatever their number (one more the first time, to make missing slips)."""
+    entries = list(
+        Entry.objects.filter(
+            player=profile,
+            withdrawn_at=None,
+            player_number__isnull=False,
+            league__event__self_entry=True,
+            league__event__date__gte=profile.institution.today(),
+        )
+        .select_related("league__event")
+        .order_by("league__event__date", "league__name")
+    )
+    if not entries:
+        return ""
+    slips = slips_of(entries)
+    rows = [
+        {"league": entry.league, "slip": slips[entry.pk], "code": shown_code(slips[entry.pk].code)}
+        for entry in entries
+        if entry.pk in slips
+    ]
+    return render_to_string("events/_my_slips.html", {"rows": rows}, request=request)

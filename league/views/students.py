@@ -310,6 +310,7 @@ def home(request: HttpRequest) -> HttpResponse:
             else []
         )
         context.update(
+            home_parts=formats.student_home_parts(request, profile),
             profile=profile,
             season=season,
             eligibility=eligibility,

@@ -2,7 +2,7 @@
 phone that opens it (the table's page then knows them), its code does the same where a phone
 cannot scan; the door prints it (one as they check in, or every entrant's to cut apart), a new
 one when it is lost (the old link and code stop working on every phone); it is mailed to an
-entrant who gave an address, and shown on a student's own event page."""
+entrant who gave an address, and shown on a student's own event page and home."""
 
 import pytest
 from django.core import mail
@@ -169,3 +169,42 @@ def test_s4_a_student_finds_their_slip_on_the_events_page(client, season, tmp_pa
     page = client.get(reverse("league_detail", args=[fest.slug])).content.decode()
 
     assert reverse("slip_page", args=[slip_of(entry).token]) in page
+
+
+def test_s4_a_student_finds_their_slips_on_their_home_in_constant_queries(
+    client, season, tmp_path, django_assert_max_num_queries
+):
+    """Their own home shows a slip for each of today's and coming events with self-entry; an
+    event that is over shows none. Its part of the page costs the same with one event or two."""
+    from datetime import timedelta
+
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    fest = self_entry_event(season, tmp_path, students=1)
+    entry = Entry.objects.get(league=fest, player__user__first_name="Ada")
+    client.force_login(entry.player.user)
+    client.get("/")  # the first visit makes the slip
+    with CaptureQueriesContext(connection) as one_event:
+        page = client.get("/").content.decode()
+    slip = slip_of(entry)
+    assert reverse("slip_page", args=[slip.token]) in page
+    assert shown_code(slip.code) in page and "Self-entry Fest" in page
+
+    other = self_entry_event(season, tmp_path, students=0, slug="second-fest")
+    Entry.objects.create(league=other, player=entry.player, player_number=99)
+    client.get("/")
+    with CaptureQueriesContext(connection) as two_events:
+        page = client.get("/").content.decode()
+    assert page.count(">open your slip</a>") == 2
+    assert len(two_events) == len(one_event)
+
+    past = self_entry_event(
+        season,
+        tmp_path,
+        students=0,
+        slug="past-fest",
+        day=season.institution.today() - timedelta(days=1),
+    )
+    Entry.objects.create(league=past, player=entry.player, player_number=98)
+    assert client.get("/").content.decode().count(">open your slip</a>") == 2

@@ -127,8 +127,8 @@ def test_home_runs_a_constant_number_of_queries(
     client.get(reverse("home"))
     # The session, the user with their profile, institution and roles (accounts/backends.py),
     # the season, eligibility, the matches with their opponents, the leagues joined and not
-    # drawn yet (issue 30).
-    with django_assert_num_queries(6):
+    # drawn yet (issue 30), their entries at coming events with self-entry (their slips, S4).
+    with django_assert_num_queries(7):
         assert client.get(reverse("home")).status_code == 200
 
 
