@@ -24,11 +24,6 @@ END_OF_GAME_WORDS = {
     "none": "no adjustment for unplayed tiles.",
 }
 
-TWO_LETTER_CAPTION = (
-    "Two-letter words (G10) of the ENABLE list (public domain). The tournament lists add a few "
-    "(QI, ZA, OK and others): when in doubt, ask a word judge."
-)
-
 
 @dataclass(frozen=True)
 class PrintSeat:

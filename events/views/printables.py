@@ -13,7 +13,7 @@ from events import card_board, printables, selectors, services
 from events.models import event_of_league
 from events.pages import rounds_view
 from events.views.access import staff_event_of
-from league.wordlists import two_letter_words
+from league.wordlists import list_note, two_letter_words
 
 # --- Printables ---------------------------------------------------------------------------------
 
@@ -87,7 +87,7 @@ def event_print(request: HttpRequest, slug: str, number: int, kind: str) -> Http
         ),
         byes=tuple(seat_of(*seats[0]) for _, seats in view["byes"]),
         two_letter_words=tuple(two_letter_words()),
-        two_letter_caption=printables.TWO_LETTER_CAPTION,
+        two_letter_caption=list_note(league.get_lexicon_display(), ask="a word judge"),
         periods=tuple((clock_time(p.starts), p.minutes) for p in view["periods"]),
         end_of_game=printables.END_OF_GAME_WORDS.get(league.end_of_game_rule, ""),
         self_entry=self_entry,

@@ -18,7 +18,7 @@ from events.services import card_settling, live_slip, table_cards
 from events.views.access import event_of, round_of, scorer_event_of, staff_event_of
 from events.views.phone import device_of, keep_device, remember, remembered_tokens
 from league.names import STAFF, NamesAt, name_style
-from league.wordlists import two_letter_words
+from league.wordlists import list_note, two_letter_words
 from matches.forms import SCORE
 from matches.models import GameEnd, Match, MatchStatus
 from matches.services import UnusualScores
@@ -196,6 +196,7 @@ def event_table(
         "turn_label": f"{seconds // 60}:{seconds % 60:02d}",
         "timer_query": {"seconds": seconds, "players": len(seats), "table": table, "names": names},
         "words": two_letter_words(),
+        "words_note": list_note(league.get_lexicon_display(), ask="a word judge"),
         "self_entry": False,
     }
     sent = next((form for form in (card_form, confirm_form) if form is not None), None)

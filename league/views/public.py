@@ -18,6 +18,7 @@ from ..names import name_style
 from ..pages import layout, render_pages
 from ..policies import join_refusal
 from ..selectors import can_see_league, league_page_row, schedule, waitlist_place
+from ..wordlists import list_note
 from ..wordlists import two_letter_words as words
 
 
@@ -172,5 +173,10 @@ def two_letter_words(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "league/two_letter_words.html",
-        {"league": league, "groups": groups, "count": len(words())},
+        {
+            "league": league,
+            "groups": groups,
+            "count": len(words()),
+            "note": list_note(league.get_lexicon_display()),
+        },
     )

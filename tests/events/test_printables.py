@@ -170,3 +170,30 @@ def test_e5_g8_g10_the_official_score_sheet_has_a_column_per_player_and_the_word
     assert "nobody loses their own" in text and "period 2 19:30 (30 min)" in text
     back = text[text.index("Two-letter words · Table 9") :]
     assert back.split()[5:8] == ["AA", "AB", "ZA"]  # the back: the list, large
+
+
+def test_g10_every_surface_showing_enables_list_names_the_events_own_lexicon(
+    client, staff, tmp_path, season
+):
+    """The card, the sheet, the wall pairings, the table page and the list's page show ENABLE's
+    two-letter words and say that the event plays its own lexicon, which accepts more (issue 48:
+    an NWL2023 event's cards spoke only of ENABLE)."""
+    from league.models import League
+
+    _paired_fest(season, tmp_path)
+    fest = League.objects.get(slug="fest")
+    fest.lexicon = "CSW24"
+    fest.save(update_fields=["lexicon"])
+    said = "This plays Collins Scrabble Words 2024, which also accepts words this list lacks"
+    client.force_login(staff.user)
+    for kind in ("cards", "sheets", "pairings"):
+        pdf = client.get(reverse("event_print", args=["fest", 1, kind])).content
+        text = " ".join(poppler("pdftotext", pdf, tmp_path).split())
+        assert said in text, kind
+        assert "(G10)" not in text, kind
+    client.logout()
+    for url in (
+        reverse("event_table", args=["fest", 1, 1]),
+        reverse("two_letter_words", args=["fest"]),
+    ):
+        assert said in client.get(url).content.decode(), url

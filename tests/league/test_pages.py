@@ -243,7 +243,7 @@ def test_g10_the_two_letter_words_page_lists_the_shippable_list(client, league):
     assert "96 two-letter words" in page
     for word in ("AA", "XU", "JO"):
         assert f'<span class="word">{word}</span>' in page
-    assert "lacks some of their words" in page
+    assert "This plays NASPA Word List 2023, which also accepts words this list lacks" in page
 
 
 def test_g8_the_match_page_shows_the_per_turn_time(client, match, league, player):
