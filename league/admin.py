@@ -74,11 +74,11 @@ class LeagueAdmin(InstitutionScopedAdmin):
             },
         ),
         (
-            "Privacy (P1, P3)",
+            "Privacy",
             {"fields": ("public_names", "search_engines")},
         ),
         (
-            "Ratings (R3, R4)",
+            "Ratings",
             {"fields": ("rating_weight", "seed_by")},
         ),
         (

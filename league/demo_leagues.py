@@ -92,7 +92,7 @@ def _play_out(league, rounds, director, rng) -> None:
                     actor=director,
                     match=match,
                     ruling=services.Ruling.DOUBLE_FORFEIT,
-                    reason="Neither player reported (L8)",
+                    reason="Neither player reported",
                     now=before,
                 )
                 continue

@@ -129,14 +129,14 @@ def erased_words(erased: dict) -> str:
 # What a step that failed left undone, in the digest's and the dashboard's words (a failure's
 # `step`, ``league.nightly.NightFailure``).
 UNDONE_WORDS = {
-    "forfeits": "the double forfeits of its overdue matches (L8) were not recorded",
+    "forfeits": "the double forfeits of its overdue matches were not recorded",
     "confirmations": "its reports past their confirmation window were not confirmed",
     "standings": "its standings, bracket and pages could not be refreshed",
     "bracket": "its bracket and pages could not be refreshed",
     "pages": "its pages could not be refreshed",
     "reminders": "its reminders were not sent",
     "rating": "the ratings stopped at its results: later results wait to be rated",
-    "retention": "the retention settings' erasures (P5) did not run",
+    "retention": "the retention settings' erasures did not run",
     "digest": "the digest could not be written",
 }
 

@@ -141,7 +141,7 @@ def _create_matches(bracket: Bracket, rows: list[BracketSlot], today: date) -> N
             actor=None,
             round=round_,
             players=pair,
-            reason="Bracket drawn (L11)",
+            reason="Bracket drawn",
         )
         row.match = match
         row.save(update_fields=["match"])
@@ -180,7 +180,7 @@ def _settle_if_ineligible(league: League, players: list[PlayerProfile]) -> None:
                 actor=None,
                 player=player,
                 league=league,
-                reason=f"{player.name} is not eligible to play in {league.season.name} (L10).",
+                reason=f"{player.name} is not eligible to play in {league.season.name}.",
             )
             return
 

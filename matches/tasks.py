@@ -31,7 +31,7 @@ def notify_double_forfeits(match_ids: list[int]) -> int:
             recipients=players,
             subject="Double forfeit",
             lines=[
-                "Your match was not reported by its deadline, so it counts as a loss for both players (rule L8).",
+                "Your match was not reported by its deadline, so it counts as a loss for both players.",
                 "If you did play it, contact the director.",
             ],
             match=match,
@@ -66,7 +66,7 @@ def send_reminders(match_ids: list[int]) -> int:
             subject=f"Reminder: {deadline}",
             lines=[
                 f"{' v '.join(names)} ({match.league}, round {match.round.number}): {deadline}.",
-                f"Remember to {todo} it: an unreported match becomes a double forfeit (L8).",
+                f"Remember to {todo} it: an unreported match becomes a double forfeit.",
             ],
             match=match,
             preference=None,  # the seats' preference is read above, with the seats

@@ -172,7 +172,7 @@ class PlayerProfileAdmin(InstitutionScopedAdmin):
     def name(self, profile):
         return profile.name
 
-    @admin.action(description="Forget these people on their request (P4)")
+    @admin.action(description="Forget these people on their request")
     def forget_on_request(self, request, queryset):
         """Asks for the request's details first; then each through ``profile_forget``. Someone
         forgotten already is refused by name, saying when (one message each), not counted."""

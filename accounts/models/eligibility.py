@@ -56,7 +56,7 @@ class RosterEntry(models.Model):
     last_name = models.CharField(max_length=150, blank=True)
     email = models.EmailField(blank=True)
     withholds_name = models.BooleanField(
-        default=False, help_text="The registrar's directory-information opt-out (P2)."
+        default=False, help_text="The registrar's directory-information opt-out."
     )
     imported_at = models.DateTimeField(default=timezone.now)
     imported_by = models.ForeignKey(

@@ -62,27 +62,27 @@ class Institution(models.Model):
         help_text="Where students show their picture ID (shown to pending students).",
     )
     loan_hours = models.PositiveSmallIntegerField(
-        default=3, help_text="How long a board or dictionary may be out before it is overdue (L3)."
+        default=3, help_text="How long a board or dictionary may be out before it is overdue."
     )
     public_names = models.CharField(
         "names in public",
         max_length=10,
         choices=PublicNames.choices,
         default=PublicNames.FULL,
-        help_text="How players are named to anyone not signed in here (P1); a league may be "
-        "stricter. Students who withhold their name are a number everywhere (P2).",
+        help_text="How players are named to anyone not signed in here; a league may be "
+        "stricter. Students who withhold their name are a number everywhere.",
     )
     guest_data_days = models.PositiveSmallIntegerField(
         "keep guests' addresses and volunteer accounts (days)",
         default=30,
         help_text="Days after an event before its guests' e-mail addresses and its volunteers' "
-        "accounts are erased (P5).",
+        "accounts are erased.",
     )
     personal_data_years = models.PositiveSmallIntegerField(
         "keep a past season's personal data (years)",
         default=3,
         help_text="Years after a season ends before its roster, ID checks and loans are erased, "
-        "and students who played no later season are forgotten (P5).",
+        "and students who played no later season are forgotten.",
     )
 
     class Meta:

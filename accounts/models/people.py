@@ -115,18 +115,17 @@ class PlayerProfile(models.Model):
     withholds_name = models.BooleanField(
         "withhold my name",
         default=False,
-        help_text="Their own choice: shown as a number to everyone but their opponents and "
-        "staff (P2).",
+        help_text="Their own choice: shown as a number to everyone but their opponents and staff.",
     )
     registrar_withholds = models.BooleanField(
         default=False,
         help_text="The registrar's roster says this student withholds their directory "
-        "information (P2); only a new roster changes it.",
+        "information; only a new roster changes it.",
     )
     erased_at = models.DateTimeField(
         null=True,
         blank=True,
-        help_text="When this player was forgotten (P4): their name, e-mail, campus ID and "
+        help_text="When this player was forgotten: their name, e-mail, campus ID and "
         "calendar token are gone; their results stay.",
     )
 

@@ -71,7 +71,7 @@ class League(models.Model):
     format = models.CharField(
         max_length=20, choices=LeagueFormat.choices, default=LeagueFormat.LEAGUE
     )
-    venue = models.CharField(max_length=200, help_text="Every game is played here (L2).")
+    venue = models.CharField(max_length=200, help_text="Every game is played here.")
     lexicon = models.CharField(max_length=10, choices=Lexicon.choices, default=Lexicon.NWL2023)
     end_of_game_rule = models.CharField(
         max_length=20, choices=EndOfGameRule.choices, default=EndOfGameRule.STANDARD
@@ -85,7 +85,7 @@ class League(models.Model):
     turn_time_seconds = models.PositiveIntegerField(
         null=True,
         blank=True,
-        help_text="Per-turn limit in seconds (G8), e.g. 150 for 2:30; empty for none.",
+        help_text="Per-turn limit in seconds, e.g. 150 for 2:30; empty for none.",
     )
     forfeit_spread = models.PositiveSmallIntegerField(default=50)
     double_forfeit_spread = models.PositiveSmallIntegerField(
@@ -114,18 +114,18 @@ class League(models.Model):
         max_length=10,
         blank=True,
         choices=PublicNames.choices,
-        help_text="Stricter than the institution's setting for this league (P1); empty: the "
+        help_text="Stricter than the institution's setting for this league; empty: the "
         "institution's.",
     )
     search_engines = models.BooleanField(
         "let search engines index",
         default=False,
-        help_text="Public pages that name players carry noindex unless this is ticked (P3).",
+        help_text="Public pages that name players carry noindex unless this is ticked.",
     )
     campus_only = models.BooleanField(
         default=True,
-        help_text="Only eligible students play (L10); untick to admit guests without a campus "
-        "ID (a club open to visitors, E4).",
+        help_text="Only eligible students play; untick to admit guests without a campus "
+        "ID (a club open to visitors).",
     )
     playoff_size = models.PositiveSmallIntegerField(
         default=4, help_text="Players in the playoff bracket (0 for none)."
@@ -135,14 +135,14 @@ class League(models.Model):
         max_length=10,
         choices=SeedBy.choices,
         default=SeedBy.ENTRY,
-        help_text="A tournament's bracket (L11): the director's order of entry, or the players' "
-        "ratings (R4), highest first.",
+        help_text="A tournament's bracket: the director's order of entry, or the players' "
+        "ratings, highest first.",
     )
     rating_weight = models.FloatField(
         "weight in ratings",
         default=1.0,
         validators=[MinValueValidator(0.1), MaxValueValidator(1.0)],
-        help_text="How much this league's games count in ratings (R3): 1 in full; NASPA counts "
+        help_text="How much this league's games count in ratings: 1 in full; NASPA counts "
         "a club tournament's at a third.",
     )
     created_at = models.DateTimeField(default=timezone.now)

@@ -31,7 +31,7 @@ class Standing(models.Model):
     points_for = models.IntegerField(default=0)
     points_against = models.IntegerField(default=0)
     games = models.PositiveSmallIntegerField(
-        default=0, help_text="Games counted: a game of N seats counts N-1 (G9)."
+        default=0, help_text="Games counted: a game of N seats counts N-1."
     )
     matches = models.PositiveSmallIntegerField(default=0, help_text="Games sat (byes aside).")
     win_pct = models.DecimalField(
@@ -68,7 +68,7 @@ class Bracket(models.Model):
     left_out = models.JSONField(
         default=list,
         blank=True,
-        help_text="Who would have been seeded but was not eligible at the draw (L10), and why: "
+        help_text="Who would have been seeded but was not eligible at the draw, and why: "
         '[{"player": profile id, "why": "…"}].',
     )
     champion = models.ForeignKey(

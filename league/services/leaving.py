@@ -182,7 +182,7 @@ def forgotten_players_leave(*, profile_ids, actor=None) -> int:
             league,
             entry,
             actor=actor,
-            reason="Forgotten (P4)",
+            reason="Forgotten",
             told=f"{former} left {league}.",
             by_player=False,
             told_players=[

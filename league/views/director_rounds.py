@@ -117,10 +117,10 @@ QUEUE_TEXTS = {
     "overdue": (
         "Overdue",
         "Neither reported nor final, deadline passed: the nightly job makes them double forfeits"
-        " (L8) unless a can't-reach report waits for you (L5).",
+        " unless a can't-reach report waits for you.",
     ),
     "reported": ("Reported", "Waiting for the other players to confirm."),
-    "disputed": ("Disputed", "Waiting for your ruling (L9)."),
+    "disputed": ("Disputed", "Waiting for your ruling."),
 }
 
 

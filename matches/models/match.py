@@ -65,12 +65,12 @@ class Match(models.Model):
     agreed_equipment = models.CharField(
         max_length=200,
         blank=True,
-        help_text="Another dictionary or board both players agreed to (L4).",
+        help_text="Another dictionary or board both players agreed to.",
     )
     equipment_proposed = models.CharField(
         max_length=200,
         blank=True,
-        help_text="Another dictionary or board one player proposed, waiting for the others (L4).",
+        help_text="Another dictionary or board one player proposed, waiting for the others.",
     )
     equipment_agreed_by = models.JSONField(
         default=list,
@@ -80,7 +80,7 @@ class Match(models.Model):
     scorekeeper = models.PositiveSmallIntegerField(
         default=1,
         validators=[MinValueValidator(1), MaxValueValidator(4)],
-        help_text="The seat that keeps score and reports at a table that has one (G9).",
+        help_text="The seat that keeps score and reports at a table that has one.",
     )
     table = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="The table's number at a club night or event round."
@@ -89,7 +89,7 @@ class Match(models.Model):
         max_length=20,
         choices=GameEnd.choices,
         blank=True,
-        help_text="How the game ended, as its score card says (G3); a report keeps its own.",
+        help_text="How the game ended, as its score card says; a report keeps its own.",
     )
     reminder_sent_at = models.DateTimeField(null=True, blank=True)
     finalised_at = models.DateTimeField(null=True, blank=True)
@@ -130,7 +130,7 @@ class Seat(models.Model):
     score = models.IntegerField(null=True, blank=True)
     pre_adjustment_score = models.IntegerField(null=True, blank=True)
     place = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="1 = first; tied seats share a place (G2, G9)."
+        null=True, blank=True, help_text="1 = first; tied seats share a place."
     )
     outcome = models.CharField(max_length=16, choices=Outcome.choices, blank=True)
 

@@ -43,7 +43,7 @@ class ResultReport(models.Model):
     game_record_note = models.CharField(
         max_length=500,
         blank=True,
-        help_text="How the record's totals were put under the league's end-of-game rule (G1).",
+        help_text="How the record's totals were put under the league's end-of-game rule.",
     )
     submitted_at = models.DateTimeField(default=timezone.now)
     confirm_by = models.DateTimeField()

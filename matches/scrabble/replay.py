@@ -179,7 +179,7 @@ class _Checker:
                 self.problem(
                     event,
                     f"exchange with only {self.bag} tiles in the bag: exchanging needs at "
-                    f"least {EXCHANGE_MINIMUM_BAG} (G6)",
+                    f"least {EXCHANGE_MINIMUM_BAG}",
                 )
         elif kind == CHALLENGE_BONUS:
             self.check_challenge_bonus(event)
@@ -256,7 +256,7 @@ class _Checker:
             self.problem(
                 event,
                 f"{what} is kept under another challenge rule ({kept_under}) than this "
-                f"game's ({self.challenge_rule}, G5)",
+                f"game's ({self.challenge_rule})",
             )
         elif kept_under == CLUB_BONUS_TO_CHALLENGER:
             self.check_club_bonus(event)
@@ -268,14 +268,13 @@ class _Checker:
         if event.change != CLUB_CHALLENGE_BONUS:
             self.problem(
                 event,
-                f"the club's challenge bonus is +{CLUB_CHALLENGE_BONUS}, not {event.change:+d} "
-                "(G5)",
+                f"the club's challenge bonus is +{CLUB_CHALLENGE_BONUS}, not {event.change:+d}",
             )
         if self.verify and not self.bag:
             self.problem(
                 event,
                 f"a challenge bonus to {event.nickname} with the bag empty: the club's "
-                "bonus stops once all the tiles have been drawn (G5)",
+                "bonus stops once all the tiles have been drawn",
             )
 
     def check_missing_club_bonus(self, event: Event | None) -> None:
@@ -289,7 +288,7 @@ class _Checker:
             due,
             f"{due.nickname}'s play was taken back with tiles in the bag: under the club's "
             f"rule its challenger gains {CLUB_CHALLENGE_BONUS}, and no (challenge) line "
-            "follows (G5)",
+            "follows",
         )
 
     def check_end_rack_points(self, event: Event) -> None:
@@ -358,7 +357,7 @@ class _Checker:
                 self.problem(
                     after,
                     f"the game ended on line {events[end].line}, after {needed} passes in a row "
-                    f"(three by each of the {players} players, G3): no turn comes after",
+                    f"(three by each of the {players} players): no turn comes after",
                 )
         if self.going_out is not None:
             return
@@ -375,7 +374,7 @@ class _Checker:
             events[claim],
             f"deducting each player's own tiles with nobody going out ends the game by passes, "
             f"but only {passes_in_a_row_before(record, claim)} passes in a row come before: "
-            f"with {players} players that takes {needed}, three by each (G3)",
+            f"with {players} players that takes {needed}, three by each",
         )
 
     def replay_placement(self, event: Event) -> _Placed | None:

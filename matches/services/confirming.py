@@ -182,7 +182,7 @@ def report_dispute(
         notify(
             recipients=directors(match),
             subject="Result disputed: your ruling is needed",
-            lines=[*what, "It waits for your ruling in the dispute queue (L9)."],
+            lines=[*what, "It waits for your ruling in the dispute queue."],
             match=match,
             link=reverse("director_disputes"),
         )

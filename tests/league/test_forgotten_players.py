@@ -93,7 +93,7 @@ def test_p4_e1_before_the_draw_a_forgotten_entrants_place_goes_to_the_first_wait
         forget(way, casey, director=director, client=client)
 
     gone = Entry.objects.get(league=league, player=casey)
-    assert gone.withdrawn_at is not None and gone.withdrawn_reason == "Forgotten (P4)"
+    assert gone.withdrawn_at is not None and gone.withdrawn_reason == "Forgotten"
     active = Entry.objects.filter(league=league, withdrawn_at__isnull=True)
     assert set(active.values_list("player", flat=True)) == {ada.pk, first.pk}
     assert list(WaitlistEntry.objects.values_list("player", flat=True)) == [second.pk]

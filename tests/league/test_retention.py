@@ -166,7 +166,7 @@ def test_p5_the_digest_says_what_was_erased_and_a_second_run_erases_nothing(
         run_for_institution(institution=institution, today=TODAY)
 
     digest = next(m for m in mail.outbox if "what needs you today" in m.subject)
-    assert "erased tonight under the retention settings (P5): 2 guests' e-mail addresses" in (
+    assert "erased tonight under the retention settings: 2 guests' e-mail addresses" in (
         digest.body
     )
     with django_capture_on_commit_callbacks(execute=True):

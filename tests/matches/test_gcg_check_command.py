@@ -134,7 +134,7 @@ def test_g5_the_challenge_rule_option_holds_the_club_bonus_to_the_games_rule():
         "ines\t12",
         "theo\t2",
         "line 10: a challenge bonus to the challenger sam is kept under another challenge rule "
-        "(club_bonus_to_challenger) than this game's (lose_turn, G5)",
+        "(club_bonus_to_challenger) than this game's (lose_turn)",
     ]
 
 

@@ -221,7 +221,7 @@ def test_g6_exchange_with_fewer_than_seven_tiles_in_the_bag_is_refused():
     text += f">ada: ABC -ABC +0 {totals['ada']}\n"
     report = check_gcg(text, verify=True)
     assert _messages(report) == [
-        "line 15: exchange with only 6 tiles in the bag: exchanging needs at least 7 (G6)"
+        "line 15: exchange with only 6 tiles in the bag: exchanging needs at least 7"
     ]
 
 

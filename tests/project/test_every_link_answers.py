@@ -9,6 +9,7 @@ addresses only resolved; the admin's pages (Django's own) are fetched where the 
 them, their own links not followed; and a PDF is rendered from its template but not laid out
 (WeasyPrint's part, a second or more a file, is tested with the printables)."""
 
+import re
 from collections import Counter, deque
 from html.parser import HTMLParser
 from urllib.parse import urljoin, urlsplit
@@ -31,20 +32,38 @@ MOST_PAGES = 400
 NOT_FOLLOWED = ("/static/", "/accounts/logout/")
 
 
+# A rule's number as docs/rules.md writes it (L9, G10, P5): it belongs to the docs and the code,
+# never to what a user reads (issue 48).
+RULE_NUMBER = re.compile(r"\b[LGEPSRC][0-9]{1,2}\b")
+
+
 class Targets(HTMLParser):
-    """A page's links (<a href>) and form targets (<form action>, with the form's method)."""
+    """A page's links (<a href>) and form targets (<form action>, with the form's method), and
+    the rule numbers its visible text shows."""
 
     def __init__(self):
         super().__init__()
         self.links: list[str] = []
         self.forms: list[tuple[str, str]] = []
+        self.rule_numbers: list[str] = []
+        self._hidden = 0  # inside <script> or <style>
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
+        if tag in ("script", "style"):
+            self._hidden += 1
         if tag == "a" and attrs.get("href"):
             self.links.append(attrs["href"])
         elif tag == "form" and attrs.get("action"):
             self.forms.append((attrs["action"], (attrs.get("method") or "get").lower()))
+
+    def handle_endtag(self, tag):
+        if tag in ("script", "style") and self._hidden:
+            self._hidden -= 1
+
+    def handle_data(self, data):
+        if not self._hidden:
+            self.rule_numbers += [data.strip()[:80] for _ in RULE_NUMBER.finditer(data)][:1]
 
 
 def within_site(page: str, href: str) -> str | None:
@@ -70,9 +89,10 @@ def kind_of(path: str) -> str | None:
     return " ".join([found.route, *slugs])
 
 
-def crawl(client: Client, starts: list[str]) -> tuple[list[str], int]:
+def crawl(client: Client, starts: list[str]) -> tuple[list[str], int, list[str]]:
     """The site visited from `starts` as `client`: every address that did not answer (with the
-    page that showed it), and how many pages were fetched."""
+    page that showed it), how many pages were fetched, and the text that shows a rule's
+    number (with its kind of page)."""
     dead: list[str] = []
     answers: dict[str, int] = {}  # each address fetched, and its status
     queue = deque((start, "", "link") for start in starts)  # (address, shown on, how)
@@ -81,6 +101,7 @@ def crawl(client: Client, starts: list[str]) -> tuple[list[str], int]:
     # its players' and the director's, not the front desk's at the club night): each kind of
     # page is fetched a few times from each kind of page that shows it.
     fetched_from: Counter = Counter()
+    numbered: set[str] = set()
 
     def found(href: str, page: str, how: str) -> None:
         target = within_site(page, href)
@@ -114,10 +135,11 @@ def crawl(client: Client, starts: list[str]) -> tuple[list[str], int]:
                     found(href, path, "link")
                 for action, method in targets.forms:
                     found(action, path, "form target" if method == "post" else "link")
+                numbered.update(f"{kind}: {text}" for text in targets.rule_numbers)
         status = answers[path]
         if status == 404 or (status == 405 and how == "link"):
             dead.append(f"{path}, a {how} on {shown_on or 'the first pages'}: {status}")
-    return dead, len(answers)
+    return dead, len(answers), sorted(numbered)
 
 
 def login_of(demo: list[str], role: str) -> tuple[str, str]:
@@ -172,7 +194,8 @@ def test_every_link_and_form_target_the_pages_show_answers(demo, db, persona, mo
         email, password = LOGINS[persona](demo)
         assert client.login(email=email, password=password), email
 
-    dead, fetched = crawl(client, first_pages(persona))
+    dead, fetched, numbered = crawl(client, first_pages(persona))
 
     assert fetched > 10, f"only {fetched} pages reached: the crawl did not get in"
     assert not dead, "\n".join(dead)
+    assert not numbered, "rule numbers shown to users:\n" + "\n".join(numbered)
