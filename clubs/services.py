@@ -29,11 +29,11 @@ from core.errors import DomainError
 from league.models import CheckIn, Entry, League, LeagueFormat, Round
 from league.services import enter, lock_league, number_entries, require_staff
 from league.tables import SeatingError
-from matches.models import OPEN_STATUSES, Match, MatchStatus, ResultReport, Seat
-from matches.services import NewMatch, matches_create, seat_add
+from matches.models import OPEN_STATUSES, Match, MatchStatus, ReportStatus, ResultReport, Seat
+from matches.services import MAX_SEATS, NewMatch, card_enter, matches_create, seat_add
 from matches.services.tables import confirm_answered_tables, double_forfeit_tables
 
-from .models import NightClosing
+from .models import CardsPrinted, NightClosing
 from .seating import seat_tables
 
 
@@ -271,14 +271,15 @@ def unseated_players(night: Round) -> list[tuple[int, int | None]]:
 
 
 def tables_a_latecomer_may_join(night: Round) -> list[Match]:
-    """Tables of three with no result and no report: a single latecomer may join one, once
-    the desk has seen that its game has not started (the software cannot know)."""
+    """Tables with a free seat (two or three players) and no result and no report, the
+    smallest first: a single latecomer joins the smallest whose game the desk has seen has not
+    started (the software cannot know)."""
     return list(
         Match.objects.filter(round=night, status__in=OPEN_STATUSES)
         .exclude(reports__isnull=False)
         .annotate(seated=Count("seats"))
-        .filter(seated=3)
-        .order_by("table", "id")
+        .filter(seated__gte=2, seated__lt=MAX_SEATS)
+        .order_by("seated", "table", "id")
     )
 
 
@@ -289,8 +290,9 @@ def seat_latecomers(
     stays as it is (E4, G9). Two or more get tables of their own by E4's sizes: fours and
     threes, a table of two only when forced (2: one table of two; 5: three and two; 6: three
     and three; 7: four and three), away from recent tablemates, numbered after the night's
-    last table. A single latecomer joins the table of three `join`, which the desk confirmed
-    has not started, in its last seat; without one they wait for the next latecomer."""
+    last table. A single latecomer joins the table `join` (of two or three: the page offers
+    the smallest first), which the desk confirmed has not started, in its last seat; without
+    one they wait for the next latecomer."""
     now = now or timezone.now()
     with transaction.atomic():
         night = _lock_night(round)
@@ -305,13 +307,13 @@ def seat_latecomers(
             ((player_id, _),) = waiting
             if join is None:
                 raise ClubError(
-                    "One latecomer cannot make a table: they join a table of three that has not "
-                    "started, or wait for the next latecomer."
+                    "One latecomer cannot make a table: they join the smallest table that has "
+                    "not started, or wait for the next latecomer."
                 )
             if not any(table.pk == join.pk for table in tables_a_latecomer_may_join(night)):
                 raise ClubError(
-                    f"Table {join.table} cannot take a latecomer: only a table of three "
-                    "without a result can."
+                    f"Table {join.table} cannot take a latecomer: only a table of two or three "
+                    "without a result or a report can."
                 )
             player = PlayerProfile.objects.get(pk=player_id)
             joined = seat_add(
@@ -367,6 +369,57 @@ def night_add(*, actor, league: League, on) -> Round:
             raise ClubError(f"The next night must come after night {last.number} ({last.play_by}).")
         return Round.objects.create(
             league=league, number=(last.number + 1) if last else 1, play_by=on
+        )
+
+
+def cards_printed(*, actor, round: Round, now=None) -> CardsPrinted:
+    """The front desk or the director downloaded the night's table cards: remember when, so a
+    table seated or joined afterwards is marked for a reprint (E4)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        night = _lock_night(round)
+        require_staff(actor, night.league, front_desk=True)
+        printed, _ = CardsPrinted.objects.update_or_create(
+            night=night,
+            defaults={
+                "printed_at": now,
+                "printed_by": actor if actor is not None and actor.is_authenticated else None,
+            },
+        )
+        return printed
+
+
+def reported_card_confirm(*, actor, round: Round, match: Match, now=None) -> Match:
+    """The director confirms a table's card as its scorekeeper reported it, waiting for the
+    other seats (G9): the card the table handed in says the same, so the report is final at
+    once, as a card entered with the same scores settles it (``card_enter``), before or after
+    the night is closed. A table with no report waiting has nothing to confirm."""
+    with transaction.atomic():
+        night = _lock_night(round)
+        if match.round_id != night.pk:
+            raise ClubError(f"That table is not one of night {night.number}'s.")
+        report = (
+            ResultReport.objects.filter(match=match, status=ReportStatus.PENDING)
+            .prefetch_related("scores")
+            .first()
+        )
+        if report is None:
+            raise ClubError(
+                f"Table {match.table} has no report waiting for confirmation: enter its card."
+            )
+        lines = list(report.scores.all())  # in seat order
+        # card_enter checks the director's rights and, under the table's lock, that the report
+        # still has these scores (a changed one is a conflict, never overwritten).
+        return card_enter(
+            actor=actor,
+            match=match,
+            scores=[line.score for line in lines],
+            pre_adjustment=[line.pre_adjustment for line in lines],
+            ended_by=report.ended_by,
+            players=[seat.player_id for seat in match.seats.order_by("order")],
+            unusual_confirmed=True,  # the table reported and signed these scores
+            note="The director confirmed the card as the scorekeeper reported it.",
+            now=now,
         )
 
 

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 from accounts import privacy, roles
 from accounts.models import PlayerProfile
 from accounts.services import export_record
-from core.actions import act_and_say
+from core.actions import act_and_say, posted_from
 from core.errors import DomainError
 from core.forms import TextField, WholeNumberField
 from core.values import clean_text
@@ -111,6 +111,18 @@ def _render(
         else CardForm(table=table)
         for table in tables
     ]
+    rows = [
+        {
+            "table": table,
+            "card": card,
+            # Reported from a phone, waiting for the other seats: the director confirms it
+            # (or opens the table), not a new card over it.
+            "report": check_in.waiting_card.get(table.pk),
+            # Seated or joined since the cards were printed: its printed card is out of date.
+            "reprint": table.pk in check_in.reprint and check_in.closing is None,
+        }
+        for table, card in zip(tables, cards, strict=True)
+    ]
     return render(
         request,
         "clubs/night.html",
@@ -124,7 +136,9 @@ def _render(
             "played": check_in.played,
             "joinable": check_in.joinable,
             "closing": check_in.closing,
-            "tables": list(zip(tables, cards, strict=True)),
+            "tables": rows,
+            "printed": check_in.printed,
+            "reprint": [row["table"] for row in rows if row["reprint"]],
             "is_director": is_director,
             "guest_form": guest_form or GuestForm(),
         },
@@ -302,6 +316,8 @@ def club_cards(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     )
     paper = request.GET.get("paper", "letter")
     pdf = printables.cards_pdf(sheet, paper if paper in printables.PAPER else "letter")
+    # The page marks a table seated or joined after this for a reprint.
+    club.cards_printed(actor=request.user, round=night)
     # The cards name the night's players: a download of personal data, recorded (P6).
     export_record(
         institution=league.season.institution,
@@ -343,6 +359,20 @@ def club_card(request: HttpRequest, slug: str, number: int, match_id: int) -> Ht
             return redirect(_back(night))
     messages.error(request, "Nothing was changed: see the table's card below.")
     return _render(request, night, status=200, bound_card=form)
+
+
+@login_required
+@posted_from("club_night", "slug", "number")
+def club_confirm(request: HttpRequest, slug: str, number: int, match_id: int) -> HttpResponse:
+    """The director confirms a table's card as its scorekeeper reported it."""
+    night = _night(request, slug, number)
+    table = get_object_or_404(Match, round=night, pk=match_id)
+    act_and_say(
+        request,
+        lambda: club.reported_card_confirm(actor=request.user, round=night, match=table),
+        lambda confirmed: f"Table {confirmed.table}'s card confirmed: the result is final.",
+    )
+    return redirect(_back(night))
 
 
 @login_required
