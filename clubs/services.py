@@ -29,11 +29,11 @@ from core.errors import DomainError
 from league.models import CheckIn, Entry, League, LeagueFormat, Round
 from league.services import enter, lock_league, number_entries, require_staff
 from league.tables import SeatingError
-from matches.models import OPEN_STATUSES, Match, MatchStatus, ReportStatus, ResultReport, Seat
-from matches.services import MAX_SEATS, NewMatch, card_enter, matches_create, seat_add
+from matches.models import OPEN_STATUSES, Match, MatchStatus, ResultReport, Seat
+from matches.services import MAX_SEATS, NewMatch, matches_create, seat_add
 from matches.services.tables import confirm_answered_tables, double_forfeit_tables
 
-from .models import CardsPrinted, NightClosing
+from .models import NightClosing
 from .seating import seat_tables
 
 
@@ -41,7 +41,7 @@ class ClubError(DomainError):
     pass
 
 
-def _lock_night(round_: Round) -> Round:
+def lock_night(round_: Round) -> Round:
     night = (
         Round.objects.select_for_update(of=("self",))
         .select_related("league__season__institution")
@@ -81,7 +81,7 @@ def check_in(
     A late arrival after seating is checked in too; they sit down at the next re-seat."""
     now = now or timezone.now()
     with transaction.atomic():
-        night = _lock_night(round)
+        night = lock_night(round)
         require_staff(actor, night.league, front_desk=True, as_system=as_system)
         _require_open(night)
         entry = _active_entry(night.league, player)
@@ -102,7 +102,7 @@ def check_out(*, actor, round: Round, player: PlayerProfile, as_system: bool = F
     """Undo a check-in (the front desk's mistake, or someone who left before seating). Refused
     for a player already seated tonight: their table is drawn."""
     with transaction.atomic():
-        night = _lock_night(round)
+        night = lock_night(round)
         require_staff(actor, night.league, front_desk=True, as_system=as_system)
         entry = _active_entry(night.league, player)
         if player.pk in seated_players(night):
@@ -200,7 +200,7 @@ def seat_night(
     A night with any report or result is refused either way."""
     now = now or timezone.now()
     with transaction.atomic():
-        night = _lock_night(round)
+        night = lock_night(round)
         require_staff(actor, night.league, as_system=as_system)
         _require_open(night)
         tables = Match.objects.filter(round=night)
@@ -295,7 +295,7 @@ def seat_latecomers(
     one they wait for the next latecomer."""
     now = now or timezone.now()
     with transaction.atomic():
-        night = _lock_night(round)
+        night = lock_night(round)
         require_staff(actor, night.league, front_desk=True)  # the desk sees who came late
         _require_open(night)
         if not Match.objects.filter(round=night).exists():
@@ -372,57 +372,6 @@ def night_add(*, actor, league: League, on) -> Round:
         )
 
 
-def cards_printed(*, actor, round: Round, now=None) -> CardsPrinted:
-    """The front desk or the director downloaded the night's table cards: remember when, so a
-    table seated or joined afterwards is marked for a reprint (E4)."""
-    now = now or timezone.now()
-    with transaction.atomic():
-        night = _lock_night(round)
-        require_staff(actor, night.league, front_desk=True)
-        printed, _ = CardsPrinted.objects.update_or_create(
-            night=night,
-            defaults={
-                "printed_at": now,
-                "printed_by": actor if actor is not None and actor.is_authenticated else None,
-            },
-        )
-        return printed
-
-
-def reported_card_confirm(*, actor, round: Round, match: Match, now=None) -> Match:
-    """The director confirms a table's card as its scorekeeper reported it, waiting for the
-    other seats (G9): the card the table handed in says the same, so the report is final at
-    once, as a card entered with the same scores settles it (``card_enter``), before or after
-    the night is closed. A table with no report waiting has nothing to confirm."""
-    with transaction.atomic():
-        night = _lock_night(round)
-        if match.round_id != night.pk:
-            raise ClubError(f"That table is not one of night {night.number}'s.")
-        report = (
-            ResultReport.objects.filter(match=match, status=ReportStatus.PENDING)
-            .prefetch_related("scores")
-            .first()
-        )
-        if report is None:
-            raise ClubError(
-                f"Table {match.table} has no report waiting for confirmation: enter its card."
-            )
-        lines = list(report.scores.all())  # in seat order
-        # card_enter checks the director's rights and, under the table's lock, that the report
-        # still has these scores (a changed one is a conflict, never overwritten).
-        return card_enter(
-            actor=actor,
-            match=match,
-            scores=[line.score for line in lines],
-            pre_adjustment=[line.pre_adjustment for line in lines],
-            ended_by=report.ended_by,
-            players=[seat.player_id for seat in match.seats.order_by("order")],
-            unusual_confirmed=True,  # the table reported and signed these scores
-            note="The director confirmed the card as the scorekeeper reported it.",
-            now=now,
-        )
-
-
 class NightClosed(NamedTuple):
     forfeited: int  # tables without scores, now double forfeits
     confirmed: int  # reports another seat confirmed, now final
@@ -436,7 +385,7 @@ def close_night(*, actor, round: Round, reason: str, now=None) -> NightClosed:
     director's ruling. Closing again is refused and changes nothing."""
     now = now or timezone.now()
     with transaction.atomic():
-        night = _lock_night(round)
+        night = lock_night(round)
         require_staff(actor, night.league)
         _require_open(night)
         ids = list(Match.objects.filter(round=night).values_list("id", flat=True))

@@ -4,7 +4,6 @@ Thin views: each POST calls one service in ``clubs.services`` or ``matches.servi
 
 import secrets
 
-from django import forms
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -18,18 +17,18 @@ from accounts.models import PlayerProfile
 from accounts.services import export_record
 from core.actions import act_and_say, posted_from
 from core.errors import DomainError
-from core.forms import TextField, WholeNumberField
 from core.values import clean_text
 from league.door import back_with_search, entrant_scanned, searched
 from league.models import Entry, League, LeagueFormat, Round
 from league.selectors import round_tables
 from league.views import league_page_context
 from matches import services as match_services
-from matches.forms import SCORE
-from matches.models import GameEnd, Match
+from matches.models import Match
 
+from . import cards as table_cards
 from . import printables, selectors
 from . import services as club
+from .forms import CardForm, GuestForm, NightForm
 
 
 def _night(request: HttpRequest, slug: str, number: int) -> Round:
@@ -44,52 +43,6 @@ def _night(request: HttpRequest, slug: str, number: int) -> Round:
     ):
         raise Http404
     return night
-
-
-class CardForm(forms.Form):
-    """A table's score card: every seat's final score, as written on the card (final at once)."""
-
-    ended_by = forms.ChoiceField(
-        label="How the game ended", choices=GameEnd.choices, initial=GameEnd.WENT_OUT
-    )
-    override_reason = TextField(
-        label="Reason to replace a different result (only then)", required=False, max_length=300
-    )
-
-    def __init__(self, *args, table: Match, **kwargs):
-        super().__init__(*args, prefix=f"table-{table.pk}", **kwargs)
-        self.orders = []
-        for seat in table.seats.all():
-            self.orders.append(seat.order)
-            self.fields[f"score_{seat.order}"] = WholeNumberField(label=seat.player.name, **SCORE)
-        # The players this form named when the page was drawn, so a card typed against them
-        # never lands on others (a re-seat in between).
-        self.fields["seen"] = forms.CharField(
-            widget=forms.HiddenInput,
-            initial=",".join(str(seat.player_id) for seat in table.seats.all()),
-            max_length=100,
-            required=False,
-        )
-        self.order_fields([f"score_{order}" for order in self.orders])
-
-    def scores(self) -> list[int]:
-        return [self.cleaned_data[f"score_{order}"] for order in self.orders]
-
-    def seen_players(self) -> list[int]:
-        parts = self.cleaned_data["seen"].split(",")
-        if not all(part.isascii() and part.isdecimal() and len(part) < 19 for part in parts):
-            return []
-        return [int(part) for part in parts]
-
-
-class GuestForm(forms.Form):
-    """A visitor without a campus ID (E4): added to the club and checked in at once. The name's
-    length is the service's to refuse, with a message, never cut short here."""
-
-    name = TextField(label="Guest's name")
-    email = forms.EmailField(
-        label="E-mail (optional: only for their results)", required=False, max_length=254
-    )
 
 
 def _render(
@@ -250,12 +203,6 @@ def club_night_add(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect(league)
 
 
-class NightForm(forms.Form):
-    on = forms.DateField(
-        label="Date of the next night", widget=forms.DateInput(attrs={"type": "date"})
-    )
-
-
 @login_required
 @require_POST
 def club_close(request: HttpRequest, slug: str, number: int) -> HttpResponse:
@@ -317,7 +264,7 @@ def club_cards(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     paper = request.GET.get("paper", "letter")
     pdf = printables.cards_pdf(sheet, paper if paper in printables.PAPER else "letter")
     # The page marks a table seated or joined after this for a reprint.
-    club.cards_printed(actor=request.user, round=night)
+    table_cards.cards_printed(actor=request.user, round=night)
     # The cards name the night's players: a download of personal data, recorded (P6).
     export_record(
         institution=league.season.institution,
@@ -369,7 +316,7 @@ def club_confirm(request: HttpRequest, slug: str, number: int, match_id: int) ->
     table = get_object_or_404(Match, round=night, pk=match_id)
     act_and_say(
         request,
-        lambda: club.reported_card_confirm(actor=request.user, round=night, match=table),
+        lambda: table_cards.reported_card_confirm(actor=request.user, round=night, match=table),
         lambda confirmed: f"Table {confirmed.table}'s card confirmed: the result is final.",
     )
     return redirect(_back(night))

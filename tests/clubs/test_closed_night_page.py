@@ -6,7 +6,8 @@ it, before the night is closed and after."""
 import pytest
 from django.urls import reverse
 
-from clubs.services import check_in, close_night, reported_card_confirm, seat_night
+from clubs.cards import reported_card_confirm
+from clubs.services import check_in, close_night, seat_night
 from core.errors import DomainError
 from league.models import LeagueFormat, Round
 from matches.models import AuditEvent, Match, MatchStatus, ReportStatus

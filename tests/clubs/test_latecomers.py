@@ -8,10 +8,10 @@ it) or waiting for the next. A table seated or joined since the cards were print
 import pytest
 from django.urls import reverse
 
+from clubs.cards import cards_printed
 from clubs.models import CardsPrinted
 from clubs.services import (
     Latecomers,
-    cards_printed,
     check_in,
     close_night,
     seat_latecomers,
