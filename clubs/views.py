@@ -155,8 +155,8 @@ def club_seat(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @login_required
 @require_POST
 def club_latecomers(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    """Seat those who came after the tables were drawn; a single one joins the table of three
-    the desk picked (its game has not started)."""
+    """Seat those who came after the tables were drawn; a single one joins the table the desk
+    picked (the smallest whose game has not started)."""
     night = _night(request, slug, number)
     seed = secrets.randbelow(1_000_000)
     join = request.POST.get("join", "")
