@@ -240,7 +240,7 @@ def served(template_name: str):
             ("standings page", "/leagues/league-2/standings/", None),
             ("bracket page", "/leagues/bench-cup/bracket/", None),
             ("standings.json", "/leagues/league-2/standings.json", None),
-            ("club standings (G9)", "/leagues/thursday-club/standings/", None),
+            ("club standings (G9)", "/leagues/scrabble-club/standings/", None),
             ("event leaderboard (E3)", "/leagues/scrabble-fest/leaderboard/", None),
             ("event.json (E3)", "/leagues/scrabble-fest/event.json", None),
         ] + [

@@ -1,6 +1,7 @@
 """The demo's club (E4, G9): three past club nights with tables of four and three in every state,
 and one tonight, all through the real services, as the front desk, the director and the
-scorekeepers would."""
+scorekeepers would. It meets weekly on the weekday the demo is loaded, and is named for it: a
+demo loaded on a Saturday has the Saturday Scrabble Club, its nights on Saturdays."""
 
 import random
 from datetime import datetime, time, timedelta
@@ -15,6 +16,7 @@ from matches.models import Match
 
 from . import services as club
 
+WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 CLUB_SIZE = 10
 # How many members come each night: 7 sit at a four and a three, 8 at two fours, 6 at two
 # threes (seating.table_sizes); tonight 7 again.
@@ -34,17 +36,18 @@ def make_club(institution, season, director, desk, rng: random.Random) -> League
         .order_by("-campus_id")
         .select_related("user")[:CLUB_SIZE]
     )
+    today = institution.today()
     league = League.objects.create(
         season=season,
-        name="Thursday Scrabble Club",
-        slug="thursday-club",
+        # Tonight is one of its nights, so it meets on today's weekday and says so.
+        name=f"{WEEKDAYS[today.weekday()]} Scrabble Club",
+        slug="scrabble-club",
         format=LeagueFormat.CLUB,
         venue=institution.default_venue,
         challenge_rule=ChallengeRule.CLUB_BONUS_TO_CHALLENGER,
     )
     for member in members:
         entry_enrol(actor=director, league=league, player=member)
-    today = institution.today()
     nights = [
         Round.objects.create(league=league, number=n, play_by=today - timedelta(days=7 * (4 - n)))
         for n in range(1, 5)

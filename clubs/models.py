@@ -1,5 +1,5 @@
-"""A club night's own record (E4): when the director closed it. The night itself is league's
-`Round`; its tables are matches."""
+"""A club night's own records (E4): when the director closed it, when its table cards were last
+printed. The night itself is league's `Round`; its tables are matches."""
 
 from django.conf import settings
 from django.db import models
@@ -21,3 +21,18 @@ class NightClosing(models.Model):
 
     def __str__(self):
         return f"{self.night} closed"
+
+
+class CardsPrinted(models.Model):
+    """When the night's table cards (``cards.pdf``) were last downloaded
+    (``clubs.services.cards_printed``): a table seated or joined after it has a card that is
+    out of date, and the night's page says to reprint it."""
+
+    night = models.OneToOneField(Round, on_delete=models.CASCADE, related_name="cards_printed")
+    printed_at = models.DateTimeField(default=timezone.now)
+    printed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    def __str__(self):
+        return f"{self.night} cards printed"

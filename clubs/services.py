@@ -30,7 +30,7 @@ from league.models import CheckIn, Entry, League, LeagueFormat, Round
 from league.services import enter, lock_league, number_entries, require_staff
 from league.tables import SeatingError
 from matches.models import OPEN_STATUSES, Match, MatchStatus, ResultReport, Seat
-from matches.services import NewMatch, matches_create, seat_add
+from matches.services import MAX_SEATS, NewMatch, matches_create, seat_add
 from matches.services.tables import confirm_answered_tables, double_forfeit_tables
 
 from .models import NightClosing
@@ -41,7 +41,7 @@ class ClubError(DomainError):
     pass
 
 
-def _lock_night(round_: Round) -> Round:
+def lock_night(round_: Round) -> Round:
     night = (
         Round.objects.select_for_update(of=("self",))
         .select_related("league__season__institution")
@@ -81,7 +81,7 @@ def check_in(
     A late arrival after seating is checked in too; they sit down at the next re-seat."""
     now = now or timezone.now()
     with transaction.atomic():
-        night = _lock_night(round)
+        night = lock_night(round)
         require_staff(actor, night.league, front_desk=True, as_system=as_system)
         _require_open(night)
         entry = _active_entry(night.league, player)
@@ -102,7 +102,7 @@ def check_out(*, actor, round: Round, player: PlayerProfile, as_system: bool = F
     """Undo a check-in (the front desk's mistake, or someone who left before seating). Refused
     for a player already seated tonight: their table is drawn."""
     with transaction.atomic():
-        night = _lock_night(round)
+        night = lock_night(round)
         require_staff(actor, night.league, front_desk=True, as_system=as_system)
         entry = _active_entry(night.league, player)
         if player.pk in seated_players(night):
@@ -200,7 +200,7 @@ def seat_night(
     A night with any report or result is refused either way."""
     now = now or timezone.now()
     with transaction.atomic():
-        night = _lock_night(round)
+        night = lock_night(round)
         require_staff(actor, night.league, as_system=as_system)
         _require_open(night)
         tables = Match.objects.filter(round=night)
@@ -271,14 +271,15 @@ def unseated_players(night: Round) -> list[tuple[int, int | None]]:
 
 
 def tables_a_latecomer_may_join(night: Round) -> list[Match]:
-    """Tables of three with no result and no report: a single latecomer may join one, once
-    the desk has seen that its game has not started (the software cannot know)."""
+    """Tables with a free seat (two or three players) and no result and no report, the
+    smallest first: a single latecomer joins the smallest whose game the desk has seen has not
+    started (the software cannot know)."""
     return list(
         Match.objects.filter(round=night, status__in=OPEN_STATUSES)
         .exclude(reports__isnull=False)
         .annotate(seated=Count("seats"))
-        .filter(seated=3)
-        .order_by("table", "id")
+        .filter(seated__gte=2, seated__lt=MAX_SEATS)
+        .order_by("seated", "table", "id")
     )
 
 
@@ -289,11 +290,12 @@ def seat_latecomers(
     stays as it is (E4, G9). Two or more get tables of their own by E4's sizes: fours and
     threes, a table of two only when forced (2: one table of two; 5: three and two; 6: three
     and three; 7: four and three), away from recent tablemates, numbered after the night's
-    last table. A single latecomer joins the table of three `join`, which the desk confirmed
-    has not started, in its last seat; without one they wait for the next latecomer."""
+    last table. A single latecomer joins the table `join` (of two or three: the page offers
+    the smallest first), which the desk confirmed has not started, in its last seat; without
+    one they wait for the next latecomer."""
     now = now or timezone.now()
     with transaction.atomic():
-        night = _lock_night(round)
+        night = lock_night(round)
         require_staff(actor, night.league, front_desk=True)  # the desk sees who came late
         _require_open(night)
         if not Match.objects.filter(round=night).exists():
@@ -305,13 +307,13 @@ def seat_latecomers(
             ((player_id, _),) = waiting
             if join is None:
                 raise ClubError(
-                    "One latecomer cannot make a table: they join a table of three that has not "
-                    "started, or wait for the next latecomer."
+                    "One latecomer cannot make a table: they join the smallest table that has "
+                    "not started, or wait for the next latecomer."
                 )
             if not any(table.pk == join.pk for table in tables_a_latecomer_may_join(night)):
                 raise ClubError(
-                    f"Table {join.table} cannot take a latecomer: only a table of three "
-                    "without a result can."
+                    f"Table {join.table} cannot take a latecomer: only a table of two or three "
+                    "without a result or a report can."
                 )
             player = PlayerProfile.objects.get(pk=player_id)
             joined = seat_add(
@@ -383,7 +385,7 @@ def close_night(*, actor, round: Round, reason: str, now=None) -> NightClosed:
     director's ruling. Closing again is refused and changes nothing."""
     now = now or timezone.now()
     with transaction.atomic():
-        night = _lock_night(round)
+        night = lock_night(round)
         require_staff(actor, night.league)
         _require_open(night)
         ids = list(Match.objects.filter(round=night).values_list("id", flat=True))

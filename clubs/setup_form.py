@@ -1,7 +1,8 @@
 """A club's set-up form (E4): its settings file's keys typed instead of written as JSON
-(league.setup_forms), the nights as a first night and how many, a week apart by default."""
+(league.setup_forms), the nights as a first night and how many, a week apart by default, none
+on Christmas Day or New Year's Day unless the director says so."""
 
-from datetime import timedelta
+from datetime import date, timedelta
 
 from django import forms
 
@@ -9,6 +10,23 @@ from league.models import ChallengeRule
 from league.setup_forms import SetupForm
 
 from .files import MAX_NIGHTS
+
+# (month, day): the days a campus club does not meet unless its director says it does.
+HOLIDAYS = {(12, 25): "Christmas Day", (1, 1): "New Year's Day"}
+
+
+def night_dates(first: date, count: int, days_apart: int, *, skip_holidays: bool) -> list[date]:
+    """`count` nights from `first`, `days_apart` days apart. A night falling on a holiday is
+    skipped and the run goes on at the same spacing, so the club keeps its weekday and its
+    number of nights: a Thursday club whose tenth Thursday is Christmas Day meets the Thursday
+    after New Year's Day instead (both holidays fall on the same weekday)."""
+    nights: list[date] = []
+    day = first
+    while len(nights) < count:
+        if not (skip_holidays and (day.month, day.day) in HOLIDAYS):
+            nights.append(day)
+        day += timedelta(days=days_apart)
+    return nights
 
 
 class ClubSetupForm(SetupForm):
@@ -23,6 +41,16 @@ class ClubSetupForm(SetupForm):
     days_apart = forms.IntegerField(
         label="Days between nights", min_value=1, max_value=31, initial=7
     )
+    skip_holidays = forms.BooleanField(
+        label="No night on Dec 25 or Jan 1",
+        help_text=(
+            "A night that would fall on Christmas Day or New Year's Day is left out and the "
+            "nights go on at the same spacing, as many as asked for. Untick if the club meets "
+            "on those days."
+        ),
+        required=False,
+        initial=True,
+    )
     rating_weight = forms.TypedChoiceField(
         label="In ratings, the club's games count",
         choices=[
@@ -35,7 +63,16 @@ class ClubSetupForm(SetupForm):
         required=False,
         empty_value=1.0,
     )
-    field_order = ["season", "name", "slug", "first_night", "nights", "days_apart", "venue"]
+    field_order = [
+        "season",
+        "name",
+        "slug",
+        "first_night",
+        "nights",
+        "days_apart",
+        "skip_holidays",
+        "venue",
+    ]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -48,12 +85,15 @@ class ClubSetupForm(SetupForm):
             **super().settings_file(),
             "rating_weight": data["rating_weight"],
             "rounds": [
-                {
-                    "number": number,
-                    "date": (
-                        data["first_night"] + timedelta(days=data["days_apart"] * (number - 1))
-                    ).isoformat(),
-                }
-                for number in range(1, data["nights"] + 1)
+                {"number": number, "date": day.isoformat()}
+                for number, day in enumerate(
+                    night_dates(
+                        data["first_night"],
+                        data["nights"],
+                        data["days_apart"],
+                        skip_holidays=data["skip_holidays"],
+                    ),
+                    start=1,
+                )
             ],
         }

@@ -26,4 +26,9 @@ urlpatterns = [
         views.club_card,
         name="club_card",
     ),
+    path(
+        "<slug:slug>/nights/<int:number>/tables/<int:match_id>/confirm/",
+        views.club_confirm,
+        name="club_confirm",
+    ),
 ]

@@ -4,7 +4,6 @@ Thin views: each POST calls one service in ``clubs.services`` or ``matches.servi
 
 import secrets
 
-from django import forms
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -16,20 +15,20 @@ from django.views.decorators.http import require_POST
 from accounts import privacy, roles
 from accounts.models import PlayerProfile
 from accounts.services import export_record
-from core.actions import act_and_say
+from core.actions import act_and_say, posted_from
 from core.errors import DomainError
-from core.forms import TextField, WholeNumberField
 from core.values import clean_text
 from league.door import back_with_search, entrant_scanned, searched
 from league.models import Entry, League, LeagueFormat, Round
 from league.selectors import round_tables
 from league.views import league_page_context
 from matches import services as match_services
-from matches.forms import SCORE
-from matches.models import GameEnd, Match
+from matches.models import Match
 
+from . import cards as table_cards
 from . import printables, selectors
 from . import services as club
+from .forms import CardForm, GuestForm, NightForm
 
 
 def _night(request: HttpRequest, slug: str, number: int) -> Round:
@@ -44,52 +43,6 @@ def _night(request: HttpRequest, slug: str, number: int) -> Round:
     ):
         raise Http404
     return night
-
-
-class CardForm(forms.Form):
-    """A table's score card: every seat's final score, as written on the card (final at once)."""
-
-    ended_by = forms.ChoiceField(
-        label="How the game ended", choices=GameEnd.choices, initial=GameEnd.WENT_OUT
-    )
-    override_reason = TextField(
-        label="Reason to replace a different result (only then)", required=False, max_length=300
-    )
-
-    def __init__(self, *args, table: Match, **kwargs):
-        super().__init__(*args, prefix=f"table-{table.pk}", **kwargs)
-        self.orders = []
-        for seat in table.seats.all():
-            self.orders.append(seat.order)
-            self.fields[f"score_{seat.order}"] = WholeNumberField(label=seat.player.name, **SCORE)
-        # The players this form named when the page was drawn, so a card typed against them
-        # never lands on others (a re-seat in between).
-        self.fields["seen"] = forms.CharField(
-            widget=forms.HiddenInput,
-            initial=",".join(str(seat.player_id) for seat in table.seats.all()),
-            max_length=100,
-            required=False,
-        )
-        self.order_fields([f"score_{order}" for order in self.orders])
-
-    def scores(self) -> list[int]:
-        return [self.cleaned_data[f"score_{order}"] for order in self.orders]
-
-    def seen_players(self) -> list[int]:
-        parts = self.cleaned_data["seen"].split(",")
-        if not all(part.isascii() and part.isdecimal() and len(part) < 19 for part in parts):
-            return []
-        return [int(part) for part in parts]
-
-
-class GuestForm(forms.Form):
-    """A visitor without a campus ID (E4): added to the club and checked in at once. The name's
-    length is the service's to refuse, with a message, never cut short here."""
-
-    name = TextField(label="Guest's name")
-    email = forms.EmailField(
-        label="E-mail (optional: only for their results)", required=False, max_length=254
-    )
 
 
 def _render(
@@ -111,6 +64,18 @@ def _render(
         else CardForm(table=table)
         for table in tables
     ]
+    rows = [
+        {
+            "table": table,
+            "card": card,
+            # Reported from a phone, waiting for the other seats: the director confirms it
+            # (or opens the table), not a new card over it.
+            "report": check_in.waiting_card.get(table.pk),
+            # Seated or joined since the cards were printed: its printed card is out of date.
+            "reprint": table.pk in check_in.reprint and check_in.closing is None,
+        }
+        for table, card in zip(tables, cards, strict=True)
+    ]
     return render(
         request,
         "clubs/night.html",
@@ -124,7 +89,9 @@ def _render(
             "played": check_in.played,
             "joinable": check_in.joinable,
             "closing": check_in.closing,
-            "tables": list(zip(tables, cards, strict=True)),
+            "tables": rows,
+            "printed": check_in.printed,
+            "reprint": [row["table"] for row in rows if row["reprint"]],
             "is_director": is_director,
             "guest_form": guest_form or GuestForm(),
         },
@@ -188,8 +155,8 @@ def club_seat(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @login_required
 @require_POST
 def club_latecomers(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    """Seat those who came after the tables were drawn; a single one joins the table of three
-    the desk picked (its game has not started)."""
+    """Seat those who came after the tables were drawn; a single one joins the table the desk
+    picked (the smallest whose game has not started)."""
     night = _night(request, slug, number)
     seed = secrets.randbelow(1_000_000)
     join = request.POST.get("join", "")
@@ -234,12 +201,6 @@ def club_night_add(request: HttpRequest, slug: str) -> HttpResponse:
             lambda night: f"Night {night.number} scheduled.",
         )
     return redirect(league)
-
-
-class NightForm(forms.Form):
-    on = forms.DateField(
-        label="Date of the next night", widget=forms.DateInput(attrs={"type": "date"})
-    )
 
 
 @login_required
@@ -302,6 +263,8 @@ def club_cards(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     )
     paper = request.GET.get("paper", "letter")
     pdf = printables.cards_pdf(sheet, paper if paper in printables.PAPER else "letter")
+    # The page marks a table seated or joined after this for a reprint.
+    table_cards.cards_printed(actor=request.user, round=night)
     # The cards name the night's players: a download of personal data, recorded (P6).
     export_record(
         institution=league.season.institution,
@@ -343,6 +306,20 @@ def club_card(request: HttpRequest, slug: str, number: int, match_id: int) -> Ht
             return redirect(_back(night))
     messages.error(request, "Nothing was changed: see the table's card below.")
     return _render(request, night, status=200, bound_card=form)
+
+
+@login_required
+@posted_from("club_night", "slug", "number")
+def club_confirm(request: HttpRequest, slug: str, number: int, match_id: int) -> HttpResponse:
+    """The director confirms a table's card as its scorekeeper reported it."""
+    night = _night(request, slug, number)
+    table = get_object_or_404(Match, round=night, pk=match_id)
+    act_and_say(
+        request,
+        lambda: table_cards.reported_card_confirm(actor=request.user, round=night, match=table),
+        lambda confirmed: f"Table {confirmed.table}'s card confirmed: the result is final.",
+    )
+    return redirect(_back(night))
 
 
 @login_required

@@ -1,8 +1,9 @@
 """Setting up an event or a club by form instead of a hand-written file (issue 30): each
 format's form (``Format.setup_form``) has every key of its settings file with its default, and
 turns what was typed into the same file the upload and `create_event` read, so one check and
-one saver serve all three. Lists (rounds, categories, assists, nights) are typed one a line; a
-line that cannot be read is named by its field and number."""
+one saver serve all three. An event's lists (rounds, categories, assists) are typed one a line;
+a line that cannot be read is named by its field and number. A club's nights are a first
+night, a count and a spacing (``clubs.setup_form``)."""
 
 from datetime import datetime
 

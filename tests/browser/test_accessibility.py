@@ -52,7 +52,7 @@ STAFF = {
     "frontdesk@example.edu": [
         "/",
         "/desk/",
-        "/leagues/thursday-club/nights/4/",
+        "/leagues/scrabble-club/nights/4/",
         "/leagues/scrabble-fest/desk/",
         "/leagues/scrabble-fest/rounds/2/scores/",
         "/leagues/corporate-challenge/assists/",

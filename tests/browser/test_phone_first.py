@@ -63,7 +63,7 @@ def test_what_each_person_came_for_comes_first_and_lines_up_on_a_phone(browser, 
 
     # Names break between words, headers never, and a club card's inputs line up.
     student = phone(browser, base, "student00001@example.edu")
-    student.goto(base + "/leagues/thursday-club/standings/")
+    student.goto(base + "/leagues/scrabble-club/standings/")
     names = student.locator("table tbody .col-player").all()
     assert names, "the club's standings list its players"
     for cell in names[:12]:
@@ -81,7 +81,7 @@ def test_what_each_person_came_for_comes_first_and_lines_up_on_a_phone(browser, 
         height = header.evaluate("e => e.getBoundingClientRect().height")
         line = header.evaluate("e => parseFloat(getComputedStyle(e).lineHeight)")
         assert height < 2 * line, header.inner_text()  # "Pla/yer/s" no more
-    director.goto(base + "/leagues/thursday-club/nights/4/")
+    director.goto(base + "/leagues/scrabble-club/nights/4/")
     card = director.locator(".table-card details").first
     card.evaluate("e => e.open = true")
     widths = {

@@ -1,18 +1,22 @@
 """Latecomers at a club night (E4, G9, issue 30): once a table has reported the night can no
 longer be re-seated, so those who check in later sit down by "Seat the latecomers", which
 leaves every seated table alone: two or more at tables of their own by E4's sizes (a table of
-two only when forced), one joining a table of three that has not started (the desk confirms
-it) or waiting for the next. A closed night shows as closed and is not closed twice."""
+two only when forced), one joining the smallest table that has not started (the desk confirms
+it) or waiting for the next. A table seated or joined since the cards were printed says
+"reprint". A closed night shows as closed and is not closed twice."""
 
 import pytest
 from django.urls import reverse
 
+from clubs.cards import cards_printed
+from clubs.models import CardsPrinted
 from clubs.services import (
     Latecomers,
     check_in,
     close_night,
     seat_latecomers,
     seat_night,
+    tables_a_latecomer_may_join,
 )
 from core.errors import DomainError
 from league.models import LeagueFormat, Round
@@ -153,3 +157,81 @@ def test_e4_a_closed_night_shows_as_closed_and_closing_again_says_so(
     (late,) = members(club, 1, start=100)
     with pytest.raises(DomainError, match="Night 1 is closed"):
         check_in(actor=director.user, round=tonight, player=late)
+
+
+def test_e4_g9_a_single_latecomer_joins_the_smallest_table_that_has_not_started(
+    club, tonight, director, staff, client
+):
+    """Two latecomers sat at a table of two; the third is offered that table first and makes it
+    three, so the night is four, three and three, not four, four and two."""
+    seated_and_played(club, tonight, director)  # table 1 of four played; table 2 of three
+    for each in members(club, 2, start=100):
+        check_in(actor=staff.user, round=tonight, player=each)
+    (two,) = seat_latecomers(actor=staff.user, round=tonight, seed=3).tables
+    (third,) = members(club, 1, start=200)
+    check_in(actor=staff.user, round=tonight, player=third)
+    client.force_login(staff.user)
+
+    page = client.get(reverse("club_night", args=["late", 1])).content.decode()
+    offered = [table.table for table in tables_a_latecomer_may_join(tonight)]
+    result = seat_latecomers(actor=staff.user, round=tonight, join=two)
+
+    assert offered == [3, 2]  # the table of two first, then the table of three
+    assert page.index("Table 3 (2 players) has not started") < page.index(
+        "Table 2 (3 players) has not started"
+    )
+    assert result.joined.pk == two.pk
+    assert sorted(len(seats) for seats in snapshot(tonight).values()) == [3, 3, 4]
+    assert [seat.player_id for seat in two.seats.order_by("order")][-1] == third.pk
+
+
+def test_e4_a_table_seated_or_joined_since_the_cards_were_printed_says_reprint(
+    club, tonight, director, staff, client
+):
+    tables = seated_and_played(club, tonight, director)
+    client.force_login(staff.user)
+    page_url = reverse("club_night", args=["late", 1])
+    cards_url = reverse("club_cards", args=["late", 1])
+    assert 'data-testid="reprint"' not in client.get(page_url).content.decode()  # not printed
+
+    assert client.get(cards_url).status_code == 200
+    printed = CardsPrinted.objects.get(night=tonight)
+    assert printed.printed_by == staff.user
+    fresh = client.get(page_url).content.decode()
+    (late,) = members(club, 1, start=100)
+    check_in(actor=staff.user, round=tonight, player=late)
+    seat_latecomers(actor=staff.user, round=tonight, join=tables[1])
+    changed = client.get(page_url).content.decode()
+    client.get(cards_url)
+    reprinted = client.get(page_url).content.decode()
+
+    assert 'data-testid="reprint"' not in fresh and "last printed at" in fresh
+    assert changed.count('data-testid="reprint"') == 1
+    table_two = changed[changed.index('data-testid="table-2"') :]
+    assert 'data-testid="reprint"' in table_two[: table_two.index("</article>")]
+    assert "Table 2 changed since the cards were printed: reprint its card." in changed
+    assert "Print the table cards again" in changed
+    assert 'data-testid="reprint"' not in reprinted and "changed since" not in reprinted
+
+
+def test_e4_latecomers_tables_seated_after_the_cards_were_printed_say_reprint(
+    club, tonight, director, client
+):
+    seated_and_played(club, tonight, director)
+    client.force_login(director.user)
+    client.get(reverse("club_cards", args=["late", 1]))
+    for each in members(club, 3, start=100):
+        check_in(actor=director.user, round=tonight, player=each)
+    seat_latecomers(actor=director.user, round=tonight, seed=4)
+
+    page = client.get(reverse("club_night", args=["late", 1])).content.decode()
+
+    assert page.count('data-testid="reprint"') == 1
+    assert "Table 3 changed since the cards were printed" in page
+
+
+def test_e4_only_the_staff_record_a_printing_of_the_cards(club, tonight, director, player):
+    seated_and_played(club, tonight, director)
+    with pytest.raises(DomainError):
+        cards_printed(actor=player.user, round=tonight)
+    assert not CardsPrinted.objects.exists()

@@ -68,6 +68,17 @@ def test_e4_the_demo_club_has_three_past_nights_in_every_state_and_one_tonight(d
     assert club.standings.filter(games__gt=0).exists()
 
 
+def test_e4_the_demo_club_meets_on_the_weekday_it_is_named_for(demo, db):
+    """Tonight is one of its nights, so the club meets on the weekday the demo was loaded and
+    is named for it: every night falls on that weekday."""
+    club = League.objects.get(format="club")
+    weekdays = {night.play_by.strftime("%A") for night in club.rounds.all()}
+
+    assert len(weekdays) == 1
+    (weekday,) = weekdays
+    assert club.name == f"{weekday} Scrabble Club" and club.slug == "scrabble-club"
+
+
 def test_e3_the_demo_event_has_forty_entrants_round_one_entered_and_round_two_paired(demo, db):
     from events import selectors as event_selectors
     from events.models import Team
