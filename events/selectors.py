@@ -14,13 +14,14 @@ from events.leaderboard import BoardEntrant, BoardTable, Leaderboard, leaderboar
 from events.models import (
     AssistSale,
     RoundCards,
+    TableCard,
     event_of_league,
 )
 from league.door import search_filter
 from league.models import CheckIn, Entry, League, Round
 from league.names import NamesAt
 from league.selectors import rating_cells
-from matches.models import FINAL_STATUSES, Match, MatchStatus, Seat
+from matches.models import FINAL_STATUSES, OPEN_STATUSES, Match, MatchStatus, Seat
 
 
 def round_status(tables: Sequence[Match]) -> str:
@@ -156,19 +157,50 @@ def next_round(league: League) -> Round | None:
     return league.rounds.filter(matches__isnull=True).order_by("number").first()
 
 
-def checked_in_entries(league: League, round_: Round) -> list[Entry]:
-    """Entrants checked in for this round or an earlier one, who have not left."""
+def _checked_in(league: League):
+    return Entry.objects.filter(
+        league=league, withdrawn_at__isnull=True, check_ins__round__league=league
+    ).distinct()
+
+
+def checked_in_entries(league: League) -> list[Entry]:
+    """Everyone checked in for the evening who has not left: those a round being paired takes
+    in. A check-in waits on the round that was next to pair when they arrived, so someone who
+    came after a round was paired is on a later round's; a round is paired (or paired again)
+    only while no later one is (the later ones wait for it to be complete), so all of them
+    count, the latecomer too."""
     return list(
-        Entry.objects.filter(
-            league=league,
-            withdrawn_at__isnull=True,
-            check_ins__round__league=league,
-            check_ins__round__number__lte=round_.number,
-        )
-        .distinct()
+        _checked_in(league)
         .select_related("player__user", "entrant__category", "entrant__team")
         .order_by("player_number", "id")
     )
+
+
+def checked_in_without_a_seat(league: League, round_: Round) -> list[Entry]:
+    """Those checked in (and still here) who have no seat in the paired round `round_`: they
+    came after it was paired, or came back after leaving. One query."""
+    return list(
+        _checked_in(league)
+        .exclude(player__seats__match__round=round_)
+        .select_related("player__user")
+        .order_by("player_number", "id")
+    )
+
+
+def cards_begun(round_: Round) -> bool:
+    """A score is entered in the round, or a players' own card (S1): it is never paired again."""
+    tables = Match.objects.filter(round=round_)
+    return (
+        tables.exclude(status__in=OPEN_STATUSES + [MatchStatus.BYE]).exists()
+        or TableCard.objects.filter(match__in=tables).exists()
+    )
+
+
+def round_still_drawable(league: League) -> Round | None:
+    """The last paired round while no card of it is in: someone checked in now is paired from
+    the next round, or in this one if the director draws it again. None otherwise."""
+    last = league.rounds.filter(matches__isnull=False).order_by("-number").first()
+    return last if last is not None and not cards_begun(last) else None
 
 
 def has_played(entry: Entry) -> bool:

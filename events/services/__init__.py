@@ -42,6 +42,8 @@ from .door import (
 )
 from .entrants import EntrantDetails, Saved, clean_details, entrant_save, event_join
 from .rounds import (
+    AlreadyPaired,
+    RoundPaired,
     SwapNeedsConfirming,
     cards_printed,
     close_round,
@@ -60,9 +62,11 @@ from .volunteers import (
 )
 
 __all__ = [
+    "AlreadyPaired",
     "AssistError",
     "EntrantDetails",
     "EventError",
+    "RoundPaired",
     "Saved",
     "SwapNeedsConfirming",
     "card_enter",

@@ -3,6 +3,7 @@ random, later rounds by cumulative score, within each pairing group, teammates a
 director's swaps, the printed cards, and closing a round."""
 
 import secrets
+from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
@@ -19,7 +20,9 @@ from events.rights import (
 from events.seating import seat_round
 from events.selectors import (
     board_of,
+    cards_begun,
     checked_in_entries,
+    checked_in_without_a_seat,
     event_entries,
     round_starts,
     rounds_with_tables,
@@ -64,6 +67,41 @@ def _pair_or_seat(league: League, entrants, *, by_score: bool, seed: int, by_rat
     return event_pairing.Pairing(tables=tables, byes=[], repeats=repeats)
 
 
+@dataclass(frozen=True)
+class RoundPaired:
+    """A round paired: its tables and byes; when it was paired again, those it seated who had
+    no seat in it before (checked in since it was first paired, or back after leaving), and
+    those who had a seat and are no longer seated because they left the event."""
+
+    tables: list[Match]
+    byes: list[Match]
+    taken_in: list[Entry]
+    left_out: list[Entry]
+
+
+def _names_and_numbers(entries: list[Entry]) -> str:
+    return ", ".join(f"{entry.player.name} (number {entry.player_number})" for entry in entries)
+
+
+class AlreadyPaired(EventError):
+    """The round is paired and `repair` was not asked for: nothing changed. `waiting` are those
+    checked in who have no seat in it; drawing it again (before its first card) seats them."""
+
+    def __init__(self, round_: Round, waiting: list[Entry]):
+        self.round = round_
+        self.waiting = waiting
+        count = len(waiting)
+        if waiting:
+            said = (
+                f"{count} checked in since it was paired "
+                f"{'has' if count == 1 else 'have'} no seat yet: {_names_and_numbers(waiting)}. "
+                "Drawing the round again seats them."
+            )
+        else:
+            said = "Everyone checked in has a seat in it."
+        super().__init__(f"Round {round_.number} is already paired; nothing changed. {said}")
+
+
 def pair_event_round(
     *,
     actor,
@@ -73,14 +111,15 @@ def pair_event_round(
     all_entrants: bool = False,
     now=None,
     as_system: bool = False,
-) -> tuple[list[Match], list[Match]]:
+) -> RoundPaired:
     """The director pairs round `round` among those checked in (every active entrant with
     `all_entrants`, checking them in): round 1 at random, later rounds by cumulative score,
     within each pairing group, teammates apart, no repeat while avoidable, an odd group's bye
-    or table of three (E3). The seed is recorded on the round. Returns (tables, byes).
+    or table of three (E3). The seed is recorded on the round.
 
     Refused while an earlier round has a table without its result, and for a round with any
-    score entered; a paired round only with `repair` (its tables are drawn again)."""
+    score entered; a paired round only with `repair` (its tables are drawn again, taking in
+    everyone checked in since it was first paired), else AlreadyPaired says who is waiting."""
     now = now or timezone.now()
     if seed is None:
         seed = secrets.randbelow(1_000_000)
@@ -108,23 +147,28 @@ def pair_event_round(
         # Lock the round's tables before looking at them: a card entered meanwhile (which
         # locks its table first) is then either seen here, or waits and finds its table gone.
         list(tables.select_for_update().values_list("id", flat=True))
-        if (
-            tables.exclude(status__in=OPEN_STATUSES + [MatchStatus.BYE]).exists()
-            or TableCard.objects.filter(match__in=tables).exists()
-        ):
+        if cards_begun(round_):
             raise EventError(
                 f"Round {round_.number} has scores entered: it cannot be paired again."
             )
+        waiting: list[Entry] = []
+        gone: list[Entry] = []
         if tables.exists():
+            waiting = checked_in_without_a_seat(league, round_)
             if not repair:
-                raise EventError(
-                    f"Round {round_.number} is already paired: pair it again with repair."
+                raise AlreadyPaired(round_, waiting)
+            gone = list(
+                Entry.objects.filter(
+                    league=league, withdrawn_at__isnull=False, player__seats__match__round=round_
                 )
+                .select_related("player__user")
+                .order_by("player_number", "id")
+            )
             tables.delete()
         if all_entrants:
             for entry in Entry.objects.filter(league=league, withdrawn_at__isnull=True):
                 check_in_entry(league, entry, actor, now)
-        present = checked_in_entries(league, round_)
+        present = checked_in_entries(league)
         if len(present) < 2:
             raise EventError(f"Only {len(present)} entrant(s) checked in: nobody to pair.")
         missing = [e.player.name for e in present if e.entrant.category_id is None]
@@ -197,7 +241,12 @@ def pair_event_round(
         round_.save(update_fields=["seed"])
         _seating_changed(round_)
         refresh_leagues([league.pk])  # event.json lists the round's tables
-        return created[: len(pairing.tables)], created[len(pairing.tables) :]
+        return RoundPaired(
+            tables=created[: len(pairing.tables)],
+            byes=created[len(pairing.tables) :],
+            taken_in=waiting,
+            left_out=gone,
+        )
 
 
 class SwapNeedsConfirming(EventError):
