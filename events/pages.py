@@ -32,6 +32,7 @@ def rounds_view(state: selectors.EventState):
                     [(p.starts, p.minutes) for p in round_.periods.all()],
                     state.league.season.institution.tz,
                     timezone.now(),
+                    number=round_.number,
                 ),
                 "round": round_,
                 "status": selectors.round_status(matches),

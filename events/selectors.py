@@ -215,11 +215,21 @@ class RoundClock:
     state: str
     period: int = 0
     minutes_left: int = 0
+    round: int = 0  # the round's number, where known
+    periods: int = 1  # how many periods the round has
 
     def __str__(self) -> str:
         left = duration_words(self.minutes_left)
         if self.state == "period":
-            return f"Period {self.period}: {left} left"
+            # A round of one period is just the round; "period" only where there are several.
+            if self.periods > 1:
+                of = f"period {self.period} of {self.periods}"
+                return (
+                    f"Round {self.round}, {of}: {left} left"
+                    if self.round
+                    else f"{of.capitalize()}: {left} left"
+                )
+            return f"Round {self.round}: {left} left" if self.round else f"{left} left"
         if self.state == "break":
             return f"Break: period {self.period} starts in {left}"
         if self.state == "before":
@@ -227,8 +237,8 @@ class RoundClock:
         return "Time is up: play on until every player has had the same number of turns"
 
 
-def round_clock(day, periods, tz, now: datetime) -> RoundClock:
-    """The round's clock from its day, its periods [(starts, minutes)] and the time zone."""
+def round_clock(day, periods, tz, now: datetime, number: int = 0) -> RoundClock:
+    """Round `number`'s clock from its day, its periods [(starts, minutes)] and the time zone."""
     spans = []
     for starts, minutes in periods:
         begin = datetime.combine(day, starts, tzinfo=tz)
@@ -239,12 +249,12 @@ def round_clock(day, periods, tz, now: datetime) -> RoundClock:
     def minutes_until(moment) -> int:
         return max(0, -(-int((moment - now).total_seconds()) // 60))  # rounded up
 
-    for number, (begin, end) in enumerate(spans, start=1):
-        if now < begin:
-            return RoundClock("before" if number == 1 else "break", number, minutes_until(begin))
+    for period, (begin, end) in enumerate(spans, start=1):
+        state = "period" if begin <= now < end else "before" if period == 1 else "break"
         if now < end:
-            return RoundClock("period", number, minutes_until(end))
-    return RoundClock("over")
+            left = minutes_until(end if state == "period" else begin)
+            return RoundClock(state, period, left, round=number, periods=len(spans))
+    return RoundClock("over", round=number, periods=len(spans))
 
 
 def round_starts(league: League, round_: Round) -> datetime | None:
