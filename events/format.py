@@ -107,6 +107,7 @@ EVENT = formats.Format(
     registration_open=open_until_its_day,
     open_for_entry=open_for_entry,
     entry_rule_reads=("event",),
+    held_on=lambda league: event_of_league(league).date,
     home=public.event_home,
     join=public.event_join_view,
     helper_home=volunteers.volunteer_home,
