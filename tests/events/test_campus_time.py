@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from core.clock import clock_time, duration_words
-from events.selectors import RoundClock
+from events.round_clock import RoundClock
 from league.models import League
 from tests.support import FEST, confirmed_game, poppler, run, write
 

@@ -17,6 +17,7 @@ from accounts.models import PlayerProfile
 from events import selectors as event_selectors
 from events import services as events
 from events.models import Event, Team
+from events.round_clock import round_clock
 from league.models import CheckIn, Entry, League, LeagueFormat, Round
 from matches.models import AuditEvent, Match, MatchStatus
 from matches.policy import CARDS_ONLY_REFUSAL
@@ -728,9 +729,7 @@ def test_e5_g3_the_round_clock_says_the_period_the_break_and_when_time_is_up():
 
     def clock(hour, minute):
         return str(
-            event_selectors.round_clock(
-                day, periods, tz, datetime(2026, 11, 24, hour, minute, tzinfo=tz), number=1
-            )
+            round_clock(day, periods, tz, datetime(2026, 11, 24, hour, minute, tzinfo=tz), number=1)
         )
 
     assert clock(18, 0) == "Starts in 30 min"

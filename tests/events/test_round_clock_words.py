@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from events import selectors as event_selectors
+from events.round_clock import round_clock
 from tests.support import FEST, run, write
 
 
@@ -21,8 +21,8 @@ def test_e3_e5_the_round_clock_names_the_round_and_a_period_only_where_there_are
     day = date(2026, 11, 28)
     at = datetime(2026, 11, 28, 19, 1, tzinfo=tz)
 
-    one = event_selectors.round_clock(day, [(time(19, 0), 45)], tz, at, number=2)
-    two = event_selectors.round_clock(day, [(time(19, 0), 30), (time(19, 45), 30)], tz, at, 1)
+    one = round_clock(day, [(time(19, 0), 45)], tz, at, number=2)
+    two = round_clock(day, [(time(19, 0), 30), (time(19, 45), 30)], tz, at, 1)
 
     assert str(one) == "Round 2: 44 min left"
     assert str(two) == "Round 1, period 1 of 2: 29 min left"
