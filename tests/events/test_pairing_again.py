@@ -217,3 +217,11 @@ def test_e3_one_table_is_said_as_one_table_and_the_draw_number_only_to_staff(
     assert f"draw no. {seed}" not in public and not re.search(r"\bdraw \d", public)
     client.force_login(player.user)
     assert "draw no." not in client.get(reverse("event_round", args=["fest", 1])).content.decode()
+
+    client.force_login(director.user)
+    started = client.post(reverse("event_start", args=["fest", 1]), follow=True)
+    assert "Round 1 has started: its table takes its card now." in _messages(started)
+    closed = client.post(
+        reverse("event_close", args=["fest", 1]), {"reason": "Round over"}, follow=True
+    )
+    assert "Round 1 closed: 1 table without a card forfeited." in _messages(closed)
