@@ -135,7 +135,7 @@ def make_event(
     volunteer.save(update_fields=["password"])
     EmailAddress.objects.filter(user=volunteer).update(verified=True)
     first, second = league.rounds.order_by("number")[:2]
-    tables, _ = events.pair_event_round(actor=director, round=first, seed=2026, now=six)
+    tables = events.pair_event_round(actor=director, round=first, seed=2026, now=six).tables
     handed_in = times.handed_in
     for table in tables:
         seats = table.seats.count()
@@ -247,7 +247,7 @@ def make_challenge(institution, season, director, desk, rng: random.Random, now=
     for entry in league.entries.all():
         events.event_check_in(actor=desk, league=league, entry=entry, now=doors)
     first_round = league.rounds.get(number=1)
-    tables, _ = events.pair_event_round(actor=director, round=first_round, seed=4, now=doors)
+    tables = events.pair_event_round(actor=director, round=first_round, seed=4, now=doors).tables
     items = list(league.assist_items.all())
     entries = list(league.entries.all())
     for period, sales in ((times.periods[0], 14), (times.periods[1], 10)):  # both price tiers

@@ -31,9 +31,18 @@ from .views import public, slips, volunteers
 
 def pair_for_command(*, league, round, seed: int, repair: bool, all_entrants: bool):
     """`pair_round` for an event's round: the tables (player ids in seat order) and the byes."""
-    tables, byes = services.pair_event_round(
-        actor=None, as_system=True, round=round, seed=seed, repair=repair, all_entrants=all_entrants
-    )
+    try:
+        paired = services.pair_event_round(
+            actor=None,
+            as_system=True,
+            round=round,
+            seed=seed,
+            repair=repair,
+            all_entrants=all_entrants,
+        )
+    except services.AlreadyPaired as refusal:
+        raise services.EventError(f"{refusal.message} --repair draws it again.") from None
+    tables, byes = paired.tables, paired.byes
     seats: dict[int, list[int]] = {}
     for match_id, player_id in (
         Seat.objects.filter(match__round=round)
@@ -98,6 +107,7 @@ EVENT = formats.Format(
     registration_open=open_until_its_day,
     open_for_entry=open_for_entry,
     entry_rule_reads=("event",),
+    held_on=lambda league: event_of_league(league).date,
     home=public.event_home,
     join=public.event_join_view,
     helper_home=volunteers.volunteer_home,

@@ -9,6 +9,7 @@ from django.utils import timezone
 from matches.models import MatchStatus
 
 from . import assist_ledger, selectors
+from .round_clock import round_clock
 
 
 def seat_rows(state: selectors.EventState):
@@ -27,11 +28,12 @@ def rounds_view(state: selectors.EventState):
             (byes if match.status == MatchStatus.BYE else tables).append((match, seats))
         rows.append(
             {
-                "clock": selectors.round_clock(
+                "clock": round_clock(
                     round_.play_by,
                     [(p.starts, p.minutes) for p in round_.periods.all()],
                     state.league.season.institution.tz,
                     timezone.now(),
+                    number=round_.number,
                 ),
                 "round": round_,
                 "status": selectors.round_status(matches),

@@ -4,23 +4,23 @@ checked in, the next round and the round's clock; each page reads the event thro
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.core.exceptions import ObjectDoesNotExist
 from django.db.models import Count, Q
 
-from core.clock import duration_words
 from events.leaderboard import BoardEntrant, BoardTable, Leaderboard, leaderboard
 from events.models import (
     AssistSale,
     RoundCards,
+    TableCard,
     event_of_league,
 )
 from league.door import search_filter
 from league.models import CheckIn, Entry, League, Round
 from league.names import NamesAt
 from league.selectors import rating_cells
-from matches.models import FINAL_STATUSES, Match, MatchStatus, Seat
+from matches.models import FINAL_STATUSES, OPEN_STATUSES, Match, MatchStatus, Seat
 
 
 def round_status(tables: Sequence[Match]) -> str:
@@ -156,63 +156,54 @@ def next_round(league: League) -> Round | None:
     return league.rounds.filter(matches__isnull=True).order_by("number").first()
 
 
-def checked_in_entries(league: League, round_: Round) -> list[Entry]:
-    """Entrants checked in for this round or an earlier one, who have not left."""
+def _checked_in(league: League):
+    return Entry.objects.filter(
+        league=league, withdrawn_at__isnull=True, check_ins__round__league=league
+    ).distinct()
+
+
+def checked_in_entries(league: League) -> list[Entry]:
+    """Everyone checked in for the evening who has not left: those a round being paired takes
+    in. A check-in waits on the round that was next to pair when they arrived, so someone who
+    came after a round was paired is on a later round's; a round is paired (or paired again)
+    only while no later one is (the later ones wait for it to be complete), so all of them
+    count, the latecomer too."""
     return list(
-        Entry.objects.filter(
-            league=league,
-            withdrawn_at__isnull=True,
-            check_ins__round__league=league,
-            check_ins__round__number__lte=round_.number,
-        )
-        .distinct()
+        _checked_in(league)
         .select_related("player__user", "entrant__category", "entrant__team")
         .order_by("player_number", "id")
     )
 
 
+def checked_in_without_a_seat(league: League, round_: Round) -> list[Entry]:
+    """Those checked in (and still here) who have no seat in the paired round `round_`: they
+    came after it was paired, or came back after leaving. One query."""
+    return list(
+        _checked_in(league)
+        .exclude(player__seats__match__round=round_)
+        .select_related("player__user")
+        .order_by("player_number", "id")
+    )
+
+
+def cards_begun(round_: Round) -> bool:
+    """A score is entered in the round, or a players' own card (S1): it is never paired again."""
+    tables = Match.objects.filter(round=round_)
+    return (
+        tables.exclude(status__in=OPEN_STATUSES + [MatchStatus.BYE]).exists()
+        or TableCard.objects.filter(match__in=tables).exists()
+    )
+
+
+def round_still_drawable(league: League) -> Round | None:
+    """The last paired round while no card of it is in: someone checked in now is paired from
+    the next round, or in this one if the director draws it again. None otherwise."""
+    last = league.rounds.filter(matches__isnull=False).order_by("-number").first()
+    return last if last is not None and not cards_begun(last) else None
+
+
 def has_played(entry: Entry) -> bool:
     return Seat.objects.filter(match__league=entry.league_id, player=entry.player_id).exists()
-
-
-@dataclass(frozen=True)
-class RoundClock:
-    """Where a round stands at a moment (E5's periods): "before" it, in "period" N with
-    `minutes_left`, in the "break" before period N, or "over"."""
-
-    state: str
-    period: int = 0
-    minutes_left: int = 0
-
-    def __str__(self) -> str:
-        left = duration_words(self.minutes_left)
-        if self.state == "period":
-            return f"Period {self.period}: {left} left"
-        if self.state == "break":
-            return f"Break: period {self.period} starts in {left}"
-        if self.state == "before":
-            return f"Starts in {left}"
-        return "Time is up: play on until every player has had the same number of turns"
-
-
-def round_clock(day, periods, tz, now: datetime) -> RoundClock:
-    """The round's clock from its day, its periods [(starts, minutes)] and the time zone."""
-    spans = []
-    for starts, minutes in periods:
-        begin = datetime.combine(day, starts, tzinfo=tz)
-        spans.append((begin, begin + timedelta(minutes=minutes)))
-    if not spans:
-        return RoundClock("over")
-
-    def minutes_until(moment) -> int:
-        return max(0, -(-int((moment - now).total_seconds()) // 60))  # rounded up
-
-    for number, (begin, end) in enumerate(spans, start=1):
-        if now < begin:
-            return RoundClock("before" if number == 1 else "break", number, minutes_until(begin))
-        if now < end:
-            return RoundClock("period", number, minutes_until(end))
-    return RoundClock("over")
 
 
 def round_starts(league: League, round_: Round) -> datetime | None:

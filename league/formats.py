@@ -46,6 +46,11 @@ class Format:
     # The rows of its own that registration_open reads (an event's Event row), joined where
     # leagues are listed so that deciding for each costs no query of its own.
     entry_rule_reads: tuple[str, ...] = ()
+    # The one day a league of this format is held on (an event's), read from the rows of
+    # `entry_rule_reads` (no query): (league) -> date, or None while it has no day. The leagues
+    # list then shows the day, the venue and that entry is open until the day, in place of
+    # the places left and the season's registration deadline.
+    held_on: Callable | None = None
     # The league's page for this format: (request, league) -> response. None: league's own.
     home: Callable | None = None
     # A student's entry from the league's page: (request, league) -> response. None: league's.

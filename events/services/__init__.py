@@ -4,7 +4,8 @@
 - `entrants`: who an entrant is (a student, else a guest where the event is open), saving them
   with their category, team and player number; a student's own entry
 - `door`: checking in for the evening, leaving mid-event, coming back
-- `rounds`: pairing or seating a round, the director's swaps, printed cards, closing a round
+- `rounds`: pairing or seating a round, printed cards, starting a round early, closing it
+- `swaps`: the director's swap of two players' seats
 - `volunteers`: inviting the volunteer scorers, their log-in slips, forgetting them after (P5)
 - `assists`: selling the charity's assists, voiding a sale
 - `cards`: a table's score card, entered by the event's staff and volunteer scorers
@@ -42,14 +43,15 @@ from .door import (
 )
 from .entrants import EntrantDetails, Saved, clean_details, entrant_save, event_join
 from .rounds import (
-    SwapNeedsConfirming,
+    AlreadyPaired,
+    RoundPaired,
     cards_printed,
     close_round,
     pair_event_round,
     round_start_early,
-    swap_players,
 )
 from .slips import live_slip, slip_mail, slip_of, slip_print_again, slips_of
+from .swaps import SwapNeedsConfirming, swap_players
 from .table_cards import SeatProof, WrongCode, table_card_confirm, table_card_enter
 from .volunteers import (
     forget_volunteers,
@@ -60,9 +62,11 @@ from .volunteers import (
 )
 
 __all__ = [
+    "AlreadyPaired",
     "AssistError",
     "EntrantDetails",
     "EventError",
+    "RoundPaired",
     "Saved",
     "SwapNeedsConfirming",
     "card_enter",

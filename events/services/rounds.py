@@ -1,16 +1,16 @@
 """An event's rounds (E3, E5): pairing or seating a round among those checked in (round 1 at
 random, later rounds by cumulative score, within each pairing group, teammates apart), the
-director's swaps, the printed cards, and closing a round."""
+printed cards, starting a round early and closing it. The director's swaps: ``swaps``."""
 
 import secrets
+from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.models import PlayerProfile
 from events import pairing as event_pairing
 from events.card_board import not_begun_words, round_begun
-from events.models import FirstRound, RoundCards, RoundStartedEarly, TableCard, event_of_league
+from events.models import FirstRound, RoundCards, RoundStartedEarly, event_of_league
 from events.rights import (
     EventError,
     lock_event,
@@ -19,7 +19,9 @@ from events.rights import (
 from events.seating import seat_round
 from events.selectors import (
     board_of,
+    cards_begun,
     checked_in_entries,
+    checked_in_without_a_seat,
     event_entries,
     round_starts,
     rounds_with_tables,
@@ -28,7 +30,7 @@ from events.services.card_settling import cards_waiting, settle_due_cards
 from events.services.door import check_in_entry
 from league.models import Entry, League, Round
 from league.refresh import refresh_leagues
-from matches.models import FINAL_STATUSES, OPEN_STATUSES, AuditEvent, Match, MatchStatus, Seat
+from matches.models import FINAL_STATUSES, AuditEvent, Match, MatchStatus
 from matches.services import NewMatch, double_forfeit_tables, matches_create
 from ratings import glicko
 from ratings.models import PlayerRating
@@ -64,6 +66,41 @@ def _pair_or_seat(league: League, entrants, *, by_score: bool, seed: int, by_rat
     return event_pairing.Pairing(tables=tables, byes=[], repeats=repeats)
 
 
+@dataclass(frozen=True)
+class RoundPaired:
+    """A round paired: its tables and byes; when it was paired again, those it seated who had
+    no seat in it before (checked in since it was first paired, or back after leaving), and
+    those who had a seat and are no longer seated because they left the event."""
+
+    tables: list[Match]
+    byes: list[Match]
+    taken_in: list[Entry]
+    left_out: list[Entry]
+
+
+def _names_and_numbers(entries: list[Entry]) -> str:
+    return ", ".join(f"{entry.player.name} (number {entry.player_number})" for entry in entries)
+
+
+class AlreadyPaired(EventError):
+    """The round is paired and `repair` was not asked for: nothing changed. `waiting` are those
+    checked in who have no seat in it; drawing it again (before its first card) seats them."""
+
+    def __init__(self, round_: Round, waiting: list[Entry]):
+        self.round = round_
+        self.waiting = waiting
+        count = len(waiting)
+        if waiting:
+            said = (
+                f"{count} checked in since it was paired "
+                f"{'has' if count == 1 else 'have'} no seat yet: {_names_and_numbers(waiting)}. "
+                "Drawing the round again seats them."
+            )
+        else:
+            said = "Everyone checked in has a seat in it."
+        super().__init__(f"Round {round_.number} is already paired; nothing changed. {said}")
+
+
 def pair_event_round(
     *,
     actor,
@@ -73,14 +110,15 @@ def pair_event_round(
     all_entrants: bool = False,
     now=None,
     as_system: bool = False,
-) -> tuple[list[Match], list[Match]]:
+) -> RoundPaired:
     """The director pairs round `round` among those checked in (every active entrant with
     `all_entrants`, checking them in): round 1 at random, later rounds by cumulative score,
     within each pairing group, teammates apart, no repeat while avoidable, an odd group's bye
-    or table of three (E3). The seed is recorded on the round. Returns (tables, byes).
+    or table of three (E3). The seed is recorded on the round.
 
     Refused while an earlier round has a table without its result, and for a round with any
-    score entered; a paired round only with `repair` (its tables are drawn again)."""
+    score entered; a paired round only with `repair` (its tables are drawn again, taking in
+    everyone checked in since it was first paired), else AlreadyPaired says who is waiting."""
     now = now or timezone.now()
     if seed is None:
         seed = secrets.randbelow(1_000_000)
@@ -108,23 +146,28 @@ def pair_event_round(
         # Lock the round's tables before looking at them: a card entered meanwhile (which
         # locks its table first) is then either seen here, or waits and finds its table gone.
         list(tables.select_for_update().values_list("id", flat=True))
-        if (
-            tables.exclude(status__in=OPEN_STATUSES + [MatchStatus.BYE]).exists()
-            or TableCard.objects.filter(match__in=tables).exists()
-        ):
+        if cards_begun(round_):
             raise EventError(
                 f"Round {round_.number} has scores entered: it cannot be paired again."
             )
+        waiting: list[Entry] = []
+        gone: list[Entry] = []
         if tables.exists():
+            waiting = checked_in_without_a_seat(league, round_)
             if not repair:
-                raise EventError(
-                    f"Round {round_.number} is already paired: pair it again with repair."
+                raise AlreadyPaired(round_, waiting)
+            gone = list(
+                Entry.objects.filter(
+                    league=league, withdrawn_at__isnull=False, player__seats__match__round=round_
                 )
+                .select_related("player__user")
+                .order_by("player_number", "id")
+            )
             tables.delete()
         if all_entrants:
             for entry in Entry.objects.filter(league=league, withdrawn_at__isnull=True):
                 check_in_entry(league, entry, actor, now)
-        present = checked_in_entries(league, round_)
+        present = checked_in_entries(league)
         if len(present) < 2:
             raise EventError(f"Only {len(present)} entrant(s) checked in: nobody to pair.")
         missing = [e.player.name for e in present if e.entrant.category_id is None]
@@ -195,121 +238,17 @@ def pair_event_round(
         )
         round_.seed = seed
         round_.save(update_fields=["seed"])
-        _seating_changed(round_)
+        seating_changed(round_)
         refresh_leagues([league.pk])  # event.json lists the round's tables
-        return created[: len(pairing.tables)], created[len(pairing.tables) :]
-
-
-class SwapNeedsConfirming(EventError):
-    """The swap breaks a constraint: the director may go ahead knowingly."""
-
-
-def _swap_warnings(league: League, round_: Round, tables: dict[int, list[Seat]]) -> list[str]:
-    entries = {
-        e.player_id: e
-        for e in Entry.objects.filter(league=league).select_related(
-            "entrant__team", "entrant__category"
+        return RoundPaired(
+            tables=created[: len(pairing.tables)],
+            byes=created[len(pairing.tables) :],
+            taken_in=waiting,
+            left_out=gone,
         )
-    }
-    met: dict[int, set[int]] = {}
-    for match_players in (
-        Seat.objects.filter(match__league=league, match__round__number__lt=round_.number)
-        .values_list("match_id", "player_id")
-        .order_by("match_id")
-    ):
-        met.setdefault(match_players[0], set()).add(match_players[1])
-    earlier_pairs = {
-        frozenset((a, b)) for players in met.values() for a in players for b in players if a != b
-    }
-    warnings = []
-    for seats in tables.values():
-        players = [seat.player_id for seat in seats]
-        for i, a in enumerate(players):
-            for b in players[i + 1 :]:
-                ea, eb = entries[a], entries[b]
-                if ea.entrant.team_id and ea.entrant.team_id == eb.entrant.team_id:
-                    warnings.append(
-                        f"{ea.player.name} and {eb.player.name} are teammates ({ea.entrant.team.name})."
-                    )
-                if frozenset((a, b)) in earlier_pairs:
-                    warnings.append(f"{ea.player.name} and {eb.player.name} have played already.")
-                group_a = ea.entrant.category.pairing_group if ea.entrant.category_id else ""
-                group_b = eb.entrant.category.pairing_group if eb.entrant.category_id else ""
-                if group_a != group_b:
-                    warnings.append(
-                        f"{ea.player.name} ({group_a}) and {eb.player.name} ({group_b}) are in "
-                        "different pairing groups."
-                    )
-    return warnings
 
 
-def swap_players(
-    *, actor, round: Round, first: PlayerProfile, second: PlayerProfile, confirmed: bool = False
-) -> list[str]:
-    """The director swaps two players' seats before the round starts (no score entered in it):
-    checked against E3's constraints; a swap that breaks one raises SwapNeedsConfirming with
-    the reasons unless `confirmed`. Audited on both tables. Returns the warnings accepted."""
-    with transaction.atomic():
-        league = lock_event(round.league)
-        require(actor, league)
-        round_ = Round.objects.select_for_update().get(pk=round.pk, league=league)
-        matches = Match.objects.filter(round=round_)
-        list(matches.select_for_update().values_list("id", flat=True))  # as pairing does
-        if (
-            matches.exclude(status__in=OPEN_STATUSES + [MatchStatus.BYE]).exists()
-            or TableCard.objects.filter(match__in=matches).exists()
-        ):
-            raise EventError(f"Round {round_.number} has scores entered: swaps are closed.")
-        seats = {
-            seat.player_id: seat
-            for seat in Seat.objects.filter(match__round=round_).select_related("match", "player")
-        }
-        if first.pk == second.pk:
-            raise EventError("Choose two different players.")
-        for person in (first, second):
-            if person.pk not in seats:
-                raise EventError(f"{person.name} has no seat in round {round_.number}.")
-        a, b = seats[first.pk], seats[second.pk]
-        if a.match_id == b.match_id:
-            raise EventError(f"{first.name} and {second.name} already share a table.")
-        if MatchStatus.BYE in (a.match.status, b.match.status):
-            raise EventError(
-                "A bye is not swapped: pair the round again with repair to move a bye."
-            )
-        after: dict[int, list[Seat]] = {}
-        for seat in seats.values():
-            after.setdefault(seat.match_id, []).append(seat)
-        a.player_id, b.player_id = b.player_id, a.player_id
-        warnings = _swap_warnings(
-            league, round_, {a.match_id: after[a.match_id], b.match_id: after[b.match_id]}
-        )
-        if warnings and not confirmed:
-            raise SwapNeedsConfirming(" ".join(warnings))
-        # Different tables: neither player is already at the other's, so no uniqueness clash.
-        Seat.objects.filter(pk=a.pk).update(player_id=a.player_id)
-        Seat.objects.filter(pk=b.pk).update(player_id=b.player_id)
-        _seating_changed(round_)
-        who = actor if actor is not None and actor.is_authenticated else None
-        note = "; ".join(warnings)
-        AuditEvent.objects.bulk_create(
-            [
-                AuditEvent(
-                    match_id=seat.match_id,
-                    actor=who,
-                    action="swapped",
-                    before={"player": other.player_id},
-                    after={"player": seat.player_id, "seat": seat.order},
-                    reason=f"{first.name} and {second.name} swapped"
-                    + (f" ({note})" if note else ""),
-                )
-                for seat, other in ((a, b), (b, a))
-            ]
-        )
-        refresh_leagues([league.pk])
-        return warnings
-
-
-def _seating_changed(round_: Round) -> None:
+def seating_changed(round_: Round) -> None:
     """A re-pairing or a swap: if the round's cards were printed, a card in the hall may now name
     other players than its table's, and the scoring table asks for numbers from then on."""
     RoundCards.objects.filter(round=round_).update(seating_changed_after_print=True)

@@ -48,6 +48,7 @@ def _desk_context(request, league: League, walk_in: WalkInForm | None = None) ->
         "left_count": desk.left_count,
         "walk_in": walk_in or WalkInForm(league=league),
         "next_round": selectors.next_round(league),
+        "drawable": selectors.round_still_drawable(league),
         # The players enter their own cards, each proving their seat with their slip (S4).
         "slips": event_of_league(league).self_entry,
     }

@@ -179,6 +179,7 @@ def event_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         key=lambda row: row[0],
     )
     institution = league.season.institution
+    is_director = roles.is_director_of(request.user, institution)
     me = getattr(request.user, "profile", None) if request.user.is_authenticated else None
     mine = next(
         (
@@ -198,9 +199,13 @@ def event_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "mine": mine,
             "by_name": [(entry, match) for _, entry, match in by_name],
             "is_staff": roles.is_front_desk_of(request.user, institution),
-            "is_director": roles.is_director_of(request.user, institution),
+            "is_director": is_director,
             "is_scorer": rights.may_score(request.user, league),
             "cards": selectors.round_cards(view["round"]),
+            # Who came since the round was paired, while drawing it again can still seat them.
+            "waiting": selectors.checked_in_without_a_seat(league, view["round"])
+            if is_director and view["tables"] and not selectors.cards_begun(view["round"])
+            else [],
             # Before its time, the director may start it: its tables then take cards.
             "not_begun": card_board.not_begun_yet(league, view["round"], timezone.now())
             if view["tables"]

@@ -11,7 +11,7 @@ from core.errors import DomainError
 from core.values import clean_text
 from events import services
 from events.views.access import entry_from, round_of, staff_event_of
-from league.models import League, Round
+from league.models import League
 
 # --- Rounds: pairing, swaps, closing ----------------------------------------------------------
 
@@ -20,22 +20,50 @@ def _round_back(league: League, number: int) -> str:
     return reverse("event_round", args=[league.slug, number])
 
 
+def _count(count: int, one: str, many: str = "") -> str:
+    """ "1 table", "2 tables"."""
+    return f"{count} {one if count == 1 else many or one + 's'}"
+
+
+def _who(entries) -> str:
+    return ", ".join(f"{entry.player.name} (number {entry.player_number})" for entry in entries)
+
+
+def _paired_words(number: int, paired: services.RoundPaired, again: bool) -> str:
+    """What the director is told once a round is paired, or paired again: its tables and byes,
+    who it took in since the first draw, who it no longer seats because they left."""
+    said = f"Round {number} {'paired again' if again else 'paired'}: " + _count(
+        len(paired.tables), "table"
+    )
+    if paired.byes:
+        said += ", " + _count(len(paired.byes), "bye")
+    said += "."
+    if paired.taken_in:
+        said += f" Seated since the last draw: {_who(paired.taken_in)}."
+    if paired.left_out:
+        said += f" No longer seated (left the event): {_who(paired.left_out)}."
+    return said
+
+
 @login_required
 @posted_from("event_round")
 def event_pair(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     league = staff_event_of(request, slug, director=True)
     round_ = round_of(league, number)
-    act_and_say(
-        request,
-        lambda: services.pair_event_round(
-            actor=request.user, round=round_, repair=bool(request.POST.get("repair"))
-        ),
-        lambda result: (
-            f"Round {number} paired: {len(result[0])} tables"
-            + (f", {len(result[1])} bye" if result[1] else "")
-            + f" (draw {Round.objects.get(pk=round_.pk).seed})."
-        ),
-    )
+    again = bool(request.POST.get("repair"))
+    try:
+        paired = services.pair_event_round(actor=request.user, round=round_, repair=again)
+    except services.AlreadyPaired as refusal:
+        # "Pair again" pressed without its box: nothing is drawn, and the page says so.
+        messages.warning(
+            request,
+            f"{refusal.message} To draw it again, tick “Draw the round again” and press "
+            "Pair again.",
+        )
+    except DomainError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _paired_words(number, paired, again))
     return redirect(_round_back(league, number))
 
 
@@ -84,7 +112,7 @@ def event_close(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             round=round_,
             reason=clean_text(request.POST.get("reason"), what="The reason", max_length=300),
         ),
-        lambda count: f"Round {number} closed: {count} tables without a card forfeited.",
+        lambda count: f"Round {number} closed: {_count(count, 'table')} without a card forfeited.",
     )
     return redirect(_round_back(league, number))
 
@@ -99,7 +127,12 @@ def event_start(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         request,
         lambda: services.round_start_early(actor=request.user, round=round_),
         lambda opened: (
-            f"Round {number} has started: its {opened} tables take their cards now."
+            f"Round {number} has started: "
+            + (
+                "its table takes its card now."
+                if opened == 1
+                else f"its {opened} tables take their cards now."
+            )
             if opened
             else f"Round {number} had begun already."
         ),

@@ -137,6 +137,8 @@ def _league_row(league) -> dict:
         eligibility=league.eligibility or EligibilityStatus.PENDING,
     )
     places_left = max(league.capacity - league.players, 0)
+    # A one-day event: its day and venue, entry open until the day (its format says which day).
+    held_on = formats.of(league.format).held_on
     why_not = refusal.reason if refusal else ""
     waitlist = bool(refusal and refusal.waitlist)
     # The whole card, the student's own join button too, is plain values: the buttons post
@@ -152,6 +154,7 @@ def _league_row(league) -> dict:
         "places_left": places_left,
         "capacity": league.capacity,
         "registration_deadline": league.season.registration_deadline,
+        "held_on": held_on(league) if held_on is not None else None,
         "end_of_game_rule": _label(league, "end_of_game_rule"),
         "challenge_rule": _label(league, "challenge_rule"),
         "turn_time_seconds": league.turn_time_seconds,

@@ -1,7 +1,8 @@
 """The Scrabble Fest evening in a browser (E3, G8, G10): forty entrants checked in at the door
-by number, three rounds paired with one button each, every table's card typed at the scoring
-table (keystrokes counted), and the leaderboard with each category's top three and the
-champion. A player without a login finds their table on a phone."""
+by number, three rounds paired with one button each (round 2 paired again for a walk-in who
+came after it was paired), every table's card typed at the scoring table (keystrokes counted),
+and the leaderboard with each category's top three and the champion. A player without a login
+finds their table on a phone."""
 
 import random
 import time
@@ -95,15 +96,20 @@ def test_e3_the_fest_evening_from_the_door_to_the_champion(browser, live_server,
         desk.goto(f"{base}/leagues/fest/rounds/{number}/")
         desk.get_by_role("button", name=f"Pair round {number}").click()
         expect(desk.get_by_role("status")).to_contain_text(f"Round {number} paired")
+        if number == 2:
+            walk_in_seated_by_pairing_again(desk, base)
         tables = list(
             Match.objects.filter(round__league=fest, round__number=number)
             .exclude(status=MatchStatus.BYE)
             .order_by("table")
         )
-        assert sum(m.seats.count() for m in tables) == 40 - 1  # one bye: Competitive is odd
-        expect(desk.get_by_test_id("byes")).to_be_visible()
         if number == 1:
+            assert sum(m.seats.count() for m in tables) == 40 - 1  # one bye: Competitive is odd
+            expect(desk.get_by_test_id("byes")).to_be_visible()
             shoot(desk, "event-2-round-1-paired")
+        else:  # the walk-in made Competitive even: everyone sits
+            assert sum(m.seats.count() for m in tables) == 41
+            expect(desk.get_by_test_id("byes")).to_have_count(0)
         desk.get_by_role("link", name="Enter score cards").click()
         started = time.perf_counter()
         for match in tables:
@@ -135,3 +141,31 @@ def test_e3_the_fest_evening_from_the_door_to_the_champion(browser, live_server,
     expect(phone.get_by_test_id("by-name")).to_contain_text("Just Entrant 1")
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     shoot(phone, "event-4-round-3-phone")
+
+
+def walk_in_seated_by_pairing_again(desk, base):
+    """Round 2 is paired, not begun: a Competitive walk-in checks in at the door, the round's
+    page names them as waiting for a seat, "Pair again" without its box says nothing was drawn
+    and why, and drawing the round again seats them (E3)."""
+    desk.goto(f"{base}/leagues/fest/desk/")
+    desk.get_by_text("Add a walk-in").click()
+    desk.get_by_label("Name").fill("Comp Walk In")
+    desk.get_by_label("Category").select_option("Competitive")
+    desk.get_by_role("button", name="Add and check in").click()
+    expect(desk.get_by_role("status")).to_contain_text("Comp Walk In is number 41")
+    expect(desk.get_by_test_id("paired-from")).to_contain_text(
+        "or in round 2 if the director draws it again"
+    )
+
+    desk.goto(f"{base}/leagues/fest/rounds/2/")
+    expect(desk.get_by_test_id("waiting-for-a-seat")).to_contain_text("Comp Walk In (41)")
+    desk.get_by_role("button", name="Pair again").click()
+    status = desk.get_by_role("status")
+    expect(status).to_contain_text("Round 2 is already paired; nothing changed.")
+    expect(status).to_contain_text("tick “Draw the round again”")
+    desk.get_by_label("Draw the round again").check()
+    desk.get_by_role("button", name="Pair again").click()
+    expect(status).to_contain_text("Round 2 paired again:")
+    expect(status).to_contain_text("Seated since the last draw: Comp Walk In (number 41).")
+    expect(desk.get_by_test_id("waiting-for-a-seat")).to_have_count(0)
+    shoot(desk, "event-2b-round-2-paired-again")

@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from core.clock import clock_time, duration_words
-from events.selectors import RoundClock
+from events.round_clock import RoundClock
 from league.models import League
 from tests.support import FEST, confirmed_game, poppler, run, write
 
@@ -44,7 +44,7 @@ def test_every_length_over_an_hour_reads_as_hours_and_minutes():
     assert duration_words(88) == "1 h 28 min"
     assert duration_words(1088) == "18 h 8 min"
     assert str(RoundClock("before", 1, 1088)) == "Starts in 18 h 8 min"
-    assert str(RoundClock("period", 1, 12)) == "Period 1: 12 min left"
+    assert str(RoundClock("period", 1, 12, round=2)) == "Round 2: 12 min left"
 
 
 def test_e3_the_projectors_updated_time_is_the_campuss_clock_for_anyone(fest, client):

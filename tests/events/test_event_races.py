@@ -54,4 +54,4 @@ def test_e3_a_card_racing_a_re_pairing_is_never_lost(paired_fest, director, atte
     else:
         # The re-pairing landed first: the card was refused, so the volunteer enters it again.
         assert isinstance(card, Match.DoesNotExist), card
-        assert isinstance(pairing, tuple) and not entered.exists()
+        assert isinstance(pairing, events.RoundPaired) and not entered.exists()

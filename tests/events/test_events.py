@@ -17,6 +17,7 @@ from accounts.models import PlayerProfile
 from events import selectors as event_selectors
 from events import services as events
 from events.models import Event, Team
+from events.round_clock import round_clock
 from league.models import CheckIn, Entry, League, LeagueFormat, Round
 from matches.models import AuditEvent, Match, MatchStatus
 from matches.policy import CARDS_ONLY_REFUSAL
@@ -728,15 +729,13 @@ def test_e5_g3_the_round_clock_says_the_period_the_break_and_when_time_is_up():
 
     def clock(hour, minute):
         return str(
-            event_selectors.round_clock(
-                day, periods, tz, datetime(2026, 11, 24, hour, minute, tzinfo=tz)
-            )
+            round_clock(day, periods, tz, datetime(2026, 11, 24, hour, minute, tzinfo=tz), number=1)
         )
 
     assert clock(18, 0) == "Starts in 30 min"
-    assert clock(18, 45) == "Period 1: 15 min left"
+    assert clock(18, 45) == "Round 1, period 1 of 2: 15 min left"
     assert clock(19, 10) == "Break: period 2 starts in 20 min"
-    assert clock(19, 59) == "Period 2: 1 min left"
+    assert clock(19, 59) == "Round 1, period 2 of 2: 1 min left"
     assert clock(20, 0).startswith("Time is up: play on until every player has had the same")
 
 
