@@ -145,9 +145,7 @@ def club_seat(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         lambda: club.seat_night(
             actor=request.user, round=night, seed=seed, repair=bool(request.POST.get("repair"))
         ),
-        lambda tables: (
-            f"{len(tables)} table{'' if len(tables) == 1 else 's'} seated (draw {seed})."
-        ),
+        lambda tables: f"{len(tables)} table{'' if len(tables) == 1 else 's'} seated.",
     )
     return redirect(_back(night))
 
@@ -175,7 +173,7 @@ def club_latecomers(request: HttpRequest, slug: str, number: int) -> HttpRespons
             return f"{newcomer.name} joins table {seated.joined.table} in the last seat."
         numbers = ", ".join(str(t.table) for t in seated.tables)
         count = len(seated.tables)
-        return f"Latecomers seated at table{'' if count == 1 else 's'} {numbers} (draw {seed})."
+        return f"Latecomers seated at table{'' if count == 1 else 's'} {numbers}."
 
     act_and_say(
         request,

@@ -146,9 +146,7 @@ def _pair_group(
     # An odd timed group: a bye to the lowest-ranked who has not had one.
     candidates = [index for index in range(len(members) - 1, -1, -1) if not members[index].had_bye]
     if not candidates:
-        raise PairingError(
-            f"Everyone in {group.name} has had a bye: no one can have a second (E3)."
-        )
+        raise PairingError(f"Everyone in {group.name} has had a bye: no one can have a second.")
     best = None
     for index in candidates:
         rest = members[:index] + members[index + 1 :]

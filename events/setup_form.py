@@ -65,7 +65,7 @@ class EventSetupForm(SetupForm):
         required=False,
     )
     assists = forms.CharField(
-        label="Assists sold at the tables (E5): one a line, “name | first price | later price” "
+        label="Assists sold at the tables: one a line, “name | first price | later price” "
         "in dollars (optional)",
         widget=forms.Textarea(attrs={"rows": 3}),
         required=False,

@@ -32,7 +32,7 @@ class EventCategory(models.Model):
         max_length=60, help_text="Categories with the same group are paired together."
     )
     turn_seconds = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="Per-turn limit (G8), e.g. 150 for 2:30; empty: untimed."
+        null=True, blank=True, help_text="Per-turn limit, e.g. 150 for 2:30; empty: untimed."
     )
     position = models.PositiveSmallIntegerField(default=0)
 
@@ -87,7 +87,7 @@ class Event(models.Model):
         help_text="Seats per table (2 to 4).",
     )
     team_size = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="The team size (E5), empty for no fixed size."
+        null=True, blank=True, help_text="The team size, empty for no fixed size."
     )
     short_team = models.CharField(max_length=12, choices=ShortTeam.choices, default=ShortTeam.SUM)
     champion_category = models.ForeignKey(
@@ -96,18 +96,18 @@ class Event(models.Model):
         blank=True,
         on_delete=models.SET_NULL,
         related_name="+",
-        help_text="Whose first place is the event's champion (E3: Competitive).",
+        help_text="Whose first place is the event's champion (for example, Competitive).",
     )
     self_entry = models.BooleanField(
         default=False,
-        help_text="Players enter their own table's card from the table's page (S1); the "
+        help_text="Players enter their own table's card from the table's page; the "
         "scoring table then sees only the tables that need a person.",
     )
     first_round = models.CharField(
         max_length=10,
         choices=FirstRound.choices,
         default=FirstRound.RANDOM,
-        help_text="How round 1 is paired within each pairing group (E3, R4).",
+        help_text="How round 1 is paired within each pairing group.",
     )
 
     def __str__(self):
