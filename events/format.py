@@ -92,6 +92,7 @@ EVENT = formats.Format(
     cards_only=True,
     director_closes=True,
     open_entry=True,
+    open_to_anyone=True,
     numbers_entrants=True,
     one_rating_period=True,
     on_enter=first_category,

@@ -32,6 +32,9 @@ class Format:
     director_closes: bool = False
     open_entry: bool = False
     ranks_per_game: bool = False
+    # A league of this format open to guests (not campus-only) admits a student as it admits
+    # anyone: their eligibility is not asked (an event, L10, E3). Else students are held to it.
+    open_to_anyone: bool = False
     # Its games are rated as one period, the whole league at once (an event, as NASPA rates a
     # tournament: R2); else each round is a period.
     one_rating_period: bool = False
