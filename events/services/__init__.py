@@ -40,7 +40,15 @@ from .door import (
     event_check_in,
     event_check_out,
 )
-from .entrants import EntrantDetails, Saved, clean_details, entrant_save, event_join
+from .entrants import (
+    EntrantDetails,
+    NameOnly,
+    SameName,
+    Saved,
+    clean_details,
+    entrant_save,
+    event_join,
+)
 from .rounds import (
     SwapNeedsConfirming,
     cards_printed,
@@ -62,6 +70,8 @@ from .volunteers import (
 __all__ = [
     "AssistError",
     "EntrantDetails",
+    "NameOnly",
+    "SameName",
     "EventError",
     "Saved",
     "SwapNeedsConfirming",
