@@ -61,6 +61,9 @@ class Format:
     # template (an event's: their slips for today's and coming events, S4): (request,
     # profile) -> HTML, empty when there is nothing to show; a fixed number of queries.
     student_home_part: Callable | None = None
+    # The doors of this format's leagues open on `day` at the institution, for the front desk's
+    # home and page (an event's check-in on its day): (institution, day) -> [Door].
+    doors_on: Callable | None = None
     # More stored pages (the read model): (league, now, style) -> (html, JSON document), its
     # players named under a privacy style (``league.names``); and
     # the source files whose change makes the stored pages stale.
@@ -149,6 +152,26 @@ def student_home_parts(request, profile) -> list[str]:
         if spec.student_home_part is not None
     )
     return [part for part in parts if part]
+
+
+@dataclass(frozen=True)
+class Door:
+    """Where the front desk checks people in for a league today: its name, venue and page."""
+
+    name: str
+    venue: str
+    url: str
+
+
+def doors_today(institution) -> list[Door]:
+    """Every format's doors open today at the institution, in its clock (see Format.doors_on)."""
+    day = institution.today()
+    return [
+        door
+        for spec in registered()
+        if spec.doors_on is not None
+        for door in spec.doors_on(institution, day)
+    ]
 
 
 def registered() -> list[Format]:
