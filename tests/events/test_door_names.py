@@ -10,8 +10,9 @@ import pytest
 from django.urls import reverse
 
 from accounts.models import PlayerProfile
+from events import services as events
 from league.models import CheckIn, Entry, League
-from tests.support import FEST, run, write
+from tests.support import FEST, eligible_student, run, write
 
 
 @pytest.fixture
@@ -124,3 +125,19 @@ def test_e3_a_number_nobody_has_is_still_said_as_such(fest, client, staff):
     answer = client.post(reverse("event_check_in", args=["fest"]), {"player": "77"}, follow=True)
 
     assert "No entrant has the number or campus ID &#x27;77&#x27;" in answer.content.decode()
+
+
+def test_e3_a_students_full_name_typed_at_the_door_finds_them(fest, client, staff, season):
+    """A student's first and last names are kept apart: each word typed is looked for."""
+    sol = eligible_student(season, first_name="Sol", last_name="Student")
+    events.entrant_save(
+        actor=staff.user,
+        league=fest,
+        details=events.EntrantDetails(campus_id=sol.campus_id, category="Competitive"),
+    )
+    client.force_login(staff.user)
+
+    answer = client.post(reverse("event_check_in", args=["fest"]), {"player": "sol student"})
+
+    page = client.get(answer["Location"]).content.decode()
+    assert 'aria-label="Check in Sol Student"' in page and "Bo Vance" not in page
