@@ -38,3 +38,10 @@ def front_desk_institution(request: HttpRequest) -> Institution:
     if institution is None or not roles.is_front_desk_of(request.user, institution):
         raise Http404
     return institution
+
+
+def todays_doors(request: HttpRequest, institution: Institution) -> str:
+    """What the front desk sees first on a day with an event: its door (HTML, empty on other
+    days). League, which knows the formats, puts its own answer here when it starts
+    (league.apps); accounts knows none."""
+    return ""

@@ -17,7 +17,7 @@ from core.actions import posted_from
 from core.compiled import CompiledQuery
 from core.errors import DomainError
 
-from . import privacy, roles
+from . import picked, privacy, roles
 from .campus_ids import normalize_campus_id
 from .errors import CampusIdTaken
 from .forms import CampusIdLookupForm, IdCheckForm, LendForm, NameForm, PreferencesForm
@@ -114,6 +114,7 @@ def front_desk(request: HttpRequest) -> HttpResponse:
     now = timezone.now()
     context = {
         "form": form,
+        "doors": picked.todays_doors(request, institution),  # an event's door on its day
         "institution": institution,
         "season": season,
         "out_now": out_now,

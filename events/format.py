@@ -6,11 +6,12 @@ from functools import partial
 from pathlib import Path
 
 from django.db.models import Q
+from django.urls import reverse
 
 from accounts.models import User
 from events.models import event_of_league
 from league import formats
-from league.models import LeagueFormat
+from league.models import League, LeagueFormat
 from matches.models import Seat
 
 from . import (
@@ -79,6 +80,17 @@ def open_for_entry(today) -> Q:
     )
 
 
+def doors_on(institution, day) -> list[formats.Door]:
+    """The door (check-in) of each of the institution's events on `day`: one query."""
+    events = League.objects.filter(
+        season__institution=institution, format=LeagueFormat.EVENT, event__date=day
+    ).order_by("name")
+    return [
+        formats.Door(league.name, league.venue, reverse("event_desk", args=[league.slug]))
+        for league in events
+    ]
+
+
 def import_for_command(*, league, data: bytes, strict: bool):
     return entrants_file.entrants_import(
         actor=None, league=league, data=data, strict=strict, as_system=True
@@ -101,6 +113,7 @@ EVENT = formats.Format(
     cards_only=True,
     director_closes=True,
     open_entry=True,
+    open_to_anyone=True,
     numbers_entrants=True,
     one_rating_period=True,
     on_enter=first_category,
@@ -112,6 +125,7 @@ EVENT = formats.Format(
     join=public.event_join_view,
     helper_home=volunteers.volunteer_home,
     student_home_part=slips.my_slips_part,
+    doors_on=doors_on,
     stored_pages=pages.render_event,
     page_sources=(
         Path(pages.__file__),

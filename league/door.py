@@ -27,12 +27,18 @@ def searched(request: HttpRequest) -> str | None:
 
 
 def search_filter(query: str) -> Q:
-    """Entrants whose name holds `query`, or whose campus ID or player number it is."""
+    """Entrants whose name holds each word of `query` ("ada qu" finds a student Ada Quill, whose
+    first and last names are kept apart), or whose campus ID or player number it is."""
     number = number_or_none(query, low=1, high=INT_MAX)
+    named = Q()
+    for word in query.split() or [query]:
+        named &= (
+            Q(player__user__first_name__icontains=word)
+            | Q(player__user__last_name__icontains=word)
+            | Q(player__display_name__icontains=word)
+        )
     return (
-        Q(player__user__first_name__icontains=query)
-        | Q(player__user__last_name__icontains=query)
-        | Q(player__display_name__icontains=query)
+        named
         | Q(player__campus_id=query)
         | (Q(player_number=number) if number is not None else Q(pk__in=[]))
     )

@@ -32,6 +32,9 @@ class Format:
     director_closes: bool = False
     open_entry: bool = False
     ranks_per_game: bool = False
+    # A league of this format open to guests (not campus-only) admits a student as it admits
+    # anyone: their eligibility is not asked (an event, L10, E3). Else students are held to it.
+    open_to_anyone: bool = False
     # Its games are rated as one period, the whole league at once (an event, as NASPA rates a
     # tournament: R2); else each round is a period.
     one_rating_period: bool = False
@@ -63,6 +66,9 @@ class Format:
     # template (an event's: their slips for today's and coming events, S4): (request,
     # profile) -> HTML, empty when there is nothing to show; a fixed number of queries.
     student_home_part: Callable | None = None
+    # The doors of this format's leagues open on `day` at the institution, for the front desk's
+    # home and page (an event's check-in on its day): (institution, day) -> [Door].
+    doors_on: Callable | None = None
     # More stored pages (the read model): (league, now, style) -> (html, JSON document), its
     # players named under a privacy style (``league.names``); and
     # the source files whose change makes the stored pages stale.
@@ -151,6 +157,26 @@ def student_home_parts(request, profile) -> list[str]:
         if spec.student_home_part is not None
     )
     return [part for part in parts if part]
+
+
+@dataclass(frozen=True)
+class Door:
+    """Where the front desk checks people in for a league today: its name, venue and page."""
+
+    name: str
+    venue: str
+    url: str
+
+
+def doors_today(institution) -> list[Door]:
+    """Every format's doors open today at the institution, in its clock (see Format.doors_on)."""
+    day = institution.today()
+    return [
+        door
+        for spec in registered()
+        if spec.doors_on is not None
+        for door in spec.doors_on(institution, day)
+    ]
 
 
 def registered() -> list[Format]:

@@ -15,6 +15,7 @@ from datetime import date
 
 from accounts.models import EligibilityStatus
 
+from . import formats
 from .models import League
 
 
@@ -50,6 +51,10 @@ def join_refusal(
     and the student may join it: eligible (L10, so that a place that frees can be given at
     once), registration open, not waiting already."""
     subject = f"{enrolled_name} is" if enrolled_name else "You are"
+    if not league.campus_only and formats.of(league.format).open_to_anyone:
+        # Open to everyone (an event, L10, E3): a student enters as a guest may, whatever their
+        # eligibility.
+        eligibility = EligibilityStatus.ELIGIBLE
     if joined:
         return JoinRefusal(f"{subject} already in {league}.")
     if waiting and not started and not enrolled_name:

@@ -5,13 +5,40 @@ import base64
 from datetime import datetime
 
 from django import forms
+from django.core.exceptions import ValidationError
 from django.utils import timezone
+
+from core.forms import WholeNumberField
 
 from .game_records import MAX_RECORD_BYTES
 from .models import GameEnd
 from .results import MAX_SCORE, MIN_SCORE
 
 SCORE = {"min_value": MIN_SCORE, "max_value": MAX_SCORE}
+
+
+def not_a_score(value: int, whose: str = "") -> str:
+    """A score out of range in a score card's words: "4020 for Seat 1: Ada Quill (7) is not a
+    Scrabble score: a score is from −100 to 1500." `whose` names the seat as its page does."""
+    low = f"{MIN_SCORE}".replace("-", "\u2212")
+    for_whom = f" for {whose}" if whose else ""
+    return f"{value}{for_whom} is not a Scrabble score: a score is from {low} to {MAX_SCORE}."
+
+
+class ScoreField(WholeNumberField):
+    """A seat's final score on a score card (G1): a whole number from MIN_SCORE to MAX_SCORE,
+    refused in the card's words (``not_a_score``), naming the seat as the page does: the form
+    sets `whose` to the seat's label (a name only through the naming path, P2)."""
+
+    def __init__(self, *, whose: str = "", **kwargs):
+        super().__init__(**kwargs)
+        self.whose = whose
+        self.widget.attrs.update({"min": MIN_SCORE, "max": MAX_SCORE})
+
+    def validate(self, value):
+        super().validate(value)
+        if value is not None and not MIN_SCORE <= value <= MAX_SCORE:
+            raise ValidationError(not_a_score(value, self.whose), code="not_a_score")
 
 
 def seat_labels(seats, me) -> list[tuple[int, str]]:

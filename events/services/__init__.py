@@ -41,7 +41,15 @@ from .door import (
     event_check_in,
     event_check_out,
 )
-from .entrants import EntrantDetails, Saved, clean_details, entrant_save, event_join
+from .entrants import (
+    EntrantDetails,
+    NameOnly,
+    SameName,
+    Saved,
+    clean_details,
+    entrant_save,
+    event_join,
+)
 from .rounds import (
     AlreadyPaired,
     RoundPaired,
@@ -65,6 +73,8 @@ __all__ = [
     "AlreadyPaired",
     "AssistError",
     "EntrantDetails",
+    "NameOnly",
+    "SameName",
     "EventError",
     "RoundPaired",
     "Saved",

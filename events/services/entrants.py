@@ -28,7 +28,13 @@ from events.services.slips import slip_mail
 from league.models import Entry, League
 from league.refresh import refresh_leagues
 from league.services import enter, number_entries
-from league.services.entrants import entry_found, guest_renamed, number_holder, person_to_enter
+from league.services.entrants import (
+    entries_named,
+    entry_found,
+    guest_renamed,
+    number_holder,
+    person_to_enter,
+)
 
 # --- Entrants -----------------------------------------------------------------------------------
 
@@ -43,6 +49,9 @@ class EntrantDetails:
     player_number: int | None = None
     email: str = ""
     campus_id: str = ""
+
+
+SAME_NAME_SHOWN = 20  # the entrants of one name the door offers to check in at most
 
 
 def _category(league: League, name: str) -> EventCategory:
@@ -134,6 +143,35 @@ def clean_details(details: EntrantDetails) -> EntrantDetails:
     )
 
 
+class NameOnly:
+    """What an entrant given by name alone (no number, e-mail or campus ID) is, when the event
+    already has an entrant of that name: the same person (a file's row: the event's only
+    entrant with that name), a question for the desk (a walk-in), or a namesake (the desk's
+    answer: a new entrant)."""
+
+    SAME = "same"
+    ASK = "ask"
+    NEW = "new"
+
+
+class SameName(EventError):
+    """A walk-in given by name alone has the name of entrants already in: the desk says whether
+    they are one of them or a namesake. Nothing was saved."""
+
+    def __init__(self, name: str, entries: list[Entry]):
+        self.name, self.entries = name, entries
+        super().__init__(f"{name} is already entered: the same person, or a namesake?")
+
+
+def _by_name_alone(details: EntrantDetails) -> bool:
+    return bool(
+        details.name
+        and details.player_number is None
+        and not details.email
+        and not details.campus_id
+    )
+
+
 class Saved:
     """What ``entrant_save`` did with the details it was given."""
 
@@ -151,18 +189,32 @@ def entrant_save(
     now=None,
     as_system: bool = False,
     refresh: bool = True,
+    name_only: str = NameOnly.SAME,
 ) -> tuple[Entry, str]:
     """Add an entrant (a student by campus ID or e-mail, else a guest where the event is open to
     guests), or update the one already entered (same player number, else e-mail, else campus
     ID, else the only entrant with that name): category, team, number and a guest's name. The
     front desk or the director; with `check_in`, they are checked in at once (a walk-in).
+    Details of a name alone that is already entered are read as `name_only` says (``NameOnly``:
+    the door asks, raising ``SameName`` before anything is saved).
     Returns the entry and what was done (``Saved``): the same details twice change nothing."""
     details = clean_details(details)
     now = now or timezone.now()
     with transaction.atomic():
         league = lock_event(league)
         require(actor, league, staff=True, as_system=as_system)
-        entry = existing_entry(league, details)
+        if name_only != NameOnly.SAME and _by_name_alone(details):
+            entry = None  # a namesake, unless the desk is asked first
+            if name_only == NameOnly.ASK:
+                named = list(
+                    entries_named(league, details.name).select_related("entrant__category")[
+                        :SAME_NAME_SHOWN
+                    ]
+                )
+                if named:
+                    raise SameName(details.name, named)
+        else:
+            entry = existing_entry(league, details)
         created = entry is None
         changed = False
         category = _category(league, details.category)

@@ -8,13 +8,14 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from accounts.campus_ids import campus_id_fits
 from core.actions import act_and_say
 from core.errors import DomainError
 from core.forms import TextField
 from events import selectors, services
 from events.models import event_of_league
 from events.views.access import entry_from, staff_event_of
-from league.door import back_with_search, searched
+from league.door import back_with_search, entrant_scanned, scanned_key, searched
 from league.models import League
 
 # --- The door -----------------------------------------------------------------------------------
@@ -65,10 +66,37 @@ def _desk_back(league: League, query="") -> str:
     return back_with_search(reverse("event_desk", args=[league.slug]), query)
 
 
+def _typed_a_name(league: League, key) -> str:
+    """What was typed in the scan box when it names nobody and is neither a player number nor
+    of the shape of a campus ID: a name, to search for. Empty otherwise (the check-in says
+    what it is)."""
+    try:
+        found = entrant_scanned(league, key)
+        _, number = scanned_key(key)
+    except DomainError:
+        return ""
+    if found.entry is not None or found.outsider is not None or number is not None:
+        return ""
+    if not any(character.isalpha() for character in found.key):
+        return ""  # "-1", "²": a number nobody has
+    if campus_id_fits(found.key, league.season.institution.campus_id_pattern):
+        return ""
+    return found.key
+
+
 @login_required
 @require_POST
 def event_check_in(request: HttpRequest, slug: str) -> HttpResponse:
     league = staff_event_of(request, slug)
+    if not any(request.POST.get(flag) for flag in ("undo", "back", "leave")):
+        name = _typed_a_name(league, request.POST.get("player", ""))
+        if name:
+            messages.warning(
+                request,
+                f"Nobody was checked in: “{name}” is not a player number or a campus ID, so it "
+                "was looked up as a name. Check in whoever it is below.",
+            )
+            return redirect(_desk_back(league, name))
 
     def act():
         entry = entry_from(league, request.POST.get("player", ""))
@@ -101,6 +129,9 @@ def event_check_in(request: HttpRequest, slug: str) -> HttpResponse:
 def event_walk_in(request: HttpRequest, slug: str) -> HttpResponse:
     league = staff_event_of(request, slug)
     form = WalkInForm(request.POST, league=league)
+    # A name already entered: the desk says "the same person" (their check-in button) or "a
+    # namesake" (this form again, with namesake=1): nothing is added before it answers.
+    namesake = request.POST.get("namesake") == "1"
     if form.is_valid():
         data = form.cleaned_data
         try:
@@ -115,7 +146,12 @@ def event_walk_in(request: HttpRequest, slug: str) -> HttpResponse:
                     campus_id=data["campus_id"],
                 ),
                 check_in=True,
+                name_only=services.NameOnly.NEW if namesake else services.NameOnly.ASK,
             )
+        except services.SameName as asked:
+            context = _desk_context(request, league, form)
+            context["same_name"] = asked
+            return render(request, "events/desk.html", context)
         except DomainError as error:
             form.add_error(None, error.message)
         else:

@@ -19,8 +19,8 @@ from events.services.card_settling import settle_due_cards
 from events.services.cards import RoundNotBegun
 from events.views.access import NUMBER, round_of, scorer_event_of
 from league.models import League, Round
-from league.names import STAFF
-from matches.forms import SCORE
+from league.names import STAFF, NamesAt
+from matches.forms import ScoreField
 from matches.models import GameEnd, Match
 from matches.services import CardConflict
 
@@ -37,13 +37,13 @@ class ScoreCardForm(forms.Form):
     # on another (a re-pairing or a swap in between).
     seen = forms.CharField(required=False, max_length=100, widget=forms.HiddenInput)
     number_1 = WholeNumberField(label="Seat 1 player number", required=False, **NUMBER)
-    score_1 = WholeNumberField(label="Seat 1 score", **SCORE)
+    score_1 = ScoreField(label="Seat 1 score")
     number_2 = WholeNumberField(label="Seat 2 player number", required=False, **NUMBER)
-    score_2 = WholeNumberField(label="Seat 2 score", **SCORE)
+    score_2 = ScoreField(label="Seat 2 score")
     number_3 = WholeNumberField(label="Seat 3 player number", required=False, **NUMBER)
-    score_3 = WholeNumberField(label="Seat 3 score", required=False, **SCORE)
+    score_3 = ScoreField(label="Seat 3 score", required=False)
     number_4 = WholeNumberField(label="Seat 4 player number", required=False, **NUMBER)
-    score_4 = WholeNumberField(label="Seat 4 score", required=False, **SCORE)
+    score_4 = ScoreField(label="Seat 4 score", required=False)
     ended_by = forms.ChoiceField(
         label="How the game ended", choices=GameEnd.choices, initial=GameEnd.WENT_OUT
     )
@@ -55,6 +55,26 @@ class ScoreCardForm(forms.Form):
     before_start = forms.BooleanField(
         label="Yes, enter it anyway: the round has not begun", required=False
     )
+
+    def __init__(self, *args, labels: dict[int, str] | None = None, **kwargs):
+        """`labels`: each seat as the page names it, for a score's refusal to name it too."""
+        super().__init__(*args, **kwargs)
+        for order, label in (labels or {}).items():
+            self.fields[f"score_{order}"].whose = label
+
+    # The fields in the page's order: focus goes to the first one with an error.
+    FOCUS_ORDER = (
+        "table",
+        *(name for order in range(1, 5) for name in (f"number_{order}", f"score_{order}")),
+        "ended_by",
+        "override_reason",
+    )
+
+    def first_error(self) -> str:
+        """The name of the first field with an error, in the page's order; the table's when
+        none has one (a new card, or a refusal of the whole card)."""
+        errors = self.errors if self.is_bound else {}
+        return next((name for name in self.FOCUS_ORDER if name in errors), "table")
 
     def scores(self) -> list[int]:
         values = [self.cleaned_data.get(f"score_{order}") for order in range(1, 5)]
@@ -131,17 +151,16 @@ def _card_for_seats(
     return seen, scores
 
 
-def _scoring_context(
-    league: League, round_: Round, form: ScoreCardForm | None = None, *, is_director: bool
-) -> dict:
-    tables = selectors.scoring_tables(round_)
-    numbers = selectors.player_numbers(league)
-    seating = {
+def _seating(tables, numbers: dict[int, int]) -> dict[str, dict]:
+    """Who sits at each table (seat order), named as staff read names (P2), and its scores once
+    final: the page's labels, its script's and a refused card's."""
+    names = NamesAt(STAFF, numbers)
+    return {
         str(match.table): {
             "seats": [
                 {
                     "id": seat.player_id,
-                    "name": seat.player.name,
+                    "name": names.of(seat.player),
                     "number": numbers.get(seat.player_id),
                 }
                 for seat in match.seats.all()
@@ -150,6 +169,30 @@ def _scoring_context(
         }
         for match in tables
     }
+
+
+def _seat_labels(seating: dict[str, dict], table) -> dict[int, str]:
+    """Each seat of the table typed as the page labels it ("Seat 1: Ada Quill (7)"); none for
+    a table the round has not."""
+    shown = seating.get(str(table).strip()) if table is not None else None
+    if not shown:
+        return {}
+    return {
+        order: f"Seat {order}: {person['name']} ({person['number']})"
+        for order, person in enumerate(shown["seats"], start=1)
+    }
+
+
+def _scoring_context(
+    league: League,
+    round_: Round,
+    form: ScoreCardForm | None = None,
+    *,
+    is_director: bool,
+) -> dict:
+    tables = selectors.scoring_tables(round_)
+    numbers = selectors.player_numbers(league)
+    seating = _seating(tables, numbers)
     entered = sum(1 for match in tables if match.is_final)
     # Where the players enter their own cards (S1), the page shows only what needs a person.
     self_entry = event_of_league(league).self_entry
@@ -158,24 +201,22 @@ def _scoring_context(
     # A card that comes back with an error keeps its table's names and seats without waiting
     # for the script (which draws the same as the table number is typed).
     shown = seating.get(str(form["table"].value()).strip()) if form.is_bound else None
-    seat_rows = []
-    for order, number, score in form.seat_rows():
-        person = shown["seats"][order - 1] if shown and order <= len(shown["seats"]) else None
-        seat_rows.append(
-            {
-                "order": order,
-                "number": number,
-                "score": score,
-                "label": f"Seat {order}: {person['name']} ({person['number']})"
-                if person
-                else score.label,
-                "hidden": (order > len(shown["seats"])) if shown else order > 2,
-            }
-        )
+    labels = _seat_labels(seating, form["table"].value()) if form.is_bound else {}
+    seat_rows = [
+        {
+            "order": order,
+            "number": number,
+            "score": score,
+            "label": labels.get(order, score.label),
+            "hidden": (order > len(shown["seats"])) if shown else order > 2,
+        }
+        for order, number, score in form.seat_rows()
+    ]
     return {
         "league": league,
         "round": round_,
         "form": form,
+        "focus": form.first_error(),
         "seat_rows": seat_rows,
         "shown": shown,
         "is_director": is_director,
@@ -219,10 +260,13 @@ def event_scores(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "events/scores.html",
             _scoring_context(league, round_, is_director=is_director),
         )
-    form = ScoreCardForm(request.POST)
+    tables = selectors.scoring_tables(round_)
+    numbers = selectors.player_numbers(league)
+    # A score refused names its seat as the page does (the table typed, before it is read).
+    labels = _seat_labels(_seating(tables, numbers), request.POST.get("table"))
+    form = ScoreCardForm(request.POST, labels=labels)
     if form.is_valid():
         table = selectors.scoring_table(round_, form.cleaned_data["table"])
-        numbers = selectors.player_numbers(league)
         card = None
         if table is None:
             form.add_error("table", f"Round {number} has no table {form.cleaned_data['table']}.")
@@ -273,5 +317,6 @@ def event_scores(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return render(
         request,
         "events/scores.html",
+        # Read again: a card refused as the round was paired again shows the new seating.
         _scoring_context(league, round_, form, is_director=is_director),
     )

@@ -11,7 +11,6 @@ from django.utils import timezone
 
 from core.actions import posted_from
 from core.errors import DomainError
-from core.forms import WholeNumberField
 from events import card_board, selectors
 from events.models import EntrantSlip, TableCard
 from events.services import card_settling, live_slip, table_cards
@@ -19,7 +18,7 @@ from events.views.access import event_of, round_of, scorer_event_of, staff_event
 from events.views.phone import device_of, keep_device, remember, remembered_tokens
 from league.names import STAFF, NamesAt, name_style
 from league.wordlists import list_note, two_letter_words
-from matches.forms import SCORE
+from matches.forms import ScoreField
 from matches.models import GameEnd, Match, MatchStatus
 from matches.services import UnusualScores
 
@@ -50,10 +49,10 @@ class TableCardForm(SeatForm):
     """The table's card from a phone: every seat's final score and how the game ended (G1,
     G2, G3), with the match report's "yes, really" for an unusual score."""
 
-    score_1 = WholeNumberField(label="Seat 1 score", **SCORE)
-    score_2 = WholeNumberField(label="Seat 2 score", **SCORE)
-    score_3 = WholeNumberField(label="Seat 3 score", required=False, **SCORE)
-    score_4 = WholeNumberField(label="Seat 4 score", required=False, **SCORE)
+    score_1 = ScoreField(label="Seat 1 score")
+    score_2 = ScoreField(label="Seat 2 score")
+    score_3 = ScoreField(label="Seat 3 score", required=False)
+    score_4 = ScoreField(label="Seat 4 score", required=False)
     ended_by = forms.ChoiceField(
         label="How the game ended", choices=GameEnd.choices, initial=GameEnd.WENT_OUT
     )
@@ -66,8 +65,16 @@ class TableCardForm(SeatForm):
         for seat in seats:
             self.fields[f"score_{seat.order}"].required = True
             self.fields[f"score_{seat.order}"].label = self.labels[seat.order]
+            self.fields[f"score_{seat.order}"].whose = self.labels[seat.order]
         for order in range(len(seats) + 1, 5):
             del self.fields[f"score_{order}"]
+
+    def first_bad_score(self) -> str:
+        """The first score refused (its field's name), where the page puts the focus."""
+        errors = self.errors if self.is_bound else {}
+        return next(
+            (name for name in self.fields if name.startswith("score_") and name in errors), ""
+        )
 
     def scores(self) -> list[int]:
         return [

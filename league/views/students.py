@@ -34,6 +34,7 @@ from ..services import (
     waitlist_join,
     waitlist_leave,
 )
+from .doors import todays_doors
 
 LEAGUES_PER_PAGE = 20
 
@@ -312,7 +313,10 @@ def home(request: HttpRequest) -> HttpResponse:
             if season
             else []
         )
+        is_front_desk = roles.is_front_desk_of(request.user, profile.institution)
         context.update(
+            # On an event's day the front desk's way to its door comes first.
+            doors=todays_doors(request, profile.institution) if is_front_desk else "",
             home_parts=formats.student_home_parts(request, profile),
             profile=profile,
             season=season,
@@ -321,7 +325,7 @@ def home(request: HttpRequest) -> HttpResponse:
             rows=rows,
             joined=joined,
             tz=profile.institution.tz,
-            is_front_desk=roles.is_front_desk_of(request.user, profile.institution),
+            is_front_desk=is_front_desk,
             is_director=roles.is_director_of(request.user, profile.institution),
         )
     return render(request, "league/home.html", context)

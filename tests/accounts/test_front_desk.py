@@ -127,9 +127,10 @@ def test_the_lookup_page_runs_a_constant_number_of_queries(
         EquipmentItem.objects.create(institution=institution, kind="board", label=f"Board {number}")
     client.force_login(staff.user)
     lookup(client, player.campus_id)  # warm the session
-    # The session, the user with their roles, the season, the equipment out, the student, their
-    # eligibility, their last ID checks, the items free to lend, whatever the sizes.
-    with django_assert_num_queries(8):
+    # The session, the user with their roles, the season, the equipment out, the doors open
+    # today (an event's), the student, their eligibility, their last ID checks, the items free
+    # to lend, whatever the sizes.
+    with django_assert_num_queries(9):
         page = lookup(client, player.campus_id).content.decode()
     assert page.count('<option value="') == items + (1 if items else 0)
     assert ("Lend</button>" in page) == bool(items)

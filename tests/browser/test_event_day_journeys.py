@@ -1,7 +1,11 @@
-"""The evening as staff meet it (issue 30), in a browser: the demo's volunteer from the printed
-login to the first card in (three taps: the address, the password, Log in; the scoring table
-is their home, the table box already focused), the door with a leaver who comes back and a
-latecomer, and a club night whose latecomers sit down after a table has reported."""
+"""The evening as staff meet it (issues 30, 48), in a browser: the demo's volunteer from the
+printed login to the first card in (three taps: the address, the password, Log in; the scoring
+table is their home, the table box already focused; a typo is said in the card's words with the
+focus on it), the door reached from the desk's home, a leaver found by name who comes back, a
+walk-in with an entrant's name asked about and a latecomer, and a club night whose latecomers
+sit down after a table has reported."""
+
+import re
 
 import pytest
 from django.core.management import call_command
@@ -49,7 +53,15 @@ def test_e3_the_volunteer_goes_from_the_printed_login_to_the_first_card_and_the_
     expect(page.get_by_test_id("seated")).to_have_text(f"{len(seats)} seats.")
     for index in range(len(seats)):
         page.keyboard.press("Tab")
-        page.keyboard.type(str(400 - 10 * index))
+        page.keyboard.type(str(4020 if index == 0 else 400 - 10 * index))  # a typo: 4020
+    page.keyboard.press("Enter")
+    # The typo is said in the card's words, naming the seat, and the focus is on it.
+    expect(
+        page.get_by_text(re.compile(r"4020 for Seat 1: .* is not a Scrabble score"))
+    ).to_be_visible()
+    first_score = page.locator('input[name="score_1"]')
+    expect(first_score).to_be_focused()
+    first_score.fill("400")
     page.keyboard.press("Enter")
     # The demo's round 2 starts a few minutes after it was made: a card for a round that has
     # not begun is asked about once (E3), then taken.
@@ -70,10 +82,23 @@ def door_brings_back_a_leaver_and_adds_a_latecomer(browser, base):
     """E3: the door, on the same demo (one demo per test file keeps the suite quick)."""
     page = browser.new_context(viewport=PHONE).new_page()
     log_in(page, base, "frontdesk@example.edu", PASSWORD)
+    # On the event's day the desk's home leads to its door, first (the demo's two events, each
+    # its own).
+    page.goto(f"{base}/")
+    doors = page.get_by_test_id("doors-today")
+    expect(doors.get_by_role("link")).to_have_count(2)
+    doors.get_by_role("link", name="Check in at the door: Scrabble Fest").click()
+    expect(page).to_have_url(f"{base}/leagues/scrabble-fest/desk/")
     leaver = Entry.objects.filter(league__slug="scrabble-fest").order_by("player_number")[3]
-    page.goto(f"{base}/leagues/scrabble-fest/desk/?q={leaver.player_number}")
-    page.locator("details.more summary").first.click()  # the disclosure holding "Leaves the event"
-    page.get_by_role("button", name=f"{leaver.player.name} leaves the event").click()
+    name = leaver.player.name
+    # A name typed into the scan box is looked up as a name.
+    scan = page.get_by_label("Scan a campus ID or type a player number")
+    scan.fill(name)
+    scan.press("Enter")
+    expect(page.get_by_role("status")).to_contain_text("looked up as a name")
+    row = page.get_by_test_id("check-in-list").locator("li").filter(has_text=name)
+    row.locator("details.more > summary", has_text="More").click()
+    page.get_by_role("button", name=f"{name} leaves the event").click()
     expect(page.get_by_role("status")).to_contain_text("has left")
     expect(page.get_by_test_id("here-count")).to_contain_text("39 of 39 here, 1 left")
 
@@ -81,6 +106,17 @@ def door_brings_back_a_leaver_and_adds_a_latecomer(browser, base):
     scan.fill(str(leaver.player_number))
     scan.press("Enter")
     expect(page.get_by_role("status")).to_contain_text("had left and is back")
+    expect(page.get_by_test_id("here-count")).to_contain_text("40 of 40 here")
+
+    # A walk-in with an entrant's name: the desk is asked, and the same person is checked in.
+    page.get_by_text("Add a walk-in").click()
+    page.get_by_label("Name").fill(name)
+    page.get_by_label("Category").select_option("Just for Fun")
+    page.get_by_role("button", name="Add and check in").click()
+    question = page.get_by_test_id("same-name")
+    expect(question).to_contain_text("the same person, or a namesake?")
+    question.get_by_role("button", name=re.compile(f"The same person: check in {name}")).click()
+    expect(page.get_by_role("status")).to_contain_text(f"{name} was already checked in")
     expect(page.get_by_test_id("here-count")).to_contain_text("40 of 40 here")
 
     page.get_by_text("Add a walk-in").click()

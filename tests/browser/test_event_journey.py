@@ -76,8 +76,11 @@ def test_e3_the_fest_evening_from_the_door_to_the_champion(browser, live_server,
     desk = browser.new_context(viewport=DESKTOP).new_page()
     log_in(desk, base, director.user.email)
 
-    # The door: each entrant's number typed into the focused box, then Enter.
-    desk.goto(f"{base}/leagues/fest/desk/")
+    # The door, reached from the director's home on the event's day: each entrant's number
+    # typed into the focused box, then Enter.
+    desk.goto(f"{base}/")
+    desk.get_by_test_id("doors-today").get_by_role("link", name="Check in at the door").click()
+    expect(desk).to_have_url(f"{base}/leagues/fest/desk/")
     for number in (
         Entry.objects.filter(league=fest)
         .order_by("player_number")

@@ -75,7 +75,7 @@ def test_e3_g1_a_card_with_a_typo_comes_back_with_its_table_names_and_seats(
     response = post_card(client, (4020, 300))
 
     page = response.content.decode()
-    assert response.status_code == 200 and "less than or equal to 1500" in page
+    assert response.status_code == 200 and "is not a Scrabble score" in page
     for seat in seats:
         number = Entry.objects.get(league=fest, player=seat.player).player_number
         assert f"Seat {seat.order}: {seat.player.name} ({number})" in page
@@ -84,6 +84,37 @@ def test_e3_g1_a_card_with_a_typo_comes_back_with_its_table_names_and_seats(
     assert 'name="table" id="id_table" value="1"' in page
     assert "2 seats." in page
     assert table_one()[0].status != "confirmed"
+
+
+def test_e3_g1_a_score_out_of_range_is_said_in_the_cards_words_and_takes_the_focus(
+    fest, volunteer, client
+):
+    """Issue 48: 4020 typed for 420 got Django's "Ensure this value is less than or equal to
+    1500" and the focus went back to the table box, already filled in."""
+    client.force_login(volunteer)
+    _, seats = table_one()
+    first = seats[0]
+    number = Entry.objects.get(league=fest, player=first.player).player_number
+
+    page = post_card(client, (4020, 300)).content.decode()
+
+    said = f"4020 for Seat 1: {first.player.name} ({number}) is not a Scrabble score"
+    assert f"{said}: a score is from \u2212100 to 1500." in page
+    assert "Ensure this value" not in page
+    (score_1,) = re.findall(r'<input[^>]*name="score_1"[^>]*>', page)
+    assert "autofocus" in score_1 and 'aria-invalid="true"' in score_1
+    (table_box,) = re.findall(r'<input[^>]*name="table"[^>]*>', page)
+    assert "autofocus" not in table_box
+    assert page.count("autofocus") == 1
+
+
+def test_e3_a_new_card_puts_the_focus_on_the_table_number(fest, volunteer, client):
+    client.force_login(volunteer)
+
+    page = client.get(reverse("event_scores", args=["fest", 1])).content.decode()
+
+    (table_box,) = re.findall(r'<input[^>]*name="table"[^>]*>', page)
+    assert "autofocus" in table_box and page.count("autofocus") == 1
 
 
 def test_e3_a_card_for_a_table_already_in_tells_a_volunteer_to_call_the_director(

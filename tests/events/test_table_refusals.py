@@ -153,7 +153,15 @@ def test_g1_bad_scores_are_refused_in_words_and_the_form_keeps_its_players(clien
     said = refusal(answer)
     assert "Nothing was entered" in said
     page = answer.content.decode()
-    assert "less than or equal to 1500" in page
+    assert "Ensure this value" not in page
+    (first, *_) = seats_of(tables(fest)[0])
+    assert re.search(
+        rf"4000 for Seat 1 · No\. \d+ · {re.escape(first.player.name)} is not a Scrabble score: "
+        "a score is from \u2212100 to 1500.",
+        page,
+    )
+    (score_1,) = re.findall(r'<input[^>]*name="score_1"[^>]*>', page)
+    assert "autofocus" in score_1 and page.count("autofocus") == 1
     for seat in seats_of(tables(fest)[0]):
         assert f"Seat {seat.order} · No." in page
     assert "Player 1 /" not in page
