@@ -20,6 +20,9 @@ module times the nightly pipeline, races results against it, and prints the figu
    (night_workers.py), and the pending-eligibility count under a roster import at the largest
    campus (pending_contention.py).
 
+6. Prints a round's pairings, cards and sheets at 20 and 500 tables (printing.py), each in a
+   fresh process: seconds, and per table.
+
 Only loopback addresses; every loop bounded; everything started is stopped.
 """
 
@@ -44,6 +47,8 @@ from harness import (
 from night_workers import whole_night
 from pages import load
 from pending_contention import measure as pending_measure
+from printing import measure as printing_measure
+from printing import print_rows as print_printing
 
 
 def json_line(database: str, script: str, *args: str) -> dict:
@@ -188,6 +193,8 @@ def main() -> None:
     rows, workers = load(full, args.seconds)
     say("submitting results while the night runs")
     race = concurrency(full, args.reports, 4)
+    say("printing a round's pairings, cards and sheets (20 and 500 tables)")
+    printing = printing_measure(ROOT, [20, 500], 1)
     if args.ten_times:
         ten = template(**TEN_TIMES, rebuild=args.rebuild)
         say("timing the nightly pipeline (ten times, every campus in one process)")
@@ -234,6 +241,7 @@ def main() -> None:
         f"Results submitted during the night: {race['submitted']} submitted, {race['accepted']} accepted"
     )
     print(f"lost={race['lost']} duplicated={race['duplicated']}")
+    print_printing(printing)
     if args.ten_times:
         title = "Pages at ten times the data (the 60,000-student campus)"
         print_pages(title, ten_rows, ten_workers, args.seconds)

@@ -96,7 +96,18 @@ def pairings_pdf(round: PrintRound, paper: str = "letter") -> bytes:
 
 
 def score_cards_pdf(round: PrintRound, paper: str = "letter") -> bytes:
-    """One table score card per table (002's card: table, round, names, numbers, scores)."""
+    """One table score card per table (002's card: table, round, names, numbers, scores), drawn
+    straight onto the pages (events/printdraw.py): WeasyPrint took 150 ms and more a card, 80 s
+    for a 500-table round (issue 49). `score_cards_html_pdf` is the same card through the HTML
+    template, kept as the layout the drawing follows (a test holds the two to the same words
+    and QR codes)."""
+    from events import printdraw
+
+    return printdraw.score_cards(round, _paper(paper))
+
+
+def score_cards_html_pdf(round: PrintRound, paper: str = "letter") -> bytes:
+    """The cards through `templates/events/print/score_cards.html` and WeasyPrint."""
     return _pdf("events/print/score_cards.html", {"round": round, "page_size": _paper(paper)})
 
 

@@ -197,3 +197,44 @@ def test_g10_every_surface_showing_enables_list_names_the_events_own_lexicon(
         reverse("two_letter_words", args=["fest"]),
     ):
         assert said in client.get(url).content.decode(), url
+
+
+def _pages_read(pdf: bytes, tmp_path) -> list[tuple[list[str], list[str]]]:
+    """Each page of `pdf` as pdftotext's words and the QR codes zxing-cpp decodes from the
+    page rasterised by pdftoppm (150 dpi)."""
+    import subprocess
+
+    import zxingcpp
+    from PIL import Image
+
+    tmp_path.mkdir(exist_ok=True)
+    path = tmp_path / "read.pdf"
+    path.write_bytes(pdf)
+    count = int(poppler("pdfinfo", pdf, tmp_path).split("Pages:")[1].split()[0])
+    subprocess.run(["pdftoppm", "-r", "150", "-png", str(path), str(tmp_path / "p")], check=True)
+    pages = []
+    for number in range(1, count + 1):
+        text = subprocess.run(
+            ["pdftotext", "-f", str(number), "-l", str(number), str(path), "-"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        image = next(tmp_path.glob(f"p-{number:0{len(str(count))}d}.png"))
+        codes = sorted(code.text for code in zxingcpp.read_barcodes(Image.open(image)))
+        pages.append((text.split(), codes))
+    return pages
+
+
+def test_e3_g8_drawn_score_cards_say_what_the_html_cards_say_with_the_same_qr_targets(tmp_path):
+    """The cards drawn with ReportLab (issue 49) against the same round through the HTML
+    template and WeasyPrint: page by page the same words and the same decoded QR targets,
+    with a table of three, timed and untimed tables and the self-entry words."""
+    from events.printables import score_cards_html_pdf
+
+    round_ = sample_round(tables=3)
+    round_ = PrintRound(**{**round_.__dict__, "self_entry": True})
+    drawn = _pages_read(score_cards_pdf(round_, "a4"), tmp_path / "drawn")
+    html = _pages_read(score_cards_html_pdf(round_, "a4"), tmp_path / "html")
+    assert drawn == html
+    assert [code for _, codes in drawn for code in codes] == [t.url for t in round_.tables]
