@@ -8,6 +8,7 @@ import datetime
 from dataclasses import dataclass
 
 from django.template.loader import render_to_string
+from django.utils.dateformat import format as date_format
 
 from core.qr import qr_data_uri
 
@@ -97,13 +98,13 @@ def pairings_pdf(round: PrintRound, paper: str = "letter") -> bytes:
 
 def score_cards_pdf(round: PrintRound, paper: str = "letter") -> bytes:
     """One table score card per table (002's card: table, round, names, numbers, scores), drawn
-    straight onto the pages (events/printdraw.py): WeasyPrint took 150 ms and more a card, 80 s
+    straight onto the pages (events/printdraw/): WeasyPrint took 150 ms and more a card, 80 s
     for a 500-table round (issue 49). `score_cards_html_pdf` is the same card through the HTML
     template, kept as the layout the drawing follows (a test holds the two to the same words
     and QR codes)."""
-    from events import printdraw
+    from events.printdraw import cards
 
-    return printdraw.score_cards(round, _paper(paper))
+    return cards.score_cards(round, _paper(paper))
 
 
 def score_cards_html_pdf(round: PrintRound, paper: str = "letter") -> bytes:
@@ -114,13 +115,89 @@ def score_cards_html_pdf(round: PrintRound, paper: str = "letter") -> bytes:
 SHEET_TURNS = 24
 
 
+@dataclass(frozen=True)
+class SheetWords:
+    """What one table's score sheet says, in one place for the drawing and the HTML sheet."""
+
+    title: str
+    when: str
+    scorekeeper: str
+    players: tuple[tuple[str, str], ...]  # each column's head: "1. name" and "(no. 7, team)"
+    rules: tuple[tuple[str, str], ...]  # each rule, and the words after its tick box if it has one
+    back: str
+
+
+def sheet_words(round: PrintRound, table: PrintTable) -> SheetWords:
+    if len(round.periods) > 1:
+        starts = ", ".join(
+            f"period {i} {starts} ({minutes} min)"
+            for i, (starts, minutes) in enumerate(round.periods, 1)
+        )
+    else:
+        starts = f"starts {round.starts} ({round.minutes} min)"
+    turn = (
+        f"{table.turn_label} per turn: a player whose time runs out loses the turn, with no "
+        "score and no other penalty."
+        if table.turn_seconds
+        else "Untimed turns."
+    )
+    entry = (
+        "At the end, scan the code: the scorekeeper enters the final totals, and each other "
+        "player confirms them on their own phone, with their own slip (or their login)."
+        if round.self_entry
+        else "Hand this sheet to a volunteer at the end: the final totals are entered from it."
+    )
+    rules = [
+        (turn, ""),
+        (
+            "Time up: play on until every player has had the same number of turns, then stop.",
+            "The game ended on time.",
+        ),
+        *([(f"End of the game: {round.end_of_game}", "")] if round.end_of_game else []),
+        (entry, ""),
+    ]
+    return SheetWords(
+        title=f"Table {table.number} · Round {round.round}",
+        when=f"{round.event} · {date_format(round.date, 'M j, Y')} · {starts}",
+        scorekeeper=f"Scorekeeper: seat 1, {table.seats[0].name} · play passes to the left "
+        "(seat 1, 2, 3, 4)",
+        players=tuple(
+            (
+                f"{seat.seat}. {seat.name}",
+                f"(no. {'–' if seat.number is None else seat.number}"
+                + (f", {seat.team})" if seat.team else ")"),
+            )
+            for seat in table.seats
+        ),
+        rules=tuple(rules),
+        back=f"Two-letter words · Table {table.number}",
+    )
+
+
 def score_sheets_pdf(round: PrintRound, paper: str = "letter") -> bytes:
     """The official score sheet (E5): one per table, a column per player (name and number),
     a row per turn for the turn's score and the running total, the turn limit, the end-of-game
-    rule and the time-up rule printed; the two-letter words on the back (G10)."""
+    rule and the time-up rule printed; the two-letter words on the back (G10). Drawn straight
+    onto the pages (events/printdraw/): WeasyPrint took about 250 ms a table (issue 49);
+    `score_sheets_html_pdf` is the same sheet through the HTML template, the layout the drawing
+    follows (a test holds the two to the same words and QR codes)."""
+    from events.printdraw import sheets
+
+    said = [sheet_words(round, table) for table in round.tables]
+    return sheets.score_sheets(round, _paper(paper), said, SHEET_TURNS)
+
+
+def score_sheets_html_pdf(round: PrintRound, paper: str = "letter") -> bytes:
+    """The sheets through `templates/events/print/score_sheets.html` and WeasyPrint."""
+    sheets = [(table, sheet_words(round, table)) for table in round.tables]
     return _pdf(
         "events/print/score_sheets.html",
-        {"round": round, "page_size": _paper(paper), "turns": range(1, SHEET_TURNS + 1)},
+        {
+            "round": round,
+            "sheets": sheets,
+            "page_size": _paper(paper),
+            "turns": range(1, SHEET_TURNS + 1),
+        },
     )
 
 

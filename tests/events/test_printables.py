@@ -238,3 +238,38 @@ def test_e3_g8_drawn_score_cards_say_what_the_html_cards_say_with_the_same_qr_ta
     html = _pages_read(score_cards_html_pdf(round_, "a4"), tmp_path / "html")
     assert drawn == html
     assert [code for _, codes in drawn for code in codes] == [t.url for t in round_.tables]
+
+
+def test_e5_g8_g10_drawn_score_sheets_say_what_the_html_sheets_say_with_the_same_qr_targets(
+    tmp_path,
+):
+    """The score sheets drawn with ReportLab (issue 49) against the same round through the HTML
+    template and WeasyPrint: page by page (each sheet, then its back) the same words and the same
+    decoded QR targets, with a table of four with a team, a table of two, periods, the
+    end-of-game rule and the self-entry words."""
+    from events.printables import END_OF_GAME_WORDS, score_sheets_html_pdf, score_sheets_pdf
+
+    round_ = sample_round(tables=1)
+    four = PrintTable(
+        number=12,
+        seats=tuple(
+            PrintSeat(seat=i, name=f"Four {i}", number=90 + i, team="Team Rooks" if i == 2 else "")
+            for i in range(1, 5)
+        ),
+        url="https://scrabble.example.edu/t/12/",
+        turn_seconds=180,
+    )
+    round_ = PrintRound(
+        **{
+            **round_.__dict__,
+            "tables": (*round_.tables, four),
+            "periods": (("18:30", 30), ("19:30", 30)),
+            "end_of_game": END_OF_GAME_WORDS["standard"],
+            "self_entry": True,
+        }
+    )
+    drawn = _pages_read(score_sheets_pdf(round_, "a4"), tmp_path / "drawn")
+    html = _pages_read(score_sheets_html_pdf(round_, "a4"), tmp_path / "html")
+    assert drawn == html
+    assert [code for _, codes in drawn for code in codes] == [t.url for t in round_.tables]
+    assert "Rooks)" in drawn[2][0] and "period" in drawn[0][0]
