@@ -32,8 +32,45 @@ def _fonts() -> None:
         pdfmetrics.registerFont(TTFont(name, FONT_DIR + name + ".ttf"))
 
 
+@functools.cache
+def _kerning(font: str) -> dict[tuple[str, str], float]:
+    """The font's kerning pairs (its `kern` table, as the browser's shaping applies them), by
+    characters, in thousandths of the size as ReportLab's widths are."""
+    from fontTools.ttLib import TTFont as Tables  # installed with WeasyPrint
+
+    tables = Tables(FONT_DIR + font + ".ttf", lazy=True)
+    if "kern" not in tables:
+        return {}
+    scale = 1000 / tables["head"].unitsPerEm
+    chars: dict[str, list[str]] = {}
+    for code, glyph in tables.getBestCmap().items():
+        chars.setdefault(glyph, []).append(chr(code))
+    pairs = {}
+    for table in tables["kern"].kernTables:
+        for (left, right), value in table.kernTable.items():
+            for a in chars.get(left, ()):
+                for b in chars.get(right, ()):
+                    pairs[a, b] = value * scale
+    return pairs
+
+
+def kerned(text: str, font: str) -> list[tuple[int, float]]:
+    """Where `text` is kerned: (the index of the pair's second character, the shift)."""
+    pairs = _kerning(font)
+    return [
+        (i, pairs[text[i - 1], text[i]])
+        for i in range(1, len(text))
+        if (text[i - 1], text[i]) in pairs
+    ]
+
+
+@functools.lru_cache(maxsize=65536)
 def width(text: str, font: str, size: float) -> float:
-    return pdfmetrics.stringWidth(text, font, size)
+    _fonts()
+    return (
+        pdfmetrics.stringWidth(text, font, size)
+        + sum(k for _, k in kerned(text, font)) * size / 1000
+    )
 
 
 # --- Lines of words ------------------------------------------------------------------------------
@@ -159,7 +196,12 @@ class Page:
         c = self.canvas
         c.setFillColor(GREY[colour] if colour else INK)
         c.setFont(font, size)
-        c.drawString(x, self.height - y, text)
+        start = 0
+        for i, shift in kerned(text, font):  # drawn in pieces, each moved by its pair's kerning
+            c.drawString(x, self.height - y, text[start:i])
+            x += pdfmetrics.stringWidth(text[start:i], font, size) + shift * size / 1000
+            start = i
+        c.drawString(x, self.height - y, text[start:])
 
     def rect(self, x: float, top: float, w: float, h: float, line: float):
         """A box whose border, `line` thick, lies inside x…x+w, top…top+h."""

@@ -2,6 +2,7 @@
 on A4 and US Letter, read back with poppler's pdfinfo and pdftotext."""
 
 import datetime
+from dataclasses import replace
 
 import pytest
 from django.urls import reverse
@@ -226,6 +227,35 @@ def _pages_read(pdf: bytes, tmp_path) -> list[tuple[list[str], list[str]]]:
     return pages
 
 
+def _word_lefts(pdf: bytes, tmp_path) -> list[list[tuple[str, float]]]:
+    """Each page's words with where each begins across the page (pdftotext -bbox), in points."""
+    import re
+    import subprocess
+
+    tmp_path.mkdir(exist_ok=True)
+    path = tmp_path / "lefts.pdf"
+    path.write_bytes(pdf)
+    out = subprocess.run(
+        ["pdftotext", "-bbox", str(path), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    return [
+        [(word, float(x)) for x, word in re.findall(r'xMin="([^"]*)".*?>(.*?)</word>', page)]
+        for page in out.split("<page ")[1:]
+    ]
+
+
+def _same_places(drawn: bytes, html: bytes, tmp_path) -> None:
+    """Every word begins where the HTML rendering puts it, within half a point (a pixel at
+    150 dpi): the drawn text is kerned as the browser's shaping kerns it ("Table 30")."""
+    a, b = _word_lefts(drawn, tmp_path / "a"), _word_lefts(html, tmp_path / "b")
+    assert [[w for w, _ in page] for page in a] == [[w for w, _ in page] for page in b]
+    lefts = [
+        (x, y) for pa, pb in zip(a, b, strict=True) for (_, x), (_, y) in zip(pa, pb, strict=True)
+    ]
+    worst = max(abs(x - y) for x, y in lefts)
+    assert worst < 0.5
+
+
 def test_e3_g8_drawn_score_cards_say_what_the_html_cards_say_with_the_same_qr_targets(tmp_path):
     """The cards drawn with ReportLab (issue 49) against the same round through the HTML
     template and WeasyPrint: page by page the same words and the same decoded QR targets,
@@ -234,9 +264,14 @@ def test_e3_g8_drawn_score_cards_say_what_the_html_cards_say_with_the_same_qr_ta
 
     round_ = sample_round(tables=3)
     round_ = PrintRound(**{**round_.__dict__, "self_entry": True})
-    drawn = _pages_read(score_cards_pdf(round_, "a4"), tmp_path / "drawn")
-    html = _pages_read(score_cards_html_pdf(round_, "a4"), tmp_path / "html")
+    round_ = PrintRound(
+        **{**round_.__dict__, "tables": (*round_.tables[:2], replace(round_.tables[2], number=30))}
+    )
+    drawn_pdf, html_pdf = score_cards_pdf(round_, "a4"), score_cards_html_pdf(round_, "a4")
+    drawn = _pages_read(drawn_pdf, tmp_path / "drawn")
+    html = _pages_read(html_pdf, tmp_path / "html")
     assert drawn == html
+    _same_places(drawn_pdf, html_pdf, tmp_path)
     assert [code for _, codes in drawn for code in codes] == [t.url for t in round_.tables]
 
 
@@ -268,8 +303,10 @@ def test_e5_g8_g10_drawn_score_sheets_say_what_the_html_sheets_say_with_the_same
             "self_entry": True,
         }
     )
-    drawn = _pages_read(score_sheets_pdf(round_, "a4"), tmp_path / "drawn")
-    html = _pages_read(score_sheets_html_pdf(round_, "a4"), tmp_path / "html")
+    drawn_pdf, html_pdf = score_sheets_pdf(round_, "a4"), score_sheets_html_pdf(round_, "a4")
+    drawn = _pages_read(drawn_pdf, tmp_path / "drawn")
+    html = _pages_read(html_pdf, tmp_path / "html")
     assert drawn == html
+    _same_places(drawn_pdf, html_pdf, tmp_path)
     assert [code for _, codes in drawn for code in codes] == [t.url for t in round_.tables]
     assert "Rooks)" in drawn[2][0] and "period" in drawn[0][0]
