@@ -1,6 +1,8 @@
 """An event round's printables (E3, G3, G8, G10): the pairings for the wall and one score card
 per table, as PDF. The HTML comes from templates (``templates/events/print/``) and WeasyPrint
-turns it into pages; the QR code on each card (segno, inline SVG) leads to the table's page.
+turns it into pages; the score cards and sheets are drawn straight onto the pages instead
+(``events/printdraw/``), their templates kept as the layout a test holds the drawing to. The QR
+code on each card leads to the table's page.
 
 Plain data in (``PrintRound``), bytes out: the view builds the round from the database."""
 
