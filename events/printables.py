@@ -1,7 +1,7 @@
 """An event round's printables (E3, G3, G8, G10): the pairings for the wall and one score card
 per table, as PDF. The HTML comes from templates (``templates/events/print/``) and WeasyPrint
-turns it into pages; the score cards and sheets are drawn straight onto the pages instead
-(``events/printdraw/``), their templates kept as the layout a test holds the drawing to. The QR
+turns it into pages; the pairings, score cards and sheets are drawn straight onto the pages
+instead (``events/printdraw/``), their templates kept as the layout a test holds the drawing to. The QR
 code on each card leads to the table's page.
 
 Plain data in (``PrintRound``), bytes out: the view builds the round from the database."""
@@ -85,16 +85,30 @@ def _pdf(template: str, context: dict) -> bytes:
     return HTML(string=html).write_pdf()
 
 
-def pairings_pdf(round: PrintRound, paper: str = "letter") -> bytes:
-    """By table, then everyone by name with their table (byes too), then the two-letter words."""
-    by_name = sorted(
+def _by_name(round: PrintRound) -> list[tuple[PrintSeat, int | None]]:
+    """Everyone with their table's number (None: a bye), in the wall list's order."""
+    return sorted(
         [(seat, table.number) for table in round.tables for seat in table.seats]
         + [(seat, None) for seat in round.byes],
         key=lambda row: (row[0].name.casefold(), row[0].number or 0),
     )
+
+
+def pairings_pdf(round: PrintRound, paper: str = "letter") -> bytes:
+    """By table, then everyone by name with their table (byes too), then the two-letter words,
+    drawn straight onto the pages (events/printdraw/): WeasyPrint took 7 s for a 500-table round
+    (issue 49). `pairings_html_pdf` is the same through the HTML template, the layout the
+    drawing follows (a test holds the two to the same words page by page)."""
+    from events.printdraw import pairings
+
+    return pairings.pairings(round, _paper(paper), _by_name(round))
+
+
+def pairings_html_pdf(round: PrintRound, paper: str = "letter") -> bytes:
+    """The pairings through `templates/events/print/pairings.html` and WeasyPrint."""
     return _pdf(
         "events/print/pairings.html",
-        {"round": round, "by_name": by_name, "page_size": _paper(paper)},
+        {"round": round, "by_name": _by_name(round), "page_size": _paper(paper)},
     )
 
 

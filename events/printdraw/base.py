@@ -23,7 +23,12 @@ PAGE_MARGIN_X, PAGE_MARGIN_Y = 12 * MM, 14 * MM
 BODY_MARGIN = 6.0  # the HTML body's 8 px
 RULE = 0.3 * MM  # a table's lines and a tick box's border
 INK = HexColor("#111111")
-GREY = {"#555": HexColor("#555555"), "#444": HexColor("#444444"), "#333": HexColor("#333333")}
+GREY = {
+    "#555": HexColor("#555555"),
+    "#444": HexColor("#444444"),
+    "#333": HexColor("#333333"),
+    "#999": HexColor("#999999"),
+}
 
 
 @functools.cache
@@ -210,14 +215,14 @@ class Page:
         c.setLineWidth(line)
         c.rect(x + line / 2, self.height - top - h + line / 2, w - line, h - line, fill=0)
 
-    def hline(self, x0: float, x1: float, y: float, line: float):
-        self.segment(x0, y, x1, y, line)
+    def hline(self, x0: float, x1: float, y: float, line: float, colour: str = ""):
+        self.segment(x0, y, x1, y, line, colour)
 
     def vline(self, x: float, y0: float, y1: float, line: float):
         self.segment(x, y0, x, y1, line)
 
-    def segment(self, x0: float, y0: float, x1: float, y1: float, line: float):
-        self.canvas.setStrokeColor(INK)
+    def segment(self, x0: float, y0: float, x1: float, y1: float, line: float, colour=""):
+        self.canvas.setStrokeColor(GREY[colour] if colour else INK)
         self.canvas.setLineWidth(line)
         self.canvas.line(x0, self.height - y0, x1, self.height - y1)
 

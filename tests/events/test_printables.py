@@ -310,3 +310,89 @@ def test_e5_g8_g10_drawn_score_sheets_say_what_the_html_sheets_say_with_the_same
     _same_places(drawn_pdf, html_pdf, tmp_path)
     assert [code for _, codes in drawn for code in codes] == [t.url for t in round_.tables]
     assert "Rooks)" in drawn[2][0] and "period" in drawn[0][0]
+
+
+def _word_boxes(pdf: bytes, tmp_path) -> list[list[tuple[str, float, float]]]:
+    """Each page's words with where each begins across the page and where its box ends below
+    (pdftotext -bbox), in points: the bottom follows the baseline whatever the font's embedding
+    says of its ascent."""
+    import re
+    import subprocess
+
+    tmp_path.mkdir(exist_ok=True)
+    path = tmp_path / "boxes.pdf"
+    path.write_bytes(pdf)
+    out = subprocess.run(
+        ["pdftotext", "-bbox", str(path), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    found = r'xMin="([^"]*)" yMin="[^"]*" xMax="[^"]*" yMax="([^"]*)">(.*?)</word>'
+    return [
+        [(word, float(x), float(y)) for x, y, word in re.findall(found, page)]
+        for page in out.split("<page ")[1:]
+    ]
+
+
+def _fest_for_the_wall(tables: int) -> PrintRound:
+    """A round for the wall: tables of two, three (every seventh) and four (every eleventh),
+    categories, teams, a long name that wraps, two byes and the two-letter words."""
+    number = iter(range(1, 1000))
+    built = []
+    for t in range(1, tables + 1):
+        seats = []
+        for s in range(1, (4 if t % 11 == 0 else 3 if t % 7 == 0 else 2) + 1):
+            n = next(number)
+            name = f"{NAMES[n % len(NAMES)]} {n}"
+            if n == 9:
+                name = "Maximiliana Wolkenstein-Ostrowska de la Fuente y Quiñones-Barrientos 9"
+            seats.append(
+                PrintSeat(
+                    seat=s,
+                    name=name,
+                    number=n,
+                    category=("Competitive", "Just for Fun", "Novice")[n % 3],
+                    team=f"Team Rooks {n % 4}" if n % 5 == 0 else "",
+                )
+            )
+        built.append(
+            PrintTable(
+                number=t,
+                seats=tuple(seats),
+                url=f"https://scrabble.example.edu/t/{t}/",
+                turn_seconds=None,
+            )
+        )
+    byes = tuple(
+        PrintSeat(seat=0, name=f"Bye Player {n}", number=n, category="Novice")
+        for n in (next(number), next(number))
+    )
+    return replace(
+        sample_round(),
+        tables=tuple(built),
+        byes=byes,
+        two_letter_words=tuple(f"{a}{b}" for a in "ABDEHIKLMNOPST" for b in "AEIOU"),
+    )
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_e3_g10_drawn_pairings_say_what_the_html_pairings_say_where_it_says_it(paper, tmp_path):
+    """The wall pairings drawn with ReportLab (issue 49) against the same round through the
+    HTML template and WeasyPrint, over several pages: page by page the same words, each
+    beginning within half a point of the HTML's and on the same line (its box's bottom within
+    half a point): the columns sized by their longest entries, a long name wrapped in its
+    column, tables of three and four breaking across pages with the header row repeated, the
+    byes, the list by name on its own pages and the two-letter words after it."""
+    from events.printables import pairings_html_pdf
+
+    round_ = _fest_for_the_wall(45)
+    drawn_pdf, html_pdf = pairings_pdf(round_, paper), pairings_html_pdf(round_, paper)
+    drawn, html = _word_boxes(drawn_pdf, tmp_path / "a"), _word_boxes(html_pdf, tmp_path / "b")
+    assert len(drawn) >= 5
+    assert [[w for w, *_ in page] for page in drawn] == [[w for w, *_ in page] for page in html]
+    placed = [
+        (a, b) for pa, pb in zip(drawn, html, strict=True) for a, b in zip(pa, pb, strict=True)
+    ]
+    assert max(abs(a[1] - b[1]) for a, b in placed) < 0.5
+    assert max(abs(a[2] - b[2]) for a, b in placed) < 0.5
+    second = [w for w, *_ in drawn[1]]
+    assert second[:4] == ["Table", "No.", "Player", "Category"]  # the header again
+    assert "Quiñones-Barrientos" in [w for page in drawn for w, *_ in page]
