@@ -140,7 +140,11 @@ def set_lines(
             owner = previous if not isinstance(previous, Box) else item
             gap = width(" ", owner[1], owner[2]) + spacing if not isinstance(owner, Box) else 0.0
         w = _item_width(item)
-        if lines[-1] and x + gap + w > room:
+        # A box stays on the line of what follows it unspaced (a tick box and its words).
+        need = w + (
+            _item_width(queue[0][1]) if isinstance(item, Box) and queue and not queue[0][0] else 0
+        )
+        if lines[-1] and x + gap + need > room:
             lines.append([])
             x, gap = 0.0, 0.0
         if not lines[-1] and anywhere and not isinstance(item, Box) and w > room:

@@ -99,8 +99,9 @@ def _card(page: Page | None, top: float, left: float, room: float, table, round_
         "every player passed three times",
         "time up",
     ):
+        # A tick box and its words are one piece: the line never breaks between them.
         ended.append((True, tick(9, 3 * MM, 1 * MM)))
-        ended += words(how, SANS, 9, spaced=False)
+        ended.append((False, (how, SANS, 9, "")))
     ended_lines = set_lines(ended, w)
     y += (
         page.lines(x, y, ended_lines, 9)

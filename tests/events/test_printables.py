@@ -396,3 +396,19 @@ def test_e3_g10_drawn_pairings_say_what_the_html_pairings_say_where_it_says_it(p
     second = [w for w, *_ in drawn[1]]
     assert second[:4] == ["Table", "No.", "Player", "Category"]  # the header again
     assert "Quiñones-Barrientos" in [w for page in drawn for w, *_ in page]
+
+
+def test_g3_a_cards_tick_box_never_parts_from_its_words():
+    """Issue 48: "time up" wrapped onto the next line, its tick box left at the end of the line
+    above. A box and the words after it (unspaced) are set on one line."""
+    from events.printdraw.base import Box, set_lines, tick, words
+
+    run = words("The game ended:", "DejaVuSans", 9, spaced=False)
+    for how in ("a player went out", "no play possible", "every player passed three times"):
+        run += [(True, tick(9, 8.5, 2.8)), (False, (how, "DejaVuSans", 9, ""))]
+    run += [(True, tick(9, 8.5, 2.8)), (False, ("time up", "DejaVuSans", 9, ""))]
+    for room in range(200, 520, 7):  # every width a card's line may have
+        lines = set_lines(run, room)
+        assert len(lines) > 1 or room > 400
+        for line in lines:
+            assert not isinstance(line[-1][1], Box), f"a tick box ends a line {room} pt wide"
