@@ -325,7 +325,8 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def _my_match_row(match, step, tz) -> str:
-    """A row of My matches, from the fragments kept by what they show (core/fragments.py)."""
+    """A row of My matches, from the fragments kept by what they show (core/fragments.py): each
+    opponent by the name they go by on the match page, in full."""
 
     return rendered(
         "league/_my_match_row.html",
@@ -333,17 +334,16 @@ def _my_match_row(match, step, tz) -> str:
             "match_id": match.id,
             "needs_you": step.needs_you,
             "step": step.text,
-            "opponents": tuple(
-                (each.full_name, each.first_name, each.email) for each in match.opponents
-            ),
-            # Before the game: each rated opponent's rating and the reader's chances (R1).
-            "odds": ()
-            if match.is_final
-            else tuple(
-                (each.first_name, each.rating, each.chance)
+            "opponents": tuple((each.name, each.email) for each in match.opponents),
+            # Before the game only (R1): each rated opponent's rating and the reader's chances;
+            # none once a result is reported, confirmed or not, or its card entered.
+            "odds": tuple(
+                (each.name, each.rating, each.chance)
                 for each in match.opponents
                 if each.chance is not None
-            ),
+            )
+            if _before_the_game(match)
+            else (),
             "placings": match.placings,
             "league_name": match.league_name,
             "round_number": match.round_number,
@@ -352,6 +352,17 @@ def _my_match_row(match, step, tz) -> str:
             if match.is_final
             else deadline_text(match.deadline, tz, match.report_window_days),
         },
+    )
+
+
+def _before_the_game(match) -> bool:
+    """Nothing of the game is known yet: not final, no live report (pending, disputed or
+    confirmed), no place or score on the player's seat."""
+    return (
+        not match.is_final
+        and match.report_status is None
+        and match.my_place is None
+        and match.my_score is None
     )
 
 

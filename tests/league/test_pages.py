@@ -102,7 +102,7 @@ def test_my_matches_escapes_what_players_typed(client, match, player, opponent):
     page = client.get(reverse("home")).content.decode()
     assert "<b>Sage" not in page
     assert "v &lt;b&gt;Sage &amp; &quot;Co&quot;&lt;/b&gt; Okafor" in page
-    assert "E-mail &lt;b&gt;Sage &amp; &quot;Co&quot;&lt;/b&gt;</a>" in page
+    assert "E-mail &lt;b&gt;Sage &amp; &quot;Co&quot;&lt;/b&gt; Okafor</a>" in page
 
 
 def test_staff_who_do_not_play_get_their_work_not_a_students_nag(client, director, staff, season):
