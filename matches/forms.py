@@ -7,6 +7,8 @@ from datetime import datetime
 from django import forms
 from django.utils import timezone
 
+from core.zones import zone_short
+
 from .game_records import MAX_RECORD_BYTES
 from .models import GameEnd
 from .results import MAX_SCORE, MIN_SCORE
@@ -78,8 +80,9 @@ class AcceptForm(forms.Form):
     def __init__(self, *args, proposal, tz, **kwargs):
         super().__init__(*args, **kwargs)
         self.by_key = {t.starts_at.isoformat(): t.starts_at for t in proposal.times.all()}
+        zone = zone_short(tz)
         self.fields["starts_at"].choices = [
-            (key, timezone.localtime(moment, tz).strftime("%a %b %-d, %-I:%M %p"))
+            (key, f"{timezone.localtime(moment, tz).strftime('%a %b %-d, %-I:%M %p')} {zone}")
             for key, moment in self.by_key.items()
         ]
 
