@@ -26,7 +26,7 @@ from . import (
     setup_form,
 )
 from .models import Entrant
-from .views import public, slips, volunteers
+from .views import public, slips, visitors, volunteers
 
 
 def pair_for_command(*, league, round, seed: int, repair: bool, all_entrants: bool):
@@ -102,6 +102,7 @@ EVENT = formats.Format(
     join=public.event_join_view,
     helper_home=volunteers.volunteer_home,
     student_home_part=slips.my_slips_part,
+    visitor_home_part=visitors.visitor_home_part,
     stored_pages=pages.render_event,
     page_sources=(
         Path(pages.__file__),

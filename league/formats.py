@@ -58,6 +58,11 @@ class Format:
     # template (an event's: their slips for today's and coming events, S4): (request,
     # profile) -> HTML, empty when there is nothing to show; a fixed number of queries.
     student_home_part: Callable | None = None
+    # A part of the home page a visitor (not signed in) reads from this format, rendered from
+    # its template (an event's: today's and coming public events, with their leaderboard and
+    # projector): (request) -> HTML, empty when there is nothing to show; one query. The
+    # format's leagues are then left out of the home page's list of public leagues.
+    visitor_home_part: Callable | None = None
     # More stored pages (the read model): (league, now, style) -> (html, JSON document), its
     # players named under a privacy style (``league.names``); and
     # the source files whose change makes the stored pages stale.
@@ -144,6 +149,16 @@ def student_home_parts(request, profile) -> list[str]:
         spec.student_home_part(request, profile)
         for spec in registered()
         if spec.student_home_part is not None
+    )
+    return [part for part in parts if part]
+
+
+def visitor_home_parts(request) -> list[str]:
+    """Every format's part of a visitor's home page (see Format.visitor_home_part)."""
+    parts = (
+        spec.visitor_home_part(request)
+        for spec in registered()
+        if spec.visitor_home_part is not None
     )
     return [part for part in parts if part]
 

@@ -34,6 +34,7 @@ from ..services import (
     waitlist_join,
     waitlist_leave,
 )
+from ..visitors import public_leagues_now
 
 LEAGUES_PER_PAGE = 20
 
@@ -320,6 +321,14 @@ def home(request: HttpRequest) -> HttpResponse:
             tz=profile.institution.tz,
             is_front_desk=roles.is_front_desk_of(request.user, profile.institution),
             is_director=roles.is_director_of(request.user, profile.institution),
+        )
+    elif not request.user.is_authenticated:
+        # A visitor: what there is to watch, today's events first (their formats' parts).
+        leagues, more = public_leagues_now()
+        context.update(
+            visitor_parts=formats.visitor_home_parts(request),
+            public_leagues=leagues,
+            more_leagues=more,
         )
     return render(request, "league/home.html", context)
 
