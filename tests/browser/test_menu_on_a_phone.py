@@ -57,6 +57,10 @@ def test_the_menu_is_one_row_on_a_phone_and_opens_without_a_script(
         page.get_by_role("link", name="Profile").click()
         expect(page).to_have_url(base + "/profile/")
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE_390["width"]
+        # Log out is the one log-out form's button, in the menu too.
+        page.locator(".menu-narrow > summary").click()
+        page.locator(".menu-narrow").get_by_role("button", name="Log out").click()
+        expect(page.locator(".site-header").get_by_role("link", name="Log in")).to_be_visible()
         page.context.close()
 
     wide = browser.new_context(viewport=DESKTOP).new_page()
