@@ -35,3 +35,74 @@ def campus_id_fits(campus_id: str, pattern: str) -> bool:
     if not campus_id.isascii() or len(campus_id) > MAX_LENGTH:
         return False
     return _compiled(pattern).fullmatch(campus_id) is not None
+
+
+# --- A pattern in words (the admin says what the institution's pattern means) ---------------------
+
+# The character classes a simple pattern is made of: (one, many, example characters).
+_CLASSES = {
+    r"\d": ("digit", "digits", "1234567890"),
+    "[0-9]": ("digit", "digits", "1234567890"),
+    "[A-Z]": ("capital letter", "capital letters", "ABCDEFGHIJ"),
+    "[a-z]": ("lower-case letter", "lower-case letters", "abcdefghij"),
+    "[A-Za-z]": ("letter", "letters", "AbCdEfGhIj"),
+    "[a-zA-Z]": ("letter", "letters", "aBcDeFgHiJ"),
+}
+_TOKEN = re.compile(
+    r"(?P<what>\\d|\[0-9\]|\[A-Z\]|\[a-z\]|\[A-Za-z\]|\[a-zA-Z\]|[A-Za-z0-9]|\\?-)"
+    r"(?P<times>\{(?P<low>\d+)(?:,(?P<high>\d+))?\}|\+|\?)?"
+)
+_NUMBERS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+
+
+def _count(n: int) -> str:
+    return _NUMBERS[n] if n < len(_NUMBERS) else str(n)
+
+
+def _part(what: str, times: str | None, low: str | None, high: str | None) -> tuple[str, str]:
+    """One piece of a pattern in words, and its piece of the example."""
+    if what in _CLASSES:
+        one, many, sample = _CLASSES[what]
+    else:
+        literal = what.lstrip("\\")
+        one, many = ("a hyphen", "hyphens") if literal == "-" else (f'"{literal}"', f'"{literal}"s')
+        sample = literal * 10
+    article = "an" if one[0] in "aeiou" else "a"
+    one_said = one if one.startswith(("a ", '"')) else f"{article} {one}"
+    if not times:
+        return one_said, sample[0]
+    if times == "+":
+        return f"one or more {many}", sample[:3]
+    if times == "?":
+        return f"an optional {one.removeprefix('a ')}", sample[0]
+    first = int(low)
+    if high is None:
+        words = one_said if first == 1 else f"{_count(first)} {many}"
+    else:
+        last = int(high)
+        joined = "or" if last == first + 1 else "to"
+        words = f"{_count(first)} {joined} {_count(last)} {many}"
+    return words, (sample * (first // len(sample) + 1))[:first]
+
+
+def pattern_in_words(pattern: str) -> str | None:
+    """A simple campus-ID pattern said in words with an example: \\d{7} → "seven digits, for
+    example 1234567"; [A-Z]\\d{6} → "a capital letter and six digits, for example A123456".
+    None where the pattern is not one of these simple ones (its hint in words is the director's
+    to write)."""
+    body = pattern.removeprefix("^").removesuffix("$")
+    parts, position = [], 0
+    while position < len(body):
+        token = _TOKEN.match(body, position)
+        if token is None:
+            return None
+        parts.append(_part(token["what"], token["times"], token["low"], token["high"]))
+        position = token.end()
+    if not parts or len(parts) > 6:
+        return None
+    words = [said for said, _ in parts]
+    example = "".join(sample for _, sample in parts)
+    if not campus_id_fits(example, pattern):
+        return None
+    said = words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+    return f"{said}, for example {example}"

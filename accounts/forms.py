@@ -3,8 +3,9 @@ from django import forms
 from django.db import transaction
 
 from core.errors import DomainError
+from core.zones import zone_choices
 
-from .campus_ids import normalize_campus_id
+from .campus_ids import normalize_campus_id, pattern_in_words
 from .errors import CampusIdTaken
 from .models import EquipmentItem, Institution, PlayerProfile, Season
 from .selectors import available_items, institution_for_email
@@ -192,3 +193,56 @@ class CampusIdAdminForm(forms.ModelForm):
             except DomainError as error:
                 self.add_error("campus_id", error.message)
         return cleaned
+
+
+PATTERN_HELP = (
+    "How the whole campus ID must look, written as a pattern (a regular expression): \\d{7} "
+    "is seven digits, [A-Z]\\d{6} a capital letter and six digits, \\d{8,9} eight or nine digits."
+)
+
+
+class InstitutionAdminForm(forms.ModelForm):
+    """The admin's form for an institution: its time zone picked from every zone there is (it
+    was typed), its campus-ID pattern explained in words, and what the pattern it holds means."""
+
+    timezone = forms.ChoiceField(
+        label="Time zone",
+        help_text="Every time and deadline is said and read in it: players' proposed times, "
+        "rounds' deadlines, the nightly's 02:00.",
+    )
+
+    class Meta:
+        model = Institution
+        fields = [
+            "name",
+            "slug",
+            "email_domains",
+            "campus_id_pattern",
+            "campus_id_hint",
+            "timezone",
+            "default_venue",
+            "front_desk_location",
+            "loan_hours",
+            "public_names",
+            "guest_data_days",
+            "personal_data_years",
+        ]
+        labels = {"campus_id_pattern": "Campus ID pattern", "campus_id_hint": "Campus ID in words"}
+        help_texts = {
+            "campus_id_hint": 'How the ID looks, in words: students read "Campus ID must be '
+            '…" with it, as in "seven digits".'
+        }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = list(zone_choices())
+        stored = self.instance.timezone if self.instance.pk else ""
+        if stored and stored not in dict(choices):
+            choices.insert(0, (stored, stored))  # kept as it is, though no longer listed
+        self.fields["timezone"].choices = choices
+        if "campus_id_pattern" in self.fields:
+            help_text = PATTERN_HELP
+            words = pattern_in_words(self.instance.campus_id_pattern or "")
+            if words:
+                help_text += f" The pattern now: {words}."
+            self.fields["campus_id_pattern"].help_text = help_text

@@ -8,6 +8,9 @@ signed-in user tells their own institution (`user.institution`, a property of ac
 from django.contrib import admin
 from django.contrib.admin.utils import get_fields_from_path
 from django.core.exceptions import ValidationError
+from django.db import models
+
+from .forms import SLUG_INVALID
 
 # How to reach the institution from each model a form may offer in a drop-down. Each app's
 # admin module adds its own models.
@@ -61,6 +64,12 @@ class InstitutionScopedAdmin(admin.ModelAdmin):
             else item
             for item in super().get_list_filter(request)
         ]
+
+    def formfield_for_dbfield(self, db_field, request, **kwargs):
+        if isinstance(db_field, models.SlugField):
+            # Django's "Enter a valid “slug”…" means nothing to a director.
+            kwargs.setdefault("error_messages", {"invalid": SLUG_INVALID})
+        return super().formfield_for_dbfield(db_field, request, **kwargs)
 
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
         scope = _scope(request, db_field.related_model)

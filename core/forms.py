@@ -19,6 +19,19 @@ def no_control_characters(value: str) -> None:
         raise ValidationError(error.message, code="control_character") from None
 
 
+# What a slug is, said to whoever types one ("Enter a valid “slug”…" said nothing to a director).
+SLUG_INVALID = (
+    "This is part of a web address: use lower-case letters, digits and hyphens only, for example "
+    "spring-league (no spaces, accents or other signs)."
+)
+
+
+class WebAddressField(forms.SlugField):
+    """A slug typed in a form, refused in words when it is not one."""
+
+    default_error_messages = {"invalid": SLUG_INVALID}
+
+
 class TextField(forms.CharField):
     """A CharField that refuses control characters as well as NUL (Django refuses only NUL)."""
 

@@ -27,7 +27,7 @@ from . import (
     setup_form,
 )
 from .models import Entrant
-from .views import public, slips, volunteers
+from .views import public, slips, visitors, volunteers
 
 
 def pair_for_command(*, league, round, seed: int, repair: bool, all_entrants: bool):
@@ -126,6 +126,7 @@ EVENT = formats.Format(
     helper_home=volunteers.volunteer_home,
     student_home_part=slips.my_slips_part,
     doors_on=doors_on,
+    visitor_home_part=visitors.visitor_home_part,
     stored_pages=pages.render_event,
     page_sources=(
         Path(pages.__file__),

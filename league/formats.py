@@ -69,6 +69,11 @@ class Format:
     # The doors of this format's leagues open on `day` at the institution, for the front desk's
     # home and page (an event's check-in on its day): (institution, day) -> [Door].
     doors_on: Callable | None = None
+    # A part of the home page a visitor (not signed in) reads from this format, rendered from
+    # its template (an event's: today's and coming public events, with their leaderboard and
+    # projector): (request) -> HTML, empty when there is nothing to show; one query. The
+    # format's leagues are then left out of the home page's list of public leagues.
+    visitor_home_part: Callable | None = None
     # More stored pages (the read model): (league, now, style) -> (html, JSON document), its
     # players named under a privacy style (``league.names``); and
     # the source files whose change makes the stored pages stale.
@@ -177,6 +182,16 @@ def doors_today(institution) -> list[Door]:
         if spec.doors_on is not None
         for door in spec.doors_on(institution, day)
     ]
+
+
+def visitor_home_parts(request) -> list[str]:
+    """Every format's part of a visitor's home page (see Format.visitor_home_part)."""
+    parts = (
+        spec.visitor_home_part(request)
+        for spec in registered()
+        if spec.visitor_home_part is not None
+    )
+    return [part for part in parts if part]
 
 
 def registered() -> list[Format]:

@@ -5,6 +5,7 @@ from django.db.models import Count, Exists, OuterRef, Prefetch, Subquery
 from django.db.models.functions import Coalesce
 
 from accounts import privacy, roles
+from accounts.models import player_name
 from core.raw import moment, placeholders, sql_list
 from matches.models import Match, Seat
 from matches.next_step import MyMatch, Opponent
@@ -284,8 +285,8 @@ SELECT m.id, m.status, m.deadline, m.scheduled_at, league.name, round.number, se
         WHERE dispute.report_id = live.id AND dispute.raised_by_id = seat.player_id)),
     seat.place, seat.score, league.format IN ({cards_only_formats}), m."table",
     league.report_window_days,
-    other.player_id, COALESCE(person.first_name, profile.display_name),
-    COALESCE(person.last_name, ''), COALESCE(person.email, profile.email), other.place, other.score,
+    other.player_id, person.first_name, person.last_name, person.email, profile.display_name,
+    profile.email, other.place, other.score,
     theirs.rating, theirs.deviation, mine.rating, mine.deviation
 FROM matches_seat seat
 JOIN matches_match m ON m.id = seat.match_id
@@ -326,7 +327,9 @@ def my_matches(profile, *, seasons) -> list:
         rows = cursor.fetchall()
     matches: dict[int, MyMatch] = {}
     for row in rows:
-        *fields, opponent_id, first, last, email, place, score = row[:-4]
+        *fields, opponent_id, first, last, address, guest_name, guest_address, place, score = row[
+            :-4
+        ]
         ratings = row[-4:]
         match = matches.get(fields[0])
         if match is None:
@@ -338,9 +341,16 @@ def my_matches(profile, *, seasons) -> list:
                 bool(fields[15]),
             )
             match = matches[fields[0]] = MyMatch(*fields)
-        if opponent_id is not None:  # a guest opponent has no user: named by their profile
-            name = f"{first} {last}".strip()
-            match.opponents.append(Opponent(name, first, email, place, score, *_odds(*ratings)))
+        if opponent_id is not None:
+            # Named as their match page names them to their opponents (P1, P2: the name as
+            # given, withheld or not; "Former player N" once forgotten, P4), in full: two
+            # opponents called Casey are two people. A guest has no user: their display name.
+            name = player_name(first, last, address, guest_name)
+            # Their address to write to, a guest's own if they gave one; none once forgotten.
+            email = guest_address if address is None else address
+            if email and privacy.former_name_of_address(email):
+                email = None
+            match.opponents.append(Opponent(name, email or "", place, score, *_odds(*ratings)))
     return list(matches.values())
 
 

@@ -9,7 +9,7 @@ from datetime import datetime
 
 from django import forms
 
-from core.forms import TextField
+from core.forms import TextField, WebAddressField
 
 from .models import ChallengeRule, EndOfGameRule, League, Lexicon
 
@@ -56,7 +56,7 @@ class SetupForm(forms.Form):
 
     season = forms.ModelChoiceField(label="Season", queryset=None)
     name = TextField(label="Name", max_length=League._meta.get_field("name").max_length)
-    slug = forms.SlugField(
+    slug = WebAddressField(
         label="Address on the site (letters, digits and hyphens: /leagues/<this>/)", max_length=50
     )
     venue = TextField(label="Venue", required=False, max_length=200)

@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from core.forms import WholeNumberField
+from core.zones import zone_short
 
 from .game_records import MAX_RECORD_BYTES
 from .models import GameEnd
@@ -105,8 +106,9 @@ class AcceptForm(forms.Form):
     def __init__(self, *args, proposal, tz, **kwargs):
         super().__init__(*args, **kwargs)
         self.by_key = {t.starts_at.isoformat(): t.starts_at for t in proposal.times.all()}
+        zone = zone_short(tz)
         self.fields["starts_at"].choices = [
-            (key, timezone.localtime(moment, tz).strftime("%a %b %-d, %-I:%M %p"))
+            (key, f"{timezone.localtime(moment, tz).strftime('%a %b %-d, %-I:%M %p')} {zone}")
             for key, moment in self.by_key.items()
         ]
 

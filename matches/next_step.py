@@ -11,8 +11,7 @@ from .policy import MatchFacts, NextStep
 
 @dataclass
 class Opponent:
-    full_name: str
-    first_name: str
+    name: str  # in full, as their match page names them to their opponents (P1, P2)
     email: str
     place: int | None = None
     score: int | None = None
@@ -51,11 +50,11 @@ class MyMatch:
 
     @property
     def placings(self) -> str:
-        """ "1st Ana 412 · 2nd you 377 · …" for a played game (G9); empty otherwise."""
+        """ "1st Ana Quill 412 · 2nd you 377 · …" for a played game (G9); empty otherwise."""
         if self.my_place is None:
             return ""
         seated = [(self.my_place, 0, "you", self.my_score)] + [
-            (each.place, index, each.first_name, each.score)
+            (each.place, index, each.name, each.score)
             for index, each in enumerate(self.opponents, start=1)
             if each.place is not None
         ]

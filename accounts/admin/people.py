@@ -11,7 +11,7 @@ from core.admin import InstitutionScopedAdmin
 from core.errors import DomainError, NotAllowed
 
 from .. import privacy, roles
-from ..forms import CampusIdAdminForm
+from ..forms import CampusIdAdminForm, InstitutionAdminForm
 from ..models import (
     Institution,
     PlayerProfile,
@@ -25,6 +25,7 @@ from ..services import forget_refusal, profile_forget, role_grant, role_revoke
 @admin.register(Institution)
 class InstitutionAdmin(InstitutionScopedAdmin):
     institution_path = "pk"
+    form = InstitutionAdminForm
     list_display = ["name", "slug", "email_domains", "campus_id_hint", "timezone"]
     prepopulated_fields = {"slug": ["name"]}
 

@@ -1,8 +1,9 @@
 """League's pages by audience: public (`public`: a league, its standings, bracket, calendar and
-words), a signed-in student's (`students`: home, the leagues list, joining, the waitlist,
+words), the home page (`home`), a signed-in student's (`students`: the leagues list, joining, the waitlist,
 withdrawing, their own data) and the director's (`director`, `director_exports`,
 `director_rounds`, `settings_files`, reached by their module from the URLs)."""
 
+from .home import home
 from .public import (
     league_bracket,
     league_bracket_json,
@@ -15,7 +16,6 @@ from .public import (
 )
 from .students import (
     LEAGUES_PER_PAGE,
-    home,
     league_join_view,
     league_list,
     league_waitlist_leave_view,

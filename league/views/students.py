@@ -1,5 +1,5 @@
-"""What a signed-in student does: the home page with My matches, the leagues list, joining, the
-waitlist, withdrawing, and downloading everything the site holds about them."""
+"""What a signed-in student does: the leagues list, joining, the waitlist, withdrawing, and
+downloading everything the site holds about them. Their home page is `home.py`."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -7,25 +7,22 @@ from django.core.paginator import Paginator
 from django.db.models import Exists, OuterRef, Subquery
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from accounts import privacy, roles
 from accounts.models import Eligibility, EligibilityStatus
-from accounts.selectors import current_season, eligibility_of, institution_counts, next_step_for
+from accounts.selectors import institution_counts
 from accounts.services import export_record
 from core.actions import posted_from
 from core.compiled import CompiledQuery
 from core.errors import DomainError
 from core.fragments import rendered
-from matches.deadlines import deadline_text
-from matches.next_step import next_step
 
 from .. import formats
 from ..models import Entry, League, WaitlistEntry
 from ..personal_data import personal_data
 from ..policies import join_refusal
-from ..selectors import leagues_for, my_matches
+from ..selectors import leagues_for
 from ..services import (
     entry_leave,
     league_join,
@@ -34,7 +31,6 @@ from ..services import (
     waitlist_join,
     waitlist_leave,
 )
-from .doors import todays_doors
 
 LEAGUES_PER_PAGE = 20
 
@@ -266,100 +262,6 @@ def league_waitlist_leave_view(request: HttpRequest, slug: str) -> HttpResponse:
     else:
         messages.success(request, f"You left the waitlist for {league}.")
     return redirect(league)
-
-
-def home(request: HttpRequest) -> HttpResponse:
-    """Visitors: what this is. Students: eligibility and "My matches", each with the next step."""
-
-    context = {}
-    # The authentication backend loaded the profile and its institution with the user.
-    profile = getattr(request.user, "profile", None) if request.user.is_authenticated else None
-    if profile and not profile.campus_id:
-        # Not a student: staff, or a helper whose home is their format's (a volunteer scorer's
-        # scoring table).
-        if not roles.is_front_desk_of(request.user, profile.institution):
-            if (helping := formats.helper_home(request)) is not None:
-                return helping
-    if profile:
-        season = current_season(profile.institution)
-        eligibility = eligibility_of(profile, season) if season else None
-        now = timezone.now()
-        rows = [
-            {"match": match, "step": next_step(match, profile.pk, now)}
-            for match in my_matches(profile, seasons=[season] if season else [])
-        ]
-        rows.sort(
-            key=lambda row: (
-                not row["step"].needs_you,
-                row["match"].is_final,
-                row["match"].deadline,
-            )
-        )
-        tz = profile.institution.tz
-        for row in rows:
-            row["html"] = _my_match_row(row["match"], row["step"], tz)
-        # Leagues joined whose rounds are not drawn yet: home says so, and when they will be.
-        joined = (
-            list(
-                League.objects.filter(
-                    season=season,
-                    entries__player=profile,
-                    entries__withdrawn_at__isnull=True,
-                    rounds__isnull=True,
-                )
-                .select_related("season")
-                .order_by("name")
-            )
-            if season
-            else []
-        )
-        is_front_desk = roles.is_front_desk_of(request.user, profile.institution)
-        context.update(
-            # On an event's day the front desk's way to its door comes first.
-            doors=todays_doors(request, profile.institution) if is_front_desk else "",
-            home_parts=formats.student_home_parts(request, profile),
-            profile=profile,
-            season=season,
-            eligibility=eligibility,
-            next_step=next_step_for(eligibility) if eligibility else "",
-            rows=rows,
-            joined=joined,
-            tz=profile.institution.tz,
-            is_front_desk=is_front_desk,
-            is_director=roles.is_director_of(request.user, profile.institution),
-        )
-    return render(request, "league/home.html", context)
-
-
-def _my_match_row(match, step, tz) -> str:
-    """A row of My matches, from the fragments kept by what they show (core/fragments.py)."""
-
-    return rendered(
-        "league/_my_match_row.html",
-        {
-            "match_id": match.id,
-            "needs_you": step.needs_you,
-            "step": step.text,
-            "opponents": tuple(
-                (each.full_name, each.first_name, each.email) for each in match.opponents
-            ),
-            # Before the game: each rated opponent's rating and the reader's chances (R1).
-            "odds": ()
-            if match.is_final
-            else tuple(
-                (each.first_name, each.rating, each.chance)
-                for each in match.opponents
-                if each.chance is not None
-            ),
-            "placings": match.placings,
-            "league_name": match.league_name,
-            "round_number": match.round_number,
-            "table": match.table,
-            "due": ""
-            if match.is_final
-            else deadline_text(match.deadline, tz, match.report_window_days),
-        },
-    )
 
 
 @login_required

@@ -14,6 +14,7 @@ from django.utils import timezone
 from accounts import roles
 from accounts.models import User
 from core.errors import DomainError, NotAllowed
+from core.zones import zone_short
 
 from ..models import (
     LIVE_REPORT_STATUSES,
@@ -302,9 +303,10 @@ def directors(match: Match) -> list:
 
 
 def local(match: Match, moment: datetime) -> str:
-    return timezone.localtime(moment, match.league.season.institution.tz).strftime(
-        "%a %b %-d, %-I:%M %p"
-    )
+    """A moment on the league's clock, saying whose: "Thu Dec 3, 6:00 PM Central" (a player's
+    phone may sit in another zone)."""
+    tz = match.league.season.institution.tz
+    return f"{timezone.localtime(moment, tz).strftime('%a %b %-d, %-I:%M %p')} {zone_short(tz)}"
 
 
 def scoreline(scores: Sequence[int]) -> str:

@@ -2,7 +2,8 @@ from zoneinfo import ZoneInfo
 
 from django import template
 
-from matches.deadlines import deadline_text, match_due
+from core.zones import zone_long, zone_short
+from matches.deadlines import deadline_text, match_due, match_due_in_zone
 
 register = template.Library()
 
@@ -21,3 +22,22 @@ def due(match):
     """``{{ match|due }}``: "play by Fri Nov 27", or "report by …" where the league gives days
     to report after play (matches.deadlines)."""
     return match_due(match)
+
+
+@register.filter
+def due_in_zone(match):
+    """``{{ match|due_in_zone }}``: "play by Thu Dec 3, 11:59 PM Central", where a reader may
+    sit in another zone."""
+    return match_due_in_zone(match)
+
+
+@register.filter
+def zone(tz):
+    """``{{ tz|zone }}``: "Central", a zone's plain short name (core/zones.py)."""
+    return zone_short(tz) if tz else ""
+
+
+@register.filter
+def zone_in_full(tz):
+    """``{{ tz|zone_in_full }}``: "Central Time (Chicago)"."""
+    return zone_long(tz) if tz else ""

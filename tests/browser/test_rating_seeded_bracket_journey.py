@@ -87,7 +87,9 @@ def test_r4_r5_a_tournament_seeded_by_imported_ratings(
     hana = signed_in(browser, base, players["Hana"].user.email)
     hana.goto(f"{base}/")
     odds = hana.get_by_test_id("my-odds")
-    expect(odds).to_contain_text("Felix rated 1910: your chance of winning about")
+    expect(odds).to_contain_text(
+        f"{players['Felix'].name} rated 1910: your chance of winning about"
+    )
     chance = int(odds.inner_text().rsplit("about", 1)[1].strip(" %"))
     assert 10 <= chance <= 16  # 590 points apart: NASPA expects about 13 wins in 100
     assert hana.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]

@@ -210,7 +210,7 @@ def test_e4_standings_and_my_matches_of_a_student_name_the_guest(
     assert len(rows) == 4
     assert "Gus Visitor" in [row["player"] for row in rows]
     (mine,) = my_matches(ana, seasons=[open_club.season])
-    assert "Gus Visitor" in [opponent.full_name for opponent in mine.opponents]
+    assert "Gus Visitor" in [opponent.name for opponent in mine.opponents]
     client.force_login(ana.user)
     home = client.get(reverse("home")).content.decode()
     assert "v Gus Visitor" in home

@@ -131,8 +131,8 @@ def test_a_club_tables_e_mail_links_stand_apart_on_a_students_home():
             "needs_you": True,
             "step": "Report the result",
             "opponents": (
-                ("Kai Thistlewood", "Kai", "kai@example.edu"),
-                ("Casey Ives", "Casey", "casey@example.edu"),
+                ("Kai Thistlewood", "kai@example.edu"),
+                ("Casey Ives", "casey@example.edu"),
             ),
             "placings": "",
             "league_name": "Thursday Club",
@@ -142,7 +142,7 @@ def test_a_club_tables_e_mail_links_stand_apart_on_a_students_home():
         },
     )
 
-    assert "E-mail Kai</a> <a" in row and "E-mail Casey" in row
+    assert "E-mail Kai Thistlewood</a> <a" in row and "E-mail Casey Ives" in row
 
 
 def test_a_deadline_reads_the_same_in_the_mail_and_the_admin(

@@ -102,7 +102,7 @@ def test_my_matches_escapes_what_players_typed(client, match, player, opponent):
     page = client.get(reverse("home")).content.decode()
     assert "<b>Sage" not in page
     assert "v &lt;b&gt;Sage &amp; &quot;Co&quot;&lt;/b&gt; Okafor" in page
-    assert "E-mail &lt;b&gt;Sage &amp; &quot;Co&quot;&lt;/b&gt;</a>" in page
+    assert "E-mail &lt;b&gt;Sage &amp; &quot;Co&quot;&lt;/b&gt; Okafor</a>" in page
 
 
 def test_staff_who_do_not_play_get_their_work_not_a_students_nag(client, director, staff, season):
@@ -143,7 +143,7 @@ def test_deadlines_show_in_the_institutions_time_zone(client, match, player):
     play_by = match.round.play_by
     assert f"play by {play_by.strftime('%a %b %-d')}" in page
     detail = client.get(match.get_absolute_url()).content.decode()
-    assert f"Play by {play_by.strftime('%a %b %-d')} (" in detail
+    assert f"Play by {play_by.strftime('%a %b %-d')}, 11:59 PM Central" in detail
     assert "12:00 AM" not in detail and "midnight" not in detail
 
 
@@ -159,6 +159,22 @@ def test_a_deadline_at_another_time_reads_as_a_day_and_time():
     assert deadline_text(midnight, chicago, report_window_days=2) == "report by Fri Nov 27"
     afternoon = datetime(2026, 11, 28, 21, 30, tzinfo=UTC)
     assert deadline_text(afternoon, chicago) == "play by Sat Nov 28, 3:30 PM"
+
+
+def test_a_deadline_said_with_its_zone_names_it_plainly():
+    """Issue 48: the match page said "(America/Chicago)". Where the zone is said, it is the last
+    minute of the day and the zone's plain name."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    from matches.deadlines import deadline_in_zone
+
+    chicago, new_york = ZoneInfo("America/Chicago"), ZoneInfo("America/New_York")
+    midnight = datetime(2026, 12, 4, 6, 0, tzinfo=UTC)
+    assert deadline_in_zone(midnight, chicago) == "play by Thu Dec 3, 11:59 PM Central"
+    assert deadline_in_zone(midnight, chicago, 2) == "report by Thu Dec 3, 11:59 PM Central"
+    afternoon = datetime(2026, 7, 28, 21, 30, tzinfo=UTC)
+    assert deadline_in_zone(afternoon, new_york) == "play by Tue Jul 28, 5:30 PM Eastern"
 
 
 # --- Leagues ---------------------------------------------------------------------------------------

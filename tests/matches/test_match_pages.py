@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from league.models import Lexicon
-from matches.deadlines import deadline_text
+from matches.deadlines import deadline_in_zone
 from matches.models import Dispute, GameEnd, MatchStatus, ResultReport, ScheduleProposal
 from matches.services import equipment_agree, proposal_create, rule
 from tests.support import (
@@ -409,8 +409,9 @@ def test_the_director_resolves_a_dispute_in_the_admin_with_a_reason(
     # The deadline in the institution's clock, as the new-deadline field expects it.
     deadline = dispute.report.match.deadline
     league = dispute.report.match.league
-    said = deadline_text(deadline, season.institution.tz, league.report_window_days)
-    assert f"Deadline: {said} ({season.institution.tz.key})" in page
+    said = deadline_in_zone(deadline, season.institution.tz, league.report_window_days)
+    assert f"Deadline: {said}." in page and said.endswith(" PM Central")
+    assert "America/Chicago" not in page
     assert "Result disputed by" in page and "— disputed by" not in page  # labels, not codes
     assert "Turn 5: Miscount at turn 5" in page and "Turn ?" not in page
 
@@ -514,3 +515,31 @@ def test_a_proposed_time_is_read_in_the_institutions_time_zone(client, match, pl
     client.post(reverse("match_propose", args=[match.pk]), {"time_1": f"{day.isoformat()}T18:00"})
     moment = ScheduleProposal.objects.get().times.get().starts_at
     assert timezone.localtime(moment, ZoneInfo("America/Chicago")).hour == 18
+
+
+def test_l1_the_proposal_form_says_the_zone_it_reads_times_in(client, match, player, opponent):
+    """Issue 48: "6:00 PM" typed on a phone set to New York was saved as Chicago's 6:00 PM and
+    nothing said so. The form says whose clock it reads; the times offered, the agreed time and
+    the deadline say the zone's plain name, never "America/Chicago"."""
+    from zoneinfo import ZoneInfo
+
+    client.force_login(player.user)
+    url = reverse("match_detail", args=[match.pk])
+    page = client.get(url).content.decode()
+    assert "Times are Central Time (Chicago)" in page
+    assert re.search(r"<dt>Deadline</dt><dd>Play by \w{3} \w{3} \d+, 11:59 PM Central</dd>", page)
+    assert "America/" not in page
+
+    day = (
+        timezone.localtime(timezone.now(), ZoneInfo("America/Chicago")) + timedelta(days=2)
+    ).date()
+    client.post(reverse("match_propose", args=[match.pk]), {"time_1": f"{day.isoformat()}T18:00"})
+    said = f"{day:%a %b} {day.day}, 6:00 PM"
+    assert f"{said} (Central time)" in client.get(url).content.decode()  # waiting on them
+    client.force_login(opponent.user)
+    offered = client.get(url).content.decode()
+    assert f"{said} Central" in offered  # the choice to accept
+    proposal = ScheduleProposal.objects.get()
+    key = proposal.times.get().starts_at.isoformat()
+    client.post(reverse("match_accept", args=[match.pk, proposal.pk]), {"starts_at": key})
+    assert f"Playing {said} Central at" in client.get(url).content.decode()

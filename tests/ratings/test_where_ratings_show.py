@@ -14,7 +14,18 @@ from league.refresh import refresh_leagues
 from matches.services import card_enter
 from ratings import glicko
 from ratings.imports import ratings_import
-from tests.support import FEST, known_ratings, match_between, run, table_of, write
+from tests.support import (
+    FEST,
+    confirmed_game,
+    entrant,
+    known_ratings,
+    match_between,
+    open_dispute,
+    run,
+    submitted_report,
+    table_of,
+    write,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -32,9 +43,55 @@ def test_r1_my_matches_shows_the_opponents_rating_and_my_chances_before_the_game
 
     chance = round(100 * glicko.expected(glicko.Rated(1500, 100), glicko.Rated(1800, 100)))
     assert 20 < chance < 30
-    assert f"Bo rated 1800: your chance of winning about {chance}%" in page
+    assert f"Bo Example rated 1800: your chance of winning about {chance}%" in page
     # Cy is unrated: a newcomer's 1500 and 350, so the reader's chance is about even.
-    assert "Cy unrated: your chance of winning about 50%" in page
+    assert "Cy Example unrated: your chance of winning about 50%" in page
+
+
+def test_r1_p1_my_matches_names_two_opponents_of_one_first_name_apart(client, league, table):
+    """Issue 48: "Casey rated 1202*; Casey rated 1786*" were two people. Each opponent is
+    named in full, as the match page names them to their opponent; a withheld opponent too
+    (P2: her opponents read her name), a forgotten one as "Former player N" (P4)."""
+    from accounts.services import name_withhold
+    from accounts.services.forgetting import profile_forget
+
+    ada = table[0]
+    rowe = entrant(league, first_name="Casey", last_name="Rowe")
+    pike = entrant(league, first_name="Casey", last_name="Pike")
+    gone = entrant(league, first_name="Noor", last_name="Vale")
+    known_ratings(league.season.institution, {rowe: 1202, pike: 1786, ada: 1500})
+    name_withhold(actor=pike.user, profile=pike, withhold=True)
+    for each in (rowe, pike, gone):
+        match_between(league, ada, each)
+    profile_forget(actor=gone.user, profile=gone)
+    client.force_login(ada.user)
+
+    page = client.get(reverse("home")).content.decode()
+
+    assert "v Casey Rowe" in page and "Casey Rowe rated 1202" in page
+    assert "v Casey Pike" in page and "Casey Pike rated 1786" in page
+    assert "E-mail Casey Rowe</a>" in page and "E-mail Casey Pike</a>" in page
+    assert "Casey rated" not in page
+    assert f"v Former player {gone.anonymous_number}" in page
+    assert "Vale" not in page and "erased.invalid" not in page
+
+
+def test_r1_my_matches_shows_no_chance_once_the_game_is_reported(client, league, table):
+    """A chance of winning is said before the game only: not beside a result reported and
+    waiting for confirmation, disputed, or confirmed."""
+    ada, bo, cy, di = table
+    known_ratings(league.season.institution, {bo: 1800, cy: 1700, di: 1600, ada: 1500})
+    submitted_report(match_between(league, ada, bo), by=bo, scores=(380, 420))
+    open_dispute(match_between(league, cy, ada))
+    confirmed_game(match_between(league, ada, di), winner=ada, loser=di)
+    client.force_login(ada.user)
+
+    page = client.get(reverse("home")).content.decode()
+
+    assert page.count('class="match-row') == 3
+    assert 'data-testid="my-odds"' not in page and "chance of winning" not in page
+    match_between(league, ada, bo)  # a game still to play says it
+    assert "Bo Example rated 1800: your chance" in client.get(reverse("home")).content.decode()
 
 
 def test_r1_my_matches_says_nothing_of_ratings_where_nobody_is_rated(client, match, player):
