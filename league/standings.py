@@ -256,3 +256,84 @@ def rebuild_standings(league_ids: Iterable[int], now=None) -> int:
             ([getattr(row, column) for column in STANDING_COLUMNS] for row in standings),
         )
         return len(ids)
+
+
+def count_results(league_id: int, player_ids: Iterable[int], now=None) -> None:
+    """A card counted: the standings rows of its players computed again from their own results,
+    then the league's ranks from the stored rows, every row whose rank moved written. A fixed
+    number of queries, none reading another player's games, so counting a card costs about the
+    same in a hall of 40 as of 1,000; the same rows as ``rebuild_standings`` would store
+    (``tests/events/test_counting_cards.py``). PostgreSQL only (the arrays): the SQLite demo
+    rebuilds. Takes the league's lock as a rebuild does, so a card racing the nightly or a
+    correction is counted after it, from what it committed."""
+    players = sorted(set(player_ids))
+    with transaction.atomic():
+        league = League.objects.select_for_update(no_key=True).get(pk=league_id)
+        now = now or timezone.now()
+        sql = PAIRS_SQL.format(leagues="%s").replace(
+            "GROUP BY", "AND s.player_id = ANY(%s)\nGROUP BY"
+        )
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [league_id, False, now, players])
+            results = {
+                player_id: dict(zip(RESULT_KEYS, values, strict=True))
+                for _, player_id, *values in cursor.fetchall()
+            }
+        withdrawn = dict(
+            Entry.objects.filter(league_id=league_id, player_id__in=players).values_list(
+                "player_id", "withdrawn_at"
+            )
+        )
+        fresh = []
+        for player_id in players:
+            gone = withdrawn.get(player_id) is not None
+            if gone and player_id not in results:
+                continue  # withdrew before playing: not in the table
+            if player_id not in withdrawn and player_id not in results:
+                continue  # no entry and no result: nothing to show
+            row = _row(league, player_id, results.get(player_id), gone, now)
+            row.per_game = league.ranks_per_game
+            fresh.append(row)
+        stored = Standing.objects.filter(league_id=league_id).order_by()
+        stored.filter(player_id__in=players).delete()
+        copy_rows(
+            Standing,
+            STANDING_COLUMNS,
+            ([getattr(row, column) for column in STANDING_COLUMNS] for row in fresh),
+        )
+        _rerank(league, list(stored.values_list(*STANDING_COLUMNS)))
+
+
+def _rerank(league: League, values: list[tuple]) -> None:
+    """Rank the league's stored rows again and write the ranks that moved, in one statement;
+    the head-to-head of the players level with another is read in one more, always asked so
+    that a card costs the same queries however many are level."""
+    rows = [Row(*row, per_game=league.ranks_per_game) for row in values]
+    was = {row.player_id: row.rank for row in rows}
+    counts = defaultdict(int)
+    for row in rows:
+        counts[_key(row)] += 1
+    level = sorted(row.player_id for row in rows if counts[_key(row)] > 1 and row.games)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            HEAD_TO_HEAD_SQL.format(
+                leagues="%s",
+                players="SELECT unnest(%s::bigint[])",
+                final="SELECT unnest(%s::text[])",
+            ),
+            [league.pk, level, False, list(FINAL_STATUSES)],
+        )
+        h2h = {
+            (league_id, player_id, opponent_id): Decimal(halves) / 2
+            for league_id, player_id, opponent_id, halves in cursor.fetchall()
+        }
+    moved = [
+        (row.player_id, row.rank) for row in _rank(rows, h2h) if was[row.player_id] != row.rank
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {Standing._meta.db_table} AS s SET rank = m.rank "
+            "FROM (SELECT unnest(%s::bigint[]) AS player_id, unnest(%s::int[]) AS rank) AS m "
+            "WHERE s.league_id = %s AND s.player_id = m.player_id",
+            [[p for p, _ in moved], [r for _, r in moved], league.pk],
+        )
