@@ -24,7 +24,6 @@ from django.utils import timezone
 
 from core.isolation import Failure, StepFailed, attempt
 from core.raw import placeholders
-
 from matches.models import Seat
 
 from . import formats
