@@ -6,6 +6,8 @@ meanwhile (``league.refresh`` · ``count_cards``, ``render_wanted_pages``). A co
 the nightly refresh the event whole."""
 
 import json
+import threading
+import time
 from datetime import timedelta
 
 import pytest
@@ -14,7 +16,7 @@ from django.test.utils import CaptureQueriesContext
 
 from accounts.models import User
 from events.services import card_enter
-from league import refresh
+from league import refresh, standings
 from league.models import League, LeaguePage, PagesWanted, RefreshFailure, RefreshWanted, Standing
 from league.models.results import STANDING_COLUMNS
 from league.tasks import refresh_wanted_leagues
@@ -224,3 +226,88 @@ def test_e3_a_card_whose_count_fails_is_saved_and_its_event_left_for_the_sweep(
     assert stored(league) == as_a_full_refresh_would(league)
     winner = match.seats.order_by("order").first()
     assert Standing.objects.get(league=league, player_id=winner.player_id).wins == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_e3_g9_a_card_counted_while_the_nightly_rebuilds_the_event_is_counted_after_it(
+    season, director, tmp_path
+):
+    """The nightly's rebuild has read the results and not yet stored the rows when a card is
+    counted: the count waits for the rebuild's lock and counts from what it committed, so the
+    card's players' rows are not overwritten by the rebuild's older reading."""
+    league = event(season, tmp_path, 12)
+    refresh.refresh_leagues([league.pk])
+    match = tables(league, 1)[0]
+    read, release = threading.Event(), threading.Event()
+    real = standings._results
+
+    def results_then_pause(ids, now):
+        found = real(ids, now)
+        if threading.current_thread().name == "nightly":
+            read.set()
+            assert release.wait(WAIT), "the test never released the rebuild"
+        return found
+
+    standings._results = results_then_pause
+    try:
+        nightly = in_a_thread("nightly", lambda: refresh.refresh_leagues([league.pk]))
+        assert read.wait(WAIT)
+        card = in_a_thread(
+            "card",
+            lambda: card_enter(
+                actor=User.objects.get(pk=director.user.pk),
+                match=match,
+                scores=[400, 300, 200][: match.seats.count()],
+            ),
+        )
+        waited = _someone_waits_for_a_lock()
+        release.set()
+        nightly()
+        card()
+    finally:
+        standings._results = real
+    assert waited  # the count waited for the rebuild
+    winner = match.seats.order_by("order").first()
+    assert Standing.objects.get(league=league, player_id=winner.player_id).wins >= 1
+    assert stored(league) == as_a_full_refresh_would(league)
+
+
+WAIT = 30  # seconds: only a failure waits this long
+
+
+def in_a_thread(name, work):
+    """Run `work` on its own connection, as another process would; the answer re-raises."""
+    failure = []
+
+    def run_it():
+        try:
+            work()
+        except BaseException as error:  # handed back by the answer
+            failure.append(error)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=run_it, name=name)
+    thread.start()
+
+    def join():
+        thread.join(WAIT)
+        assert not thread.is_alive(), f"{name} never finished"
+        if failure:
+            raise failure[0]
+
+    return join
+
+
+def _someone_waits_for_a_lock() -> bool:
+    deadline = time.monotonic() + 10
+    with connection.cursor() as cursor:
+        while time.monotonic() < deadline:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                "AND wait_event_type = 'Lock'"
+            )
+            if cursor.fetchone()[0]:
+                return True
+            time.sleep(0.05)
+    return False
