@@ -30,7 +30,7 @@ from . import formats
 from .models import League, PagesWanted, RefreshFailure, RefreshWanted
 from .pages import render_pages
 from .playoffs import brackets_advance, build_ready_brackets
-from .standings import count_results, rebuild_standings
+from .standings import count_results, rank_standings, rebuild_standings
 
 
 @dataclass
@@ -243,10 +243,10 @@ def _take(league_ids) -> list[int]:
 def count_cards(league_ids, match_ids) -> list[int]:
     """Results made final for the first time in these matches (cards counted, not corrections),
     in leagues whose format counts them as they land (``formats.Format.counts_as_it_lands``, an
-    event): each league's rows of the cards' players computed again and its ranks moved
-    (``standings.count_results``, a fixed number of queries whatever the size of the event), its
-    pages marked wanted (``PagesWanted``) for beat's sweep, which renders them within seconds
-    with every card counted meanwhile; where tasks run in-process (the demo, the tests: no
+    event): each league's rows of the cards' players computed again (``standings.count_results``,
+    a fixed number of queries whatever the size of the event), its pages marked wanted
+    (``PagesWanted``) for beat's sweep, which ranks the rows again and renders the pages within
+    seconds, once for every card counted meanwhile (``render_wanted_pages``); where tasks run in-process (the demo, the tests: no
     worker) they are rendered at once. The standings' lock is held for the rows alone, never
     for a render, so the cards of a hall's burst wait for each other's few rows, not for pages.
 
@@ -289,9 +289,9 @@ def count_cards(league_ids, match_ids) -> list[int]:
 
 
 def render_wanted_pages(league_ids=None) -> list[int]:
-    """Render the pages wanted (``PagesWanted``) of these leagues (None: of every league) whose
-    refresh lock is free, until none is wanted: a burst's cards counted meanwhile share a
-    render. A league being refreshed or rendered by another process is left to it. Returns the
+    """Rank and render the pages wanted (``PagesWanted``) of these leagues (None: of every
+    league) whose refresh lock is free, until none is wanted: a burst's cards counted meanwhile
+    share a ranking and a render. A league being refreshed or rendered by another process is left to it. Returns the
     leagues rendered."""
     if league_ids is None:
         league_ids = PagesWanted.objects.values_list("league_id", flat=True)
@@ -307,7 +307,7 @@ def render_wanted_pages(league_ids=None) -> list[int]:
             if not wanted:
                 break
             try:
-                done = refresh_leagues(wanted, only_pages=True)
+                done = _rank_and_render(wanted)
             except BaseException:
                 _want_pages(wanted)
                 raise
@@ -318,6 +318,28 @@ def render_wanted_pages(league_ids=None) -> list[int]:
         for league_id in held:
             _unlock(league_id)
     return sorted(rendered)
+
+
+def _rank_and_render(league_ids) -> Refreshed:
+    """The ranks the cards counted since the last render moved (``standings.rank_standings``,
+    each league in a short transaction of its own under its lock: a card being counted waits
+    for the ranks, never for the render), then the pages, each league failing alone."""
+    now = timezone.now()
+    failed = {}
+    for league_id in league_ids:
+
+        def rank(league_id=league_id):
+            with _step("standings"):
+                rank_standings(league_id)
+
+        _, failure = attempt("refresh", rank, about=lambda league_id=league_id: _about([league_id]))
+        if failure is not None:
+            failed[league_id] = failure
+    if failed:
+        _note_failures(failed, now)
+    done = refresh_leagues([i for i in league_ids if i not in failed], only_pages=True)
+    done.failed.update(failed)
+    return done
 
 
 def _want_pages(league_ids) -> None:

@@ -259,13 +259,15 @@ def rebuild_standings(league_ids: Iterable[int], now=None) -> int:
 
 
 def count_results(league_id: int, player_ids: Iterable[int], now=None) -> None:
-    """A card counted: the standings rows of its players computed again from their own results,
-    then the league's ranks from the stored rows, every row whose rank moved written. A fixed
-    number of queries, none reading another player's games, so counting a card costs about the
-    same in a hall of 40 as of 1,000; the same rows as ``rebuild_standings`` would store
-    (``tests/events/test_counting_cards.py``). PostgreSQL only (the arrays): the SQLite demo
-    rebuilds. Takes the league's lock as a rebuild does, so a card racing the nightly or a
-    correction is counted after it, from what it committed."""
+    """A card counted: the standings rows of its players computed again from their own results
+    and stored with the ranks they had; a fixed number of queries, none reading another
+    player's games or rows, so counting a card costs the same in a hall of 40 as of 1,000.
+    A card can move every rank (each winner passes everyone who has not played yet): the ranks
+    are set again once for every card counted meanwhile by ``rank_standings``, as the pages are
+    rendered (``refresh.render_wanted_pages``). Both together store the rows
+    ``rebuild_standings`` would (``tests/events/test_counting_cards.py``). PostgreSQL only
+    (the arrays): the SQLite demo rebuilds. Takes the league's lock as a rebuild does, so a
+    card racing the nightly or a correction is counted after it, from what it committed."""
     players = sorted(set(player_ids))
     with transaction.atomic():
         league = League.objects.select_for_update(no_key=True).get(pk=league_id)
@@ -294,46 +296,47 @@ def count_results(league_id: int, player_ids: Iterable[int], now=None) -> None:
             row = _row(league, player_id, results.get(player_id), gone, now)
             row.per_game = league.ranks_per_game
             fresh.append(row)
-        stored = Standing.objects.filter(league_id=league_id).order_by()
-        stored.filter(player_id__in=players).delete()
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"DELETE FROM {Standing._meta.db_table} "
+                "WHERE league_id = %s AND player_id = ANY(%s) RETURNING player_id, rank",
+                [league_id, players],
+            )
+            ranks = dict(cursor.fetchall())
+        for row in fresh:
+            row.rank = ranks.get(row.player_id, 0)
         copy_rows(
             Standing,
             STANDING_COLUMNS,
             ([getattr(row, column) for column in STANDING_COLUMNS] for row in fresh),
         )
-        _rerank(league, list(stored.values_list(*STANDING_COLUMNS)))
+
+
+def rank_standings(league_id: int) -> None:
+    """Rank the league's stored rows again (after ``count_results``) and write the ranks that
+    moved, under the league's lock: three queries and one more for the head-to-head of the
+    players level with another."""
+    with transaction.atomic():
+        league = League.objects.select_for_update(no_key=True).get(pk=league_id)
+        values = Standing.objects.filter(league_id=league_id).order_by()
+        _rerank(league, list(values.values_list(*STANDING_COLUMNS)))
 
 
 def _rerank(league: League, values: list[tuple]) -> None:
-    """Rank the league's stored rows again and write the ranks that moved, in one statement;
-    the head-to-head of the players level with another is read in one more, always asked so
-    that a card costs the same queries however many are level."""
     rows = [Row(*row, per_game=league.ranks_per_game) for row in values]
     was = {row.player_id: row.rank for row in rows}
     counts = defaultdict(int)
     for row in rows:
         counts[_key(row)] += 1
-    level = sorted(row.player_id for row in rows if counts[_key(row)] > 1 and row.games)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            HEAD_TO_HEAD_SQL.format(
-                leagues="%s",
-                players="SELECT unnest(%s::bigint[])",
-                final="SELECT unnest(%s::text[])",
-            ),
-            [league.pk, level, False, list(FINAL_STATUSES)],
-        )
-        h2h = {
-            (league_id, player_id, opponent_id): Decimal(halves) / 2
-            for league_id, player_id, opponent_id, halves in cursor.fetchall()
-        }
-    moved = [
-        (row.player_id, row.rank) for row in _rank(rows, h2h) if was[row.player_id] != row.rank
-    ]
+    level = {row.player_id for row in rows if counts[_key(row)] > 1 and row.games}
+    ranked = _rank(rows, _head_to_head([league.pk], level))
+    moved = [(row.player_id, row.rank) for row in ranked if was[row.player_id] != row.rank]
+    if not moved:
+        return
     with connection.cursor() as cursor:
         cursor.execute(
             f"UPDATE {Standing._meta.db_table} AS s SET rank = m.rank "
             "FROM (SELECT unnest(%s::bigint[]) AS player_id, unnest(%s::int[]) AS rank) AS m "
             "WHERE s.league_id = %s AND s.player_id = m.player_id",
-            [[p for p, _ in moved], [r for _, r in moved], league.pk],
+            [[player for player, _ in moved], [rank for _, rank in moved], league.pk],
         )
