@@ -6,7 +6,7 @@ operator is enough for 1,000 players).
    rounds whose periods were yesterday, so each round's time is up when its cards come in, as
    at the end of a round), `import_entrants` (1,000 guests), `pair_round`.
 2. Serves it with gunicorn (production settings, 2 workers, persistent connections) and a
-   Celery worker running beat (the card count every 30 s, the refresh sweep every 5 s), and plays
+   Celery worker running beat (the card count every 30 s, the refresh sweep every 2 s), and plays
    each round's end as a hall does: every table's card entered and confirmed within the same
    60 seconds, through the public table page (GET it for the CSRF token and the card to
    confirm, POST, follow the redirect), each phone its own cookie jar, at most `--clients`
@@ -152,7 +152,7 @@ def serve() -> tuple[subprocess.Popen, int]:
 def celery_worker(log: Path) -> subprocess.Popen:
     """The deployment's worker with beat inside it (one process, so the run costs what a small
     deployment's does): it counts confirmed cards every 30 s and sweeps the refreshes a burst
-    left wanted every 5 s. Its output goes to `log`."""
+    left wanted and the pages of counted cards every 2 s. Its output goes to `log`."""
     with log.open("w") as out:
         return subprocess.Popen(
             [PY, "-m", "celery", "-A", "config", "worker", "--beat", "--pool", "solo",

@@ -298,13 +298,14 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 30.0,
         "options": {"expires": 30},
     },
-    # Every 5 seconds: refresh the standings and pages of leagues whose results became final
+    # Every 2 seconds: refresh the standings and pages of leagues whose results became final
     # while another refresh ran and that no request refreshed since (the end of a hall's burst
-    # of cards). One query when nothing is wanted.
+    # of cards), and render the pages of the events whose cards were counted since their last
+    # render (they follow within seconds). Two queries when nothing is wanted.
     "refresh-wanted-leagues": {
         "task": "league.tasks.refresh_wanted_leagues",
-        "schedule": 5.0,
-        "options": {"expires": 5},
+        "schedule": 2.0,
+        "options": {"expires": 2},
     },
     # 04:30 UTC daily: forget mail older than 90 days, sent or not.
     "cleanup-mail": {

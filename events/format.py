@@ -111,6 +111,7 @@ def demo_logins() -> list[tuple[str, str]]:
 EVENT = formats.Format(
     value=LeagueFormat.EVENT,
     cards_only=True,
+    counts_as_it_lands=True,
     director_closes=True,
     open_entry=True,
     open_to_anyone=True,

@@ -47,6 +47,7 @@ def rounds_view(state: selectors.EventState):
 
 def event_document(state: selectors.EventState, now=None) -> dict:
     entries = seat_rows(state)
+    names = state.names  # read once: each reading numbers every entrant again
 
     def number(player_id):
         entry = entries.get(player_id)
@@ -65,7 +66,7 @@ def event_document(state: selectors.EventState, now=None) -> dict:
                             {
                                 "seat": seat.order,
                                 "player_number": entry.player_number if entry else None,
-                                "name": state.names.of(seat.player),
+                                "name": names.of(seat.player),
                                 "category": entry.entrant.category.name
                                 if entry and entry.entrant.category_id
                                 else None,

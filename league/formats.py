@@ -32,6 +32,10 @@ class Format:
     director_closes: bool = False
     open_entry: bool = False
     ranks_per_game: bool = False
+    # A result made final for the first time (a card counted) counts into its players'
+    # standings rows as it lands, and the stored pages follow within seconds (league.refresh ·
+    # count_cards): a hall's burst of cards at an event. Else every result refreshes the league.
+    counts_as_it_lands: bool = False
     # A league of this format open to guests (not campus-only) admits a student as it admits
     # anyone: their eligibility is not asked (an event, L10, E3). Else students are held to it.
     open_to_anyone: bool = False

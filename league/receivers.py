@@ -14,20 +14,22 @@ from matches.signals import results_finalised
 from . import tasks
 from .models import Entry, League
 from .rating_runs import finished_whole_periods
-from .refresh import refresh_leagues, refresh_when_free, render_after_commit
+from .refresh import count_cards, refresh_leagues, refresh_when_free, render_after_commit
 from .schedules import sync_nightly_schedule
 from .services import forgotten_players_leave, ineligibility_forfeits
 from .standings import LEAGUE_SETTINGS
 
 
 @receiver(results_finalised)
-def keep_standings_and_brackets_live(sender, league_ids, **kwargs):
+def keep_standings_and_brackets_live(sender, league_ids, match_ids=(), **kwargs):
     """A result became final: that league's standings, bracket and pages follow at once, or,
     while another request is refreshing them, as soon as that refresh is done (a hall's burst
-    of cards: ``refresh.refresh_when_free``). An event whose every result is now final is
-    rated at once (R2), by a worker once this commits."""
+    of cards: ``refresh.refresh_when_free``). A card counted at an event (final for the first
+    time) counts into its players' rows alone and its pages follow within seconds
+    (``refresh.count_cards``). An event whose every result is now final is rated at once (R2),
+    by a worker once this commits."""
 
-    refresh_when_free(league_ids)
+    refresh_when_free(count_cards(league_ids, match_ids))
     for institution_id, league_id in finished_whole_periods(league_ids):
         transaction.on_commit(partial(tasks.ask_to_rate, institution_id, [league_id]), robust=True)
 

@@ -18,16 +18,19 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
+from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
 from core.isolation import Failure, StepFailed, attempt
 from core.raw import placeholders
+from matches.models import Seat
 
-from .models import League, RefreshFailure, RefreshWanted
+from . import formats
+from .models import League, PagesWanted, RefreshFailure, RefreshWanted
 from .pages import render_pages
 from .playoffs import brackets_advance, build_ready_brackets
-from .standings import rebuild_standings
+from .standings import count_results, rank_standings, rebuild_standings
 
 
 @dataclass
@@ -219,10 +222,138 @@ def _want(league_ids) -> None:
 
 def _take(league_ids) -> list[int]:
     """The refreshes wanted of these leagues, deleted before the rebuild reads anything and in
-    a statement of their own, so a result committed during the rebuild leaves a new row."""
+    a statement of their own, so a result committed during the rebuild leaves a new row; and
+    their pages wanted (``count_cards``), which the refresh renders with the rest."""
+    ids = placeholders(len(league_ids))
     with connection.cursor() as cursor:
         cursor.execute(
-            f"DELETE FROM {RefreshWanted._meta.db_table} "
+            f"WITH pages AS (DELETE FROM {PagesWanted._meta.db_table} "
+            f"WHERE league_id IN ({ids}) RETURNING league_id), "
+            f"whole AS (DELETE FROM {RefreshWanted._meta.db_table} "
+            f"WHERE league_id IN ({ids}) RETURNING league_id) "
+            "SELECT league_id FROM pages UNION SELECT league_id FROM whole",
+            [*league_ids, *league_ids],
+        )
+        return sorted(league_id for (league_id,) in cursor.fetchall())
+
+
+# --- A card counted as it lands ---------------------------------------------------------------
+
+
+def count_cards(league_ids, match_ids) -> list[int]:
+    """Results made final for the first time in these matches (cards counted, not corrections),
+    in leagues whose format counts them as they land (``formats.Format.counts_as_it_lands``, an
+    event): each league's rows of the cards' players computed again (``standings.count_results``,
+    a fixed number of queries whatever the size of the event), its pages marked wanted
+    (``PagesWanted``) for beat's sweep, which ranks the rows again and renders the pages within
+    seconds, once for every card counted meanwhile (``render_wanted_pages``); where tasks run in-process (the demo, the tests: no
+    worker) they are rendered at once. The standings' lock is held for the rows alone, never
+    for a render, so the cards of a hall's burst wait for each other's few rows, not for pages.
+
+    An update that fails is logged and kept as a ``RefreshFailure``, its league left wanted for
+    a full refresh by the sweep, as a failed refresh is. Returns the leagues left to refresh
+    whole (``refresh_when_free``): the others of `league_ids`. Without PostgreSQL (the SQLite
+    demo) every league is refreshed whole."""
+    ids = sorted(set(league_ids))
+    if not match_ids or connection.vendor != "postgresql":
+        return ids
+    players: dict[int, set[int]] = {}
+    formats_of = {}
+    for league_id, format_value, player_id in Seat.objects.filter(
+        match_id__in=list(match_ids), match__league_id__in=ids
+    ).values_list("match__league_id", "match__league__format", "player_id"):
+        formats_of[league_id] = format_value
+        players.setdefault(league_id, set()).add(player_id)
+    counted = [
+        league_id
+        for league_id in ids
+        if league_id in formats_of and formats.of(formats_of[league_id]).counts_as_it_lands
+    ]
+    now = timezone.now()
+    for league_id in counted:
+
+        def count(league_id=league_id):
+            with transaction.atomic():
+                with _step("standings"):
+                    count_results(league_id, players[league_id], now=now)
+                _want_pages([league_id])
+
+        _, failure = attempt(
+            "refresh", count, about=lambda league_id=league_id: _about([league_id])
+        )
+        if failure is not None:
+            _note_failures({league_id: failure}, now)
+    if settings.CELERY_TASK_ALWAYS_EAGER:  # no worker to sweep: the pages follow now
+        render_wanted_pages(counted)
+    return [league_id for league_id in ids if league_id not in counted]
+
+
+def render_wanted_pages(league_ids=None) -> list[int]:
+    """Rank and render the pages wanted (``PagesWanted``) of these leagues (None: of every
+    league) whose refresh lock is free, until none is wanted: a burst's cards counted meanwhile
+    share a ranking and a render. A league being refreshed or rendered by another process is left to it. Returns the
+    leagues rendered."""
+    if league_ids is None:
+        league_ids = PagesWanted.objects.values_list("league_id", flat=True)
+    ids = sorted(set(league_ids))
+    if not ids or connection.vendor != "postgresql":
+        return []
+    held = [league_id for league_id in ids if _lock(league_id)]
+    rendered: set[int] = set()
+    try:
+        taking = held
+        while taking:
+            wanted = _take_pages(taking)
+            if not wanted:
+                break
+            try:
+                done = _rank_and_render(wanted)
+            except BaseException:
+                _want_pages(wanted)
+                raise
+            rendered |= set(wanted)
+            # A render that failed left its league wanted whole, for the sweep.
+            taking = [league_id for league_id in taking if league_id not in done.failed]
+    finally:
+        for league_id in held:
+            _unlock(league_id)
+    return sorted(rendered)
+
+
+def _rank_and_render(league_ids) -> Refreshed:
+    """The ranks the cards counted since the last render moved (``standings.rank_standings``,
+    each league in a short transaction of its own under its lock: a card being counted waits
+    for the ranks, never for the render), then the pages, each league failing alone."""
+    now = timezone.now()
+    failed = {}
+    for league_id in league_ids:
+
+        def rank(league_id=league_id):
+            with _step("standings"):
+                rank_standings(league_id)
+
+        _, failure = attempt("refresh", rank, about=lambda league_id=league_id: _about([league_id]))
+        if failure is not None:
+            failed[league_id] = failure
+    if failed:
+        _note_failures(failed, now)
+    done = refresh_leagues([i for i in league_ids if i not in failed], only_pages=True)
+    done.failed.update(failed)
+    return done
+
+
+def _want_pages(league_ids) -> None:
+    PagesWanted.objects.bulk_create(
+        [PagesWanted(league_id=league_id) for league_id in league_ids], ignore_conflicts=True
+    )
+
+
+def _take_pages(league_ids) -> list[int]:
+    """As ``_take``: the marks deleted before the render reads, so a card counted during the
+    render leaves a new one."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"DELETE FROM {PagesWanted._meta.db_table} "
             f"WHERE league_id IN ({placeholders(len(league_ids))}) RETURNING league_id",
             list(league_ids),
         )

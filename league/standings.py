@@ -256,3 +256,87 @@ def rebuild_standings(league_ids: Iterable[int], now=None) -> int:
             ([getattr(row, column) for column in STANDING_COLUMNS] for row in standings),
         )
         return len(ids)
+
+
+def count_results(league_id: int, player_ids: Iterable[int], now=None) -> None:
+    """A card counted: the standings rows of its players computed again from their own results
+    and stored with the ranks they had; a fixed number of queries, none reading another
+    player's games or rows, so counting a card costs the same in a hall of 40 as of 1,000.
+    A card can move every rank (each winner passes everyone who has not played yet): the ranks
+    are set again once for every card counted meanwhile by ``rank_standings``, as the pages are
+    rendered (``refresh.render_wanted_pages``). Both together store the rows
+    ``rebuild_standings`` would (``tests/events/test_counting_cards.py``). PostgreSQL only
+    (the arrays): the SQLite demo rebuilds. Takes the league's lock as a rebuild does, so a
+    card racing the nightly or a correction is counted after it, from what it committed."""
+    players = sorted(set(player_ids))
+    with transaction.atomic():
+        league = League.objects.select_for_update(no_key=True).get(pk=league_id)
+        now = now or timezone.now()
+        sql = PAIRS_SQL.format(leagues="%s").replace(
+            "GROUP BY", "AND s.player_id = ANY(%s)\nGROUP BY"
+        )
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [league_id, False, now, players])
+            results = {
+                player_id: dict(zip(RESULT_KEYS, values, strict=True))
+                for _, player_id, *values in cursor.fetchall()
+            }
+        withdrawn = dict(
+            Entry.objects.filter(league_id=league_id, player_id__in=players).values_list(
+                "player_id", "withdrawn_at"
+            )
+        )
+        fresh = []
+        for player_id in players:
+            gone = withdrawn.get(player_id) is not None
+            if gone and player_id not in results:
+                continue  # withdrew before playing: not in the table
+            if player_id not in withdrawn and player_id not in results:
+                continue  # no entry and no result: nothing to show
+            row = _row(league, player_id, results.get(player_id), gone, now)
+            row.per_game = league.ranks_per_game
+            fresh.append(row)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"DELETE FROM {Standing._meta.db_table} "
+                "WHERE league_id = %s AND player_id = ANY(%s) RETURNING player_id, rank",
+                [league_id, players],
+            )
+            ranks = dict(cursor.fetchall())
+        for row in fresh:
+            row.rank = ranks.get(row.player_id, 0)
+        copy_rows(
+            Standing,
+            STANDING_COLUMNS,
+            ([getattr(row, column) for column in STANDING_COLUMNS] for row in fresh),
+        )
+
+
+def rank_standings(league_id: int) -> None:
+    """Rank the league's stored rows again (after ``count_results``) and write the ranks that
+    moved, under the league's lock: three queries and one more for the head-to-head of the
+    players level with another."""
+    with transaction.atomic():
+        league = League.objects.select_for_update(no_key=True).get(pk=league_id)
+        values = Standing.objects.filter(league_id=league_id).order_by()
+        _rerank(league, list(values.values_list(*STANDING_COLUMNS)))
+
+
+def _rerank(league: League, values: list[tuple]) -> None:
+    rows = [Row(*row, per_game=league.ranks_per_game) for row in values]
+    was = {row.player_id: row.rank for row in rows}
+    counts = defaultdict(int)
+    for row in rows:
+        counts[_key(row)] += 1
+    level = {row.player_id for row in rows if counts[_key(row)] > 1 and row.games}
+    ranked = _rank(rows, _head_to_head([league.pk], level))
+    moved = [(row.player_id, row.rank) for row in ranked if was[row.player_id] != row.rank]
+    if not moved:
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {Standing._meta.db_table} AS s SET rank = m.rank "
+            "FROM (SELECT unnest(%s::bigint[]) AS player_id, unnest(%s::int[]) AS rank) AS m "
+            "WHERE s.league_id = %s AND s.player_id = m.player_id",
+            [[player for player, _ in moved], [rank for _, rank in moved], league.pk],
+        )

@@ -14,7 +14,7 @@ from .models import NightlyRun, RefreshFailure, RefreshWanted
 from .nightly import run_for_institution
 from .nights import NightBusy
 from .rating_runs import rate
-from .refresh import refresh_when_free
+from .refresh import refresh_when_free, render_wanted_pages
 
 logger = logging.getLogger(__name__)
 
@@ -54,7 +54,9 @@ def refresh_wanted_leagues() -> int:
     """Beat's sweep every few seconds: refresh the leagues whose results became final while
     another refresh ran and that no request has refreshed since (the end of a hall's burst of
     cards, or a process that died between a result and its refresh, or a refresh that failed a
-    minute ago), until none is wanted. Returns how many leagues were wanted."""
+    minute ago), until none is wanted; then the pages of the events whose cards were counted
+    since their last render (``PagesWanted``). Returns how many leagues it refreshed or
+    rendered."""
     failed_lately = RefreshFailure.objects.filter(
         failed_at__gt=timezone.now() - RETRY_FAILED_AFTER
     ).values("league_id")
@@ -64,7 +66,7 @@ def refresh_wanted_leagues() -> int:
         )
     )
     refresh_when_free(wanted, mark=False, passes=None)
-    return len(wanted)
+    return len(wanted) + len(render_wanted_pages())
 
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=5, max_retries=5)

@@ -10,7 +10,14 @@ Words used here:
 
 from .entries import CheckIn, Entry, WaitlistEntry
 from .leagues import ChallengeRule, EndOfGameRule, League, LeagueFormat, Lexicon, SeedBy
-from .records import DigestLog, LeaguePage, NightlyRun, RefreshFailure, RefreshWanted
+from .records import (
+    DigestLog,
+    LeaguePage,
+    NightlyRun,
+    PagesWanted,
+    RefreshFailure,
+    RefreshWanted,
+)
 from .results import STANDING_COLUMNS, Bracket, BracketSlot, Standing
 from .rounds import Round
 
@@ -30,6 +37,7 @@ __all__ = [
     "Lexicon",
     "NightlyRun",
     "RefreshFailure",
+    "PagesWanted",
     "RefreshWanted",
     "Round",
     "Standing",

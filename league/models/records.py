@@ -136,6 +136,21 @@ class RefreshWanted(models.Model):
         return f"Refresh of {self.league_id} wanted since {self.wanted_at}"
 
 
+class PagesWanted(models.Model):
+    """A card was counted into this league's standings row by row (``league.refresh``'s
+    ``count_results``): its stored pages are to be rendered again, by beat's sweep within
+    seconds, with every card counted meanwhile (or at once where tasks run in-process). The
+    render that takes the row deletes it before it reads."""
+
+    league = models.OneToOneField(
+        League, on_delete=models.CASCADE, primary_key=True, related_name="+"
+    )
+    wanted_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self):
+        return f"Pages of {self.league_id} wanted since {self.wanted_at}"
+
+
 class RefreshFailure(models.Model):
     """This league's standings, bracket or pages could not be refreshed since `since` (the last
     try at `failed_at`): a result, a join or the nightly went through, and what follows it

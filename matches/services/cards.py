@@ -132,6 +132,7 @@ def card_enter(
         if standing is not None and standing != scores and not override_reason:
             raise CardConflict(_conflict_facts(match, standing, scores))
         before = snapshot(match, seats)
+        anew = not match.is_final  # a first result, not a correction
         apply_scores(seats, scores, pre)
         close_live_reports(match)
         resolve_open_dispute(
@@ -140,7 +141,7 @@ def card_enter(
         # One UPDATE of the match, not two: a second UPDATE of the row while a re-pairing waits
         # for it deadlocked the two (tests/events/test_event_races.py).
         match.ended_by = ended_by
-        finalise(match, MatchStatus.CONFIRMED, now, also=["ended_by"])
+        finalise(match, MatchStatus.CONFIRMED, now, also=["ended_by"], anew=anew)
         after = {**snapshot(match, seats), "ended_by": ended_by}
         audit(match, actor, "card_entered", before, after, override_reason or note)
         if override_reason:

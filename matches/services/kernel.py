@@ -237,22 +237,28 @@ def resolve_contact_issues(match: Match, resolution: str, now, actor=None) -> No
     )
 
 
-def finalise(match: Match, status: str, now, also=()) -> None:
-    """The match is final. `also`: other fields set by the caller, saved in the same UPDATE."""
+def finalise(match: Match, status: str, now, also=(), anew: bool = False) -> None:
+    """The match is final. `also`: other fields set by the caller, saved in the same UPDATE.
+    `anew`: it had no result before (a card counted, not a correction), so its league may count
+    it into its players' rows alone (``announce_final``)."""
     match.status = status
     match.finalised_at = now
     match.save(update_fields=["status", "finalised_at", *also])
     resolve_contact_issues(match, f"Match {match.get_status_display().lower()}", now)
-    announce_final([match.league_id])
+    announce_final([match.league_id], [match.pk] if anew else ())
 
 
-def announce_final(league_ids) -> None:
+def announce_final(league_ids, match_ids=()) -> None:
     """After commit, `league` rebuilds those leagues' standings and brackets (matches never
-    imports league: DESIGN.md)."""
-    ids = sorted(set(league_ids))
+    imports league: DESIGN.md). `match_ids`: matches final for the first time, whose results a
+    league may count into their players' rows alone; a correction names none."""
+    ids, matches = sorted(set(league_ids)), sorted(set(match_ids))
     # robust: what follows a saved result never fails the answer (a failure is logged; the
     # leagues stay wanted for the sweep).
-    transaction.on_commit(lambda: results_finalised.send(sender=Match, league_ids=ids), robust=True)
+    transaction.on_commit(
+        lambda: results_finalised.send(sender=Match, league_ids=ids, match_ids=matches),
+        robust=True,
+    )
 
 
 # --- The audit trail and the e-mail -------------------------------------------------------------
