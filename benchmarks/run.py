@@ -22,6 +22,9 @@ module times the nightly pipeline, races results against it, and prints the figu
 
 6. Prints a round's pairings, cards and sheets at 20 and 500 tables (printing.py), each in a
    fresh process: seconds, and per table.
+7. Plays one round's burst of a self-entry evening at 1,000 entrants (self_entry_evening.py
+   --rounds 1: every card entered and confirmed from the players' phones within 60 s) and
+   prints its table: the answers' times, the burst, how soon event.json shows the round.
 
 Only loopback addresses; every loop bounded; everything started is stopped.
 """
@@ -195,6 +198,14 @@ def main() -> None:
     race = concurrency(full, args.reports, 4)
     say("printing a round's pairings, cards and sheets (20 and 500 tables)")
     printing = printing_measure(ROOT, [20, 500], 1)
+    say("a self-entry evening's burst (1,000 entrants, one round)")
+    burst = subprocess.run(
+        [PY, str(ROOT / "benchmarks" / "self_entry_evening.py"), "--rounds", "1"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     if args.ten_times:
         ten = template(**TEN_TIMES, rebuild=args.rebuild)
         say("timing the nightly pipeline (ten times, every campus in one process)")
@@ -242,6 +253,7 @@ def main() -> None:
     )
     print(f"lost={race['lost']} duplicated={race['duplicated']}")
     print_printing(printing)
+    print(burst, end="")
     if args.ten_times:
         title = "Pages at ten times the data (the 60,000-student campus)"
         print_pages(title, ten_rows, ten_workers, args.seconds)

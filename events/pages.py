@@ -47,7 +47,7 @@ def rounds_view(state: selectors.EventState):
 
 def event_document(state: selectors.EventState, now=None) -> dict:
     entries = seat_rows(state)
-    names = state.names  # read once: each reading numbers every entrant again
+    names = state.names
 
     def number(player_id):
         entry = entries.get(player_id)

@@ -5,6 +5,7 @@ checked in, the next round and the round's clock; each page reads the event thro
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cached_property
 
 from django.core.exceptions import ObjectDoesNotExist
 from django.db.models import Count, Q
@@ -130,9 +131,11 @@ class EventState:
     board: Leaderboard
     style: str = ""  # how its pages name players (``league.names``)
 
-    @property
+    @cached_property
     def names(self) -> NamesAt:
-        """Its pages' naming: the style, and each entrant's player number (P2)."""
+        """Its pages' naming: the style, and each entrant's player number (P2); made once, as
+        every seat of a round asks it (made for each, a 500-table round's pages and printouts
+        numbered all its entrants a thousand times)."""
         return NamesAt(self.style, numbers_of(self.entries))
 
 
