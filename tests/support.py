@@ -5,6 +5,7 @@ on loopback, reading a PDF, a club's members and pages, and where the project's 
 
 import asyncio
 import io
+import json
 import socket
 import subprocess
 import sys
@@ -300,6 +301,18 @@ def write(tmp_path, name, text):
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
     return str(path)
+
+
+def create_event(season, tmp_path, data: dict, name: str = "event.json"):
+    """`create_event` with `data` as its settings file, in `season`: what it printed."""
+    return run(
+        "create_event",
+        write(tmp_path, name, json.dumps(data)),
+        "--institution",
+        season.institution.slug,
+        "--season",
+        season.slug,
+    )
 
 
 FEST = {

@@ -2,14 +2,13 @@
 1920×1080, with no site chrome; the leaders come ten at a time as slides that turn by
 themselves, then each category's top three; the round and its time left are in large type."""
 
-import json
 import re
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.browser import shoot
-from tests.support import FEST, run, write
+from tests.support import FEST, create_event, run, write
 
 pytestmark = pytest.mark.browser
 
@@ -17,14 +16,7 @@ pytestmark = pytest.mark.browser
 @pytest.fixture
 def fest(season, tmp_path):
     data = {**FEST, "date": season.institution.today().isoformat()}
-    run(
-        "create_event",
-        write(tmp_path, "fest.json", json.dumps(data)),
-        "--institution",
-        season.institution.slug,
-        "--season",
-        season.slug,
-    )
+    create_event(season, tmp_path, data, "fest.json")
     names = "".join(f"Hall Entrant {index:02},Just for Fun\n" for index in range(1, 26))
     run("import_entrants", write(tmp_path, "in.csv", "name,category\n" + names), "--league", "fest")
     run("pair_round", "--league", "fest", "--all-entrants", "--seed", "5")

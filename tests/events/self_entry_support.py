@@ -1,14 +1,13 @@
 """What the self-entry tests share (S1–S6): an event of three-seat tables whose players enter
 their own cards, one round paired, its time not yet up on the day after today."""
 
-import json
 from datetime import datetime, timedelta
 
 from events.models import RoundStartedEarly, TableCard
 from events.services import SeatProof, slip_of
 from league.models import Entry, League
 from matches.models import Match
-from tests.support import eligible_student, run, write
+from tests.support import create_event, eligible_student, run, write
 
 STARTS = "18:00"
 MINUTES = 45
@@ -45,14 +44,7 @@ def self_entry_event(
             {"number": 2, "periods": [{"starts": "19:00", "minutes": MINUTES}]},
         ],
     }
-    run(
-        "create_event",
-        write(tmp_path, f"{slug}.json", json.dumps(data)),
-        "--institution",
-        season.institution.slug,
-        "--season",
-        season.slug,
-    )
+    create_event(season, tmp_path, data, f"{slug}.json")
     count = students if student else 0
     rows = []
     for first, last in STUDENT_NAMES[:count]:

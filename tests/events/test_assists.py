@@ -13,7 +13,7 @@ from events.models import AssistItem, AssistSale
 from events.money import money
 from events.services import assists
 from league.models import Entry, League, Round
-from tests.support import LeagueFactory, eligible_student, rounds_started, run, write
+from tests.support import LeagueFactory, create_event, eligible_student, rounds_started, run, write
 
 CHALLENGE = {
     "name": "Corporate Challenge",
@@ -38,14 +38,7 @@ CHALLENGE = {
 @pytest.fixture
 def challenge(season, tmp_path):
     data = {**CHALLENGE, "date": (season.starts_on + timedelta(days=10)).isoformat()}
-    run(
-        "create_event",
-        write(tmp_path, "c.json", json.dumps(data)),
-        "--institution",
-        season.institution.slug,
-        "--season",
-        season.slug,
-    )
+    create_event(season, tmp_path, data, "c.json")
     rows = "name,team\n" + "".join(f"P{t}{m},Team {t}\n" for t in range(5) for m in range(4))
     run("import_entrants", write(tmp_path, "e.csv", rows), "--league", "challenge")
     run("pair_round", "--league", "challenge", "--all-entrants")

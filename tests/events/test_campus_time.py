@@ -6,7 +6,6 @@ a request came with."""
 
 import csv
 import io
-import json
 import re
 from datetime import UTC, datetime, timedelta
 
@@ -18,20 +17,13 @@ from django.utils import timezone
 from core.clock import clock_time, duration_words
 from events.round_clock import RoundClock
 from league.models import League
-from tests.support import FEST, confirmed_game, poppler, run, write
+from tests.support import FEST, confirmed_game, create_event, poppler, run, write
 
 
 @pytest.fixture
 def fest(season, tmp_path):
     data = {**FEST, "date": (season.starts_on + timedelta(days=10)).isoformat()}
-    run(
-        "create_event",
-        write(tmp_path, "fest.json", json.dumps(data)),
-        "--institution",
-        season.institution.slug,
-        "--season",
-        season.slug,
-    )
+    create_event(season, tmp_path, data, "fest.json")
     names = "".join(f"Entrant {letter},Competitive\n" for letter in "ABCD")
     run("import_entrants", write(tmp_path, "in.csv", "name,category\n" + names), "--league", "fest")
     run("pair_round", "--league", "fest", "--all-entrants", "--seed", "3")

@@ -21,7 +21,7 @@ from league.models import League, LeaguePage, PagesWanted, RefreshFailure, Refre
 from league.models.results import STANDING_COLUMNS
 from league.tasks import refresh_wanted_leagues
 from matches.models import Match, MatchStatus
-from tests.support import FEST, rounds_started, run, write
+from tests.support import FEST, create_event, rounds_started, run, write
 
 pytestmark = pytest.mark.django_db
 
@@ -40,14 +40,7 @@ def event(season, tmp_path, entrants: int, slug: str = "fest"):
         "team_size": 4,
         "short_team": "average_fill",
     }
-    run(
-        "create_event",
-        write(tmp_path, f"{slug}.json", json.dumps(data)),
-        "--institution",
-        season.institution.slug,
-        "--season",
-        season.slug,
-    )
+    create_event(season, tmp_path, data, f"{slug}.json")
     rows = ["name,category,team"]
     for n in range(entrants):
         category = CATEGORIES[n % 3]

@@ -1,26 +1,18 @@
 """On an event's day (E3) the front desk's home and the front desk's page lead to the event's
 door first, through the formats' registry (league and accounts ask no events code)."""
 
-import json
 import re
 from datetime import timedelta
 
 import pytest
 from django.urls import reverse
 
-from tests.support import FEST, run, write
+from tests.support import FEST, create_event
 
 
 def make_fest(season, tmp_path, day, **extra):
     data = {**FEST, "date": day.isoformat(), "venue": "Student Union Ballroom", **extra}
-    run(
-        "create_event",
-        write(tmp_path, f"{data['slug']}.json", json.dumps(data)),
-        "--institution",
-        season.institution.slug,
-        "--season",
-        season.slug,
-    )
+    create_event(season, tmp_path, data, f"{data['slug']}.json")
 
 
 @pytest.fixture

@@ -2,7 +2,6 @@
 a scan or a typed number of someone marked as leaving brings them back, with a word to the
 person at the desk; the walk-in form comes before the list."""
 
-import json
 from datetime import timedelta
 
 import pytest
@@ -10,20 +9,13 @@ from django.urls import reverse
 
 from events import services as events
 from league.models import CheckIn, Entry, League
-from tests.support import FEST, run, write
+from tests.support import FEST, create_event, run, write
 
 
 @pytest.fixture
 def fest(season, tmp_path):
     data = {**FEST, "date": (season.starts_on + timedelta(days=10)).isoformat()}
-    run(
-        "create_event",
-        write(tmp_path, "fest.json", json.dumps(data)),
-        "--institution",
-        season.institution.slug,
-        "--season",
-        season.slug,
-    )
+    create_event(season, tmp_path, data, "fest.json")
     names = "".join(f"Entrant {letter},Competitive\n" for letter in "ABCD")
     run("import_entrants", write(tmp_path, "in.csv", "name,category\n" + names), "--league", "fest")
     return League.objects.get(slug="fest")

@@ -2,7 +2,6 @@
 same person, or a namesake?") before anything is added; a name typed into the scan box is
 looked up as a name."""
 
-import json
 import re
 from datetime import timedelta
 
@@ -12,20 +11,13 @@ from django.urls import reverse
 from accounts.models import PlayerProfile
 from events import services as events
 from league.models import CheckIn, Entry, League
-from tests.support import FEST, eligible_student, run, write
+from tests.support import FEST, create_event, eligible_student, run, write
 
 
 @pytest.fixture
 def fest(season, tmp_path):
     data = {**FEST, "date": (season.starts_on + timedelta(days=10)).isoformat()}
-    run(
-        "create_event",
-        write(tmp_path, "fest.json", json.dumps(data)),
-        "--institution",
-        season.institution.slug,
-        "--season",
-        season.slug,
-    )
+    create_event(season, tmp_path, data, "fest.json")
     names = "Ada Quill,Competitive\nBo Vance,Just for Fun\n"
     run("import_entrants", write(tmp_path, "in.csv", "name,category\n" + names), "--league", "fest")
     return League.objects.get(slug="fest")

@@ -2,26 +2,18 @@
 and entry until the day (not a league's places and the season's deadline), read through the
 formats registry; its leaderboard names the data feed for what it is."""
 
-import json
 from datetime import timedelta
 
 import pytest
 from django.urls import reverse
 
-from tests.support import FEST, run, write
+from tests.support import FEST, create_event
 
 
 @pytest.fixture
 def fest(season, tmp_path):
     data = {**FEST, "date": (season.starts_on + timedelta(days=10)).isoformat()}
-    run(
-        "create_event",
-        write(tmp_path, "fest.json", json.dumps(data)),
-        "--institution",
-        season.institution.slug,
-        "--season",
-        season.slug,
-    )
+    create_event(season, tmp_path, data, "fest.json")
     return data
 
 

@@ -25,6 +25,7 @@ from matches.services import CardConflict, card_enter, report_submit
 from tests.support import (
     FEST,
     LeagueFactory,
+    create_event,
     eligible,
     eligible_student,
     refused,
@@ -651,14 +652,7 @@ def test_e5_a_four_seat_event_seats_teammates_apart_and_totals_the_teams(
         "champion_category": None,
         "end_of_game_rule": "out_bonus",
     }
-    run(
-        "create_event",
-        write(tmp_path, "c.json", json.dumps(challenge)),
-        "--institution",
-        season.institution.slug,
-        "--season",
-        season.slug,
-    )
+    create_event(season, tmp_path, challenge, "c.json")
     rows = ["name,team"] + [
         f"Player {t}-{m},Team {t}" for t in range(12) for m in range(4 if t else 3)
     ]

@@ -1,26 +1,18 @@
 """An event open to guests takes a student as it takes anyone (L10, E3): from the event's page and
 at the door, whatever their eligibility; a campus-only event still asks for it."""
 
-import json
 from datetime import timedelta
 
 import pytest
 from django.urls import reverse
 
 from league.models import CheckIn, Entry, League
-from tests.support import FEST, ruled_ineligible, run, write
+from tests.support import FEST, create_event, ruled_ineligible
 
 
 def make_fest(season, tmp_path, **extra) -> League:
     data = {**FEST, "date": (season.starts_on + timedelta(days=10)).isoformat(), **extra}
-    run(
-        "create_event",
-        write(tmp_path, "fest.json", json.dumps(data)),
-        "--institution",
-        season.institution.slug,
-        "--season",
-        season.slug,
-    )
+    create_event(season, tmp_path, data, "fest.json")
     return League.objects.get(slug=data["slug"])
 
 

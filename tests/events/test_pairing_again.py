@@ -4,7 +4,6 @@ seated; "Pair again" without its box changes nothing and says why; the door says
 begun can still seat a walk-in. The round's words: its tables counted ("1 table"), its draw
 number only to staff."""
 
-import json
 import re
 from datetime import timedelta
 
@@ -15,7 +14,7 @@ from events import selectors as event_selectors
 from events import services as events
 from league.models import Entry, League, Round
 from matches.models import Match, MatchStatus
-from tests.support import FEST, rounds_started, run, write
+from tests.support import FEST, create_event, rounds_started, run, write
 
 COMPETITIVE = ["Ada Quill", "Bo Vance", "Cy Marsh", "Di Okoro", "Ed Lark"]
 FUN = ["Fay Noor", "Gus Hale"]
@@ -26,14 +25,7 @@ def fest(season, tmp_path):
     """Scrabble Fest: five Competitive (timed: an odd group gets a bye) and two Just for Fun,
     round 1 played, round 2 paired and not begun."""
     data = {**FEST, "date": (season.starts_on + timedelta(days=10)).isoformat()}
-    run(
-        "create_event",
-        write(tmp_path, "fest.json", json.dumps(data)),
-        "--institution",
-        season.institution.slug,
-        "--season",
-        season.slug,
-    )
+    create_event(season, tmp_path, data, "fest.json")
     rows = [f"{name},Competitive" for name in COMPETITIVE] + [
         f"{name},Just for Fun" for name in FUN
     ]
@@ -189,14 +181,7 @@ def test_e3_one_table_is_said_as_one_table_and_the_draw_number_only_to_staff(
     client, season, tmp_path, director, player
 ):
     data = {**FEST, "date": (season.starts_on + timedelta(days=10)).isoformat()}
-    run(
-        "create_event",
-        write(tmp_path, "fest.json", json.dumps(data)),
-        "--institution",
-        season.institution.slug,
-        "--season",
-        season.slug,
-    )
+    create_event(season, tmp_path, data, "fest.json")
     run(
         "import_entrants",
         write(tmp_path, "in.csv", "name,category\nAda Quill,Competitive\nBo Vance,Competitive\n"),

@@ -2,7 +2,6 @@
 44 min left") on its page, the event's page, the projector and the score sheet; "period" only
 where a round has several."""
 
-import json
 import re
 from datetime import date, datetime, time, timedelta
 
@@ -11,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from events.round_clock import round_clock
-from tests.support import FEST, run, write
+from tests.support import FEST, create_event, run, write
 
 
 def test_e3_e5_the_round_clock_names_the_round_and_a_period_only_where_there_are_several():
@@ -40,14 +39,7 @@ def fest_in_play(season, tmp_path):
         "date": now.date().isoformat(),
         "rounds": [{"number": 1, "periods": [{"starts": f"{starts:%H:%M}", "minutes": 45}]}],
     }
-    run(
-        "create_event",
-        write(tmp_path, "fest.json", json.dumps(data)),
-        "--institution",
-        season.institution.slug,
-        "--season",
-        season.slug,
-    )
+    create_event(season, tmp_path, data, "fest.json")
     run(
         "import_entrants",
         write(tmp_path, "in.csv", "name,category\nAda Quill,Competitive\nBo Vance,Competitive\n"),

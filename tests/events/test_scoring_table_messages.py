@@ -3,7 +3,6 @@ table, the players' names and the table's seats; a card for a table that already
 different result gives one message, right for who is looking (a volunteer calls the director;
 the director replaces it from the scoring table itself, with a reason)."""
 
-import json
 import re
 
 import pytest
@@ -12,7 +11,7 @@ from django.urls import reverse
 from events import services as events
 from league.models import Entry, League
 from matches.models import Match
-from tests.support import rounds_started, run, write
+from tests.support import create_event, rounds_started, run, write
 
 
 @pytest.fixture
@@ -25,14 +24,7 @@ def fest(season, tmp_path):
         "rounds": [{"number": 1, "periods": [{"starts": "18:00", "minutes": 45}]}],
         "categories": [{"name": "Open", "pairing_group": "Open", "turn_seconds": 150}],
     }
-    run(
-        "create_event",
-        write(tmp_path, "fest.json", json.dumps(data)),
-        "--institution",
-        season.institution.slug,
-        "--season",
-        season.slug,
-    )
+    create_event(season, tmp_path, data, "fest.json")
     names = "".join(f"Entrant {letter}\n" for letter in "ABCD")
     run("import_entrants", write(tmp_path, "in.csv", "name\n" + names), "--league", "fest")
     run("pair_round", "--league", "fest", "--all-entrants", "--seed", "3")

@@ -6,7 +6,6 @@ for every card, so a card printed before the change is refused even on a page lo
 Club nights' cards carry the seating their form showed, and the card service checks the players
 under the table's lock, whoever calls it."""
 
-import json
 from datetime import timedelta
 
 import pytest
@@ -17,7 +16,7 @@ from events.models import RoundCards
 from league.models import Entry, League, LeagueFormat, Round
 from matches.models import Match, MatchStatus, Seat
 from matches.services import SeatingChanged, card_enter
-from tests.support import LeagueFactory, rounds_started, run, write
+from tests.support import LeagueFactory, create_event, rounds_started, run, write
 
 
 @pytest.fixture
@@ -30,14 +29,7 @@ def fest(season, tmp_path):
         "rounds": [{"number": 1, "periods": [{"starts": "18:00", "minutes": 45}]}],
         "categories": [{"name": "Open", "pairing_group": "Open", "turn_seconds": 150}],
     }
-    run(
-        "create_event",
-        write(tmp_path, "fest.json", json.dumps(data)),
-        "--institution",
-        season.institution.slug,
-        "--season",
-        season.slug,
-    )
+    create_event(season, tmp_path, data, "fest.json")
     names = "".join(f"Entrant {letter}\n" for letter in "ABCDEFGH")
     run("import_entrants", write(tmp_path, "in.csv", "name\n" + names), "--league", "fest")
     run("pair_round", "--league", "fest", "--all-entrants", "--seed", "3")

@@ -22,7 +22,7 @@ from tests.events.self_entry_support import (
     slip_of_seat,
     tables,
 )
-from tests.support import run, write
+from tests.support import create_event, run
 
 pytestmark = pytest.mark.django_db
 
@@ -186,14 +186,7 @@ def test_s5_self_entry_in_the_settings_file_and_its_export(season, tmp_path, dir
     assert json.loads(out)["self_entry"] is True
     data = json.loads(out) | {"slug": "fest-two", "self_entry": "yes"}
     with pytest.raises(Exception, match="self_entry"):
-        run(
-            "create_event",
-            write(tmp_path, "two.json", json.dumps(data)),
-            "--institution",
-            season.institution.slug,
-            "--season",
-            season.slug,
-        )
+        create_event(season, tmp_path, data, "two.json")
 
 
 def test_s3_the_table_page_and_the_scoring_table_run_the_same_queries_at_two_sizes(

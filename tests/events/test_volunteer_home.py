@@ -3,7 +3,6 @@ round whose cards are coming in (and its assists, where the event sells them); t
 offers only what they may use. A site admin, who belongs to no institution, picks one to see its
 director's dashboard."""
 
-import json
 from datetime import timedelta
 
 import pytest
@@ -11,7 +10,7 @@ from django.urls import reverse
 
 from events import services as events
 from league.models import League
-from tests.support import rounds_started, run, write
+from tests.support import create_event, rounds_started, run, write
 
 
 @pytest.fixture
@@ -27,14 +26,7 @@ def fest(season, tmp_path):
         ],
         "categories": [{"name": "Open", "pairing_group": "Open", "turn_seconds": 150}],
     }
-    run(
-        "create_event",
-        write(tmp_path, "fest.json", json.dumps(data)),
-        "--institution",
-        season.institution.slug,
-        "--season",
-        season.slug,
-    )
+    create_event(season, tmp_path, data, "fest.json")
     names = "".join(f"Entrant {letter}\n" for letter in "ABCD")
     run("import_entrants", write(tmp_path, "in.csv", "name\n" + names), "--league", "fest")
     return rounds_started(League.objects.get(slug="fest"))
@@ -99,14 +91,7 @@ def test_e5_a_volunteers_home_offers_the_assists_where_the_event_sells_them(
         "categories": [{"name": "Open", "pairing_group": "Open", "turn_seconds": None}],
         "assists": [{"name": "Ringer", "first_cents": 500, "later_cents": 1000}],
     }
-    run(
-        "create_event",
-        write(tmp_path, "assist.json", json.dumps(data)),
-        "--institution",
-        season.institution.slug,
-        "--season",
-        season.slug,
-    )
+    create_event(season, tmp_path, data, "assist.json")
     league = League.objects.get(slug="assist-fest")
     volunteer = events.scorer_invite(
         actor=director.user, league=league, name="Ada Assist", email="ada@example.edu"

@@ -11,7 +11,7 @@ from clubs.services import check_in, seat_night
 from league.models import Entry, LeagueFormat, Round, Standing
 from matches.models import Match
 from matches.services import card_enter, report_confirm, report_submit
-from tests.support import LeagueFactory, members, rounds_started, run, write
+from tests.support import LeagueFactory, create_event, members, rounds_started, run, write
 
 EVENT = {
     "name": "Cold Start Fest",
@@ -28,14 +28,7 @@ EVENT = {
 @pytest.fixture
 def fest(season, tmp_path):
     data = {**EVENT, "date": season.institution.today().isoformat()}
-    run(
-        "create_event",
-        write(tmp_path, "fest.json", json.dumps(data)),
-        "--institution",
-        season.institution.slug,
-        "--season",
-        season.slug,
-    )
+    create_event(season, tmp_path, data, "fest.json")
     names = "".join(f"Entrant {letter}\n" for letter in "ABCD")
     run("import_entrants", write(tmp_path, "in.csv", "name\n" + names), "--league", "cold-start")
     run("pair_round", "--league", "cold-start", "--all-entrants", "--seed", "3")
