@@ -55,6 +55,7 @@ from .rounds import (
     RoundPaired,
     cards_printed,
     close_round,
+    entrants_named,
     pair_event_round,
     round_start_early,
 )
@@ -85,6 +86,7 @@ __all__ = [
     "clean_details",
     "close_round",
     "entrant_leave",
+    "entrants_named",
     "entrant_return",
     "entrant_save",
     "event_arrive",

@@ -29,6 +29,7 @@ from events.selectors import (
 from events.services.card_settling import cards_waiting, settle_due_cards
 from events.services.door import check_in_entry
 from league.models import Entry, League, Round
+from league.names import STAFF
 from league.refresh import refresh_leagues
 from matches.models import FINAL_STATUSES, AuditEvent, Match, MatchStatus
 from matches.services import NewMatch, double_forfeit_tables, matches_create
@@ -78,8 +79,13 @@ class RoundPaired:
     left_out: list[Entry]
 
 
-def _names_and_numbers(entries: list[Entry]) -> str:
-    return ", ".join(f"{entry.player.name} (number {entry.player_number})" for entry in entries)
+def entrants_named(entries: list[Entry]) -> str:
+    """Entrants as the director reads them in what a pairing says: through the naming path
+    (staff read names as given; a forgotten entrant is "Former player N"), with their number."""
+    return ", ".join(
+        f"{entry.player.name_in(STAFF, entry.player_number)} (number {entry.player_number})"
+        for entry in entries
+    )
 
 
 class AlreadyPaired(EventError):
@@ -93,7 +99,7 @@ class AlreadyPaired(EventError):
         if waiting:
             said = (
                 f"{count} checked in since it was paired "
-                f"{'has' if count == 1 else 'have'} no seat yet: {_names_and_numbers(waiting)}. "
+                f"{'has' if count == 1 else 'have'} no seat yet: {entrants_named(waiting)}. "
                 "Drawing the round again seats them."
             )
         else:

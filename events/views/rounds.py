@@ -25,10 +25,6 @@ def _count(count: int, one: str, many: str = "") -> str:
     return f"{count} {one if count == 1 else many or one + 's'}"
 
 
-def _who(entries) -> str:
-    return ", ".join(f"{entry.player.name} (number {entry.player_number})" for entry in entries)
-
-
 def _paired_words(number: int, paired: services.RoundPaired, again: bool) -> str:
     """What the director is told once a round is paired, or paired again: its tables and byes,
     who it took in since the first draw, who it no longer seats because they left."""
@@ -39,9 +35,9 @@ def _paired_words(number: int, paired: services.RoundPaired, again: bool) -> str
         said += ", " + _count(len(paired.byes), "bye")
     said += "."
     if paired.taken_in:
-        said += f" Seated since the last draw: {_who(paired.taken_in)}."
+        said += f" Seated since the last draw: {services.entrants_named(paired.taken_in)}."
     if paired.left_out:
-        said += f" No longer seated (left the event): {_who(paired.left_out)}."
+        said += f" No longer seated (left the event): {services.entrants_named(paired.left_out)}."
     return said
 
 
