@@ -246,8 +246,8 @@ def count_cards(league_ids, match_ids) -> list[int]:
     event): each league's rows of the cards' players computed again (``standings.count_results``,
     a fixed number of queries whatever the size of the event), its pages marked wanted
     (``PagesWanted``) for beat's sweep, which ranks the rows again and renders the pages within
-    seconds, once for every card counted meanwhile (``render_wanted_pages``); where tasks run in-process (the demo, the tests: no
-    worker) they are rendered at once. The standings' lock is held for the rows alone, never
+    seconds, once for every card counted meanwhile (``render_wanted_pages``); where tasks run
+    in-process (the demo, the tests: no worker) they are rendered at once. The standings' lock is held for the rows alone, never
     for a render, so the cards of a hall's burst wait for each other's few rows, not for pages.
 
     An update that fails is logged and kept as a ``RefreshFailure``, its league left wanted for
@@ -291,8 +291,8 @@ def count_cards(league_ids, match_ids) -> list[int]:
 def render_wanted_pages(league_ids=None) -> list[int]:
     """Rank and render the pages wanted (``PagesWanted``) of these leagues (None: of every
     league) whose refresh lock is free, until none is wanted: a burst's cards counted meanwhile
-    share a ranking and a render. A league being refreshed or rendered by another process is left to it. Returns the
-    leagues rendered."""
+    share a ranking and a render. A league being refreshed or rendered by another process is
+    left to it. Returns the leagues rendered."""
     if league_ids is None:
         league_ids = PagesWanted.objects.values_list("league_id", flat=True)
     ids = sorted(set(league_ids))

@@ -307,20 +307,9 @@ def test_no_changelist_filter_offers_another_institutions_names(
 
 
 def _institution_form(institution, **changes) -> dict:
-    fields = [
-        "name",
-        "slug",
-        "email_domains",
-        "campus_id_pattern",
-        "campus_id_hint",
-        "timezone",
-        "default_venue",
-        "front_desk_location",
-        "loan_hours",
-        "public_names",
-        "guest_data_days",
-        "personal_data_years",
-    ]
+    from accounts.forms import InstitutionAdminForm
+
+    fields = InstitutionAdminForm.Meta.fields
     return {**{field: getattr(institution, field) for field in fields}, **changes}
 
 
