@@ -22,11 +22,13 @@ import time
 from django.test import Client
 from django.urls import reverse
 from accounts.models import User
+from league.models import League
+league = League.objects.select_related("season__institution").get(slug="%s")
 client = Client()
 client.force_login(User.objects.get(email="director@example.edu"))
 for kind in ("pairings", "cards", "sheets"):
     started = time.perf_counter()
-    answer = client.get(reverse("event_print", args=["%s", 1, kind]), HTTP_HOST="127.0.0.1")
+    answer = client.get(reverse("event_print", args=[league, 1, kind]), HTTP_HOST="127.0.0.1")
     print(f"{kind}: {answer.status_code}, {time.perf_counter() - started:.2f} s, "
           f"{len(answer.content):,} bytes")
 """

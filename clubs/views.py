@@ -18,6 +18,7 @@ from accounts.services import export_record
 from core.actions import act_and_say, posted_from
 from core.errors import DomainError
 from core.values import clean_text
+from league.addresses import LeagueAddress
 from league.door import back_with_search, entrant_scanned, searched
 from league.models import Entry, League, LeagueFormat, Round
 from league.selectors import round_tables
@@ -31,10 +32,11 @@ from . import services as club
 from .forms import CardForm, GuestForm, NightForm
 
 
-def _night(request: HttpRequest, slug: str, number: int) -> Round:
+def _night(request: HttpRequest, address: LeagueAddress, number: int) -> Round:
     night = get_object_or_404(
         Round.objects.select_related("league__season__institution"),
-        league__slug=slug,
+        league__campus__slug=address.campus,
+        league__slug=address.slug,
         number=number,
     )
     institution = night.league.season.institution
@@ -100,12 +102,12 @@ def _render(
 
 
 @login_required
-def club_night(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    return _render(request, _night(request, slug, number))
+def club_night(request: HttpRequest, address: LeagueAddress, number: int) -> HttpResponse:
+    return _render(request, _night(request, address, number))
 
 
 def _back(night: Round, query="") -> str:
-    return back_with_search(reverse("club_night", args=[night.league.slug, night.number]), query)
+    return back_with_search(reverse("club_night", args=[night.league, night.number]), query)
 
 
 def _player_from(night: Round, key) -> PlayerProfile:
@@ -120,8 +122,8 @@ def _player_from(night: Round, key) -> PlayerProfile:
 
 @login_required
 @require_POST
-def club_check_in(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    night = _night(request, slug, number)
+def club_check_in(request: HttpRequest, address: LeagueAddress, number: int) -> HttpResponse:
+    night = _night(request, address, number)
 
     def check_in_or_out():
         player = _player_from(night, request.POST.get("player", ""))
@@ -137,8 +139,8 @@ def club_check_in(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def club_seat(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    night = _night(request, slug, number)
+def club_seat(request: HttpRequest, address: LeagueAddress, number: int) -> HttpResponse:
+    night = _night(request, address, number)
     seed = secrets.randbelow(1_000_000)
     act_and_say(
         request,
@@ -152,10 +154,10 @@ def club_seat(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def club_latecomers(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+def club_latecomers(request: HttpRequest, address: LeagueAddress, number: int) -> HttpResponse:
     """Seat those who came after the tables were drawn; a single one joins the table the desk
     picked (the smallest whose game has not started)."""
-    night = _night(request, slug, number)
+    night = _night(request, address, number)
     seed = secrets.randbelow(1_000_000)
     join = request.POST.get("join", "")
     table = (
@@ -185,8 +187,8 @@ def club_latecomers(request: HttpRequest, slug: str, number: int) -> HttpRespons
 
 @login_required
 @require_POST
-def club_night_add(request: HttpRequest, slug: str) -> HttpResponse:
-    league = get_object_or_404(League.objects.select_related("season__institution"), slug=slug)
+def club_night_add(request: HttpRequest, address: LeagueAddress) -> HttpResponse:
+    league = get_object_or_404(League.objects.at(address).select_related("season__institution"))
     if not roles.is_director_of(request.user, league.season.institution):
         raise Http404
     form = NightForm(request.POST)
@@ -203,8 +205,8 @@ def club_night_add(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def club_close(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    night = _night(request, slug, number)
+def club_close(request: HttpRequest, address: LeagueAddress, number: int) -> HttpResponse:
+    night = _night(request, address, number)
     act_and_say(
         request,
         lambda: club.close_night(
@@ -221,10 +223,10 @@ def club_close(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 
 @login_required
-def club_cards(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+def club_cards(request: HttpRequest, address: LeagueAddress, number: int) -> HttpResponse:
     """The night's table cards as a PDF, one per table, each with a QR code to the table's
     match page (E4, G9): the director or the front desk prints them once the night is seated."""
-    night = _night(request, slug, number)
+    night = _night(request, address, number)
     tables = round_tables(night)
     if not tables:
         raise Http404
@@ -280,8 +282,10 @@ def club_cards(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def club_card(request: HttpRequest, slug: str, number: int, match_id: int) -> HttpResponse:
-    night = _night(request, slug, number)
+def club_card(
+    request: HttpRequest, address: LeagueAddress, number: int, match_id: int
+) -> HttpResponse:
+    night = _night(request, address, number)
     table = next((t for t in round_tables(night) if t.pk == match_id), None)
     if table is None:
         raise Http404
@@ -307,10 +311,12 @@ def club_card(request: HttpRequest, slug: str, number: int, match_id: int) -> Ht
 
 
 @login_required
-@posted_from("club_night", "slug", "number")
-def club_confirm(request: HttpRequest, slug: str, number: int, match_id: int) -> HttpResponse:
+@posted_from("club_night", "address", "number")
+def club_confirm(
+    request: HttpRequest, address: LeagueAddress, number: int, match_id: int
+) -> HttpResponse:
     """The director confirms a table's card as its scorekeeper reported it."""
-    night = _night(request, slug, number)
+    night = _night(request, address, number)
     table = get_object_or_404(Match, round=night, pk=match_id)
     act_and_say(
         request,
@@ -322,8 +328,8 @@ def club_confirm(request: HttpRequest, slug: str, number: int, match_id: int) ->
 
 @login_required
 @require_POST
-def club_guest(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    night = _night(request, slug, number)
+def club_guest(request: HttpRequest, address: LeagueAddress, number: int) -> HttpResponse:
+    night = _night(request, address, number)
     form = GuestForm(request.POST)
     if form.is_valid():
         try:

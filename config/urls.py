@@ -1,13 +1,14 @@
 from django.contrib import admin
 from django.templatetags.static import static
-from django.urls import include, path
+from django.urls import include, path, register_converter
 from django.views.generic import RedirectView
 
 from accounts import views as accounts_views
 from events.views import slips as event_slips
 from league import views as league_views
+from league.addresses import LeagueAddressConverter
+from league.views import addresses, director_draw, director_exports, director_rounds, settings_files
 from league.views import director as league_director
-from league.views import director_draw, director_exports, director_rounds, settings_files
 from league.views import ratings as league_ratings
 
 
@@ -20,6 +21,9 @@ class FaviconRedirect(RedirectView):
         return static("favicon.svg")
 
 
+# A league's public pages: /<campus>/leagues/<slug>/… (league/addresses.py).
+register_converter(LeagueAddressConverter, "league")
+
 urlpatterns = [
     path("favicon.ico", FaviconRedirect.as_view()),
     path("admin/", admin.site.urls),
@@ -29,9 +33,11 @@ urlpatterns = [
     # An entrant's own slip (S4): the address names no league.
     path("slip/", event_slips.slip_code, name="slip_code"),
     path("slip/<str:token>/", event_slips.slip_page, name="slip_page"),
-    path("leagues/", include("clubs.urls")),
-    path("leagues/", include("events.urls")),
-    path("leagues/", include("league.urls")),
+    # A signed-in student's own campus's leagues; anyone else's, every campus's public ones.
+    path("leagues/", league_views.league_list, name="league_list"),
+    # Addresses from before each campus had its own, pinned to the league that held them.
+    path("leagues/<slug:slug>/", addresses.old_address, name="old_league_address"),
+    path("leagues/<slug:slug>/<path:rest>", addresses.old_address, name="old_league_page"),
     path("director/", league_director.dashboard, name="director_dashboard"),
     path("director/events/new/", settings_files.league_file_setup, name="event_setup"),
     path(
@@ -74,5 +80,9 @@ urlpatterns = [
     path("ratings/", league_ratings.rating_list, name="rating_list"),
     path("ratings/import/", league_ratings.ratings_import_page, name="ratings_import"),
     path("", league_views.home, name="home"),
+    path("<slug:campus>/leagues/", addresses.campus_leagues, name="campus_leagues"),
+    path("", include("clubs.urls")),
+    path("", include("events.urls")),
+    path("", include("league.urls")),
     path("", include("accounts.urls")),
 ]

@@ -86,7 +86,7 @@ def doors_on(institution, day) -> list[formats.Door]:
         season__institution=institution, format=LeagueFormat.EVENT, event__date=day
     ).order_by("name")
     return [
-        formats.Door(league.name, league.venue, reverse("event_desk", args=[league.slug]))
+        formats.Door(league.name, league.venue, reverse("event_desk", args=[league]))
         for league in events
     ]
 

@@ -93,6 +93,7 @@ def event_document(state: selectors.EventState, now=None) -> dict:
         if (cells := selectors.rating_of(entry))["rating"] is not None
     }
     return {
+        "institution": state.league.season.institution.slug,
         "league": state.league.slug,
         # In the campus's clock, however `now` was given: the stored feed and a fresh render
         # of it say the same.

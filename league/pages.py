@@ -210,6 +210,7 @@ def rendered_pages(league_ids, now) -> list[tuple]:
                 for game in games:
                     game.pop("match_id")
             bracket_docs[style] = {
+                "institution": league.season.institution.slug,
                 "league": league.slug,
                 "size": bracket.size if bracket else 0,
                 "champion": champion,
@@ -217,6 +218,7 @@ def rendered_pages(league_ids, now) -> list[tuple]:
             }
         standings_json = _json(
             {
+                "institution": league.season.institution.slug,
                 "league": league.slug,
                 "updated": updated.isoformat() if updated else None,
                 "standings": [

@@ -89,6 +89,7 @@ def _batch(
         [
             League(
                 season=season,
+                campus=institution,
                 name=f"League {first_number + n}",
                 slug=f"{slug_prefix}league-{first_number + n}",
                 venue=institution.default_venue or "Games Room",

@@ -13,6 +13,7 @@ from ratings import glicko
 from ratings.models import is_provisional
 
 from . import formats
+from .addresses import LeagueAddress
 from .models import STANDING_COLUMNS, Entry, League, Round, Standing, WaitlistEntry
 from .names import is_member
 
@@ -82,7 +83,7 @@ PAGE_PARTS = (
 )  # fmt: skip
 
 
-def league_page_row(slug: str, part: str) -> LeaguePageRow | None:
+def league_page_row(address: LeagueAddress, part: str) -> LeaguePageRow | None:
     """One stored part of a league's pages (``LeaguePage``) with what deciding who may see it
     needs. Hand-written SQL: building the ORM query took most of a one-query page's time."""
     if part not in PAGE_PARTS:
@@ -94,8 +95,9 @@ def league_page_row(slug: str, part: str) -> LeaguePageRow | None:
             f"{public_part}, season.institution_id, league.search_engines "
             "FROM league_league league JOIN league_leaguepage page ON page.league_id = league.id "
             "JOIN accounts_season season ON season.id = league.season_id "
-            "WHERE league.slug = %s",
-            [slug],
+            "JOIN accounts_institution campus ON campus.id = league.campus_id "
+            "WHERE campus.slug = %s AND league.slug = %s",
+            [address.campus, address.slug],
         )
         row = cursor.fetchone()
     return LeaguePageRow(*row) if row else None

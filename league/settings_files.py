@@ -12,7 +12,12 @@ from . import formats
 from .file_schema import LeagueFileError, check_league_file
 from .models import League
 
-__all__ = ["LeagueFileError"]  # raised by every reader of a settings file
+__all__ = ["LeagueFileError", "LeagueSlugTaken"]  # raised by every reader of a settings file
+
+
+class LeagueSlugTaken(LeagueFileError):
+    """The campus has a league of the file's slug and the file was not sent to change it: each
+    way in says how to change it in its own words (a command's flag, the page's tick box)."""
 
 
 def league_file_save(
@@ -56,11 +61,21 @@ def locked_league_of_file(
     """The league the file names, locked, if it exists and the file may change it: refused
     without `update`, or when it is another season's or another format's (`what` names the
     format: "a club", "an event")."""
-    league = League.objects.select_for_update().filter(slug=slug).first()
+    league = (
+        League.objects.select_for_update()
+        .filter(campus_id=season.institution_id, slug=slug)
+        .first()
+    )
     if league is not None and not update:
-        raise LeagueFileError(f"A league {slug!r} already exists: use --update.")
+        raise LeagueSlugTaken(
+            f"Your campus already has a league {slug!r}: give the file another slug, or "
+            "change the existing league instead."
+        )
     if league is not None and (league.season_id != season.pk or league.format != kind):
-        raise LeagueFileError(f"{slug!r} is another season's league or not {what}.")
+        raise LeagueFileError(
+            f"Your campus's league {slug!r} is another season's or is not {what}: give the "
+            "file another slug."
+        )
     return league
 
 

@@ -57,7 +57,8 @@ class SetupForm(forms.Form):
     season = forms.ModelChoiceField(label="Season", queryset=None)
     name = TextField(label="Name", max_length=League._meta.get_field("name").max_length)
     slug = WebAddressField(
-        label="Address on the site (letters, digits and hyphens: /leagues/<this>/)", max_length=50
+        label="Address on the site (letters, digits and hyphens: /<campus>/leagues/<this>/)",
+        max_length=50,
     )
     venue = TextField(label="Venue", required=False, max_length=200)
     public = forms.BooleanField(label="Anyone may see its pages", required=False, initial=True)

@@ -6,15 +6,16 @@ from django.shortcuts import get_object_or_404, render
 
 from core.values import INT_MAX, number_or_none, shown
 
+from .addresses import LeagueAddress
 from .models import League
 from .selectors import can_see_league
 
 
-def table_timer(request: HttpRequest, slug: str) -> HttpResponse:
+def table_timer(request: HttpRequest, address: LeagueAddress) -> HttpResponse:
     """A phone or tablet at the table times each turn (G8): `seconds` per turn (0: untimed,
     turns only counted), `players` 2 to 4, optional `table` and `names`. Everything runs in the
     page once loaded, so a dropped Wi-Fi stops nothing."""
-    league = get_object_or_404(League.objects.select_related("season__institution"), slug=slug)
+    league = get_object_or_404(League.objects.at(address).select_related("season__institution"))
     if not can_see_league(request.user, league):
         raise Http404
     default = league.turn_time_seconds or 150

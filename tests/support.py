@@ -27,6 +27,7 @@ from django.utils import timezone
 from accounts import roles
 from accounts.models import Institution, PlayerProfile, RosterEntry, Season, User
 from accounts.services import eligibility_rule
+from league.addresses import LeagueAddress
 from league.models import Entry
 from matches import services
 
@@ -98,6 +99,12 @@ class ProfileFactory(factory.django.DjangoModelFactory):
         """Whoever has a campus ID signed up as a student (staff fixtures pass campus_id="")."""
         if create and profile.campus_id:
             profile.user.groups.add(Group.objects.get_or_create(name=roles.STUDENTS)[0])
+
+
+def at(slug: str, campus: str = "example-state") -> LeagueAddress:
+    """A league's public address by its slug, on the `institution` fixture's campus unless
+    another is named: for reverse() where a test knows the slug rather than the league."""
+    return LeagueAddress(campus, slug)
 
 
 def with_role(profile: PlayerProfile, group_name: str) -> PlayerProfile:
@@ -423,7 +430,7 @@ def members(club, count):
 
 
 def url(night, name="club_night", *extra):
-    return reverse(name, args=[night.league.slug, night.number, *extra])
+    return reverse(name, args=[night.league, night.number, *extra])
 
 
 # --- A game record (GCG) -------------------------------------------------------------------

@@ -25,6 +25,27 @@ def validate_regex(value: str) -> None:
         raise ValidationError(f"Not a valid regular expression: {error}.") from None
 
 
+# The first part of the site's own addresses (config/urls.py): a campus's leagues live at
+# /<campus>/leagues/, so a campus named one of these would be hidden by the site's page.
+RESERVED_CAMPUS_SLUGS = frozenset(
+    {
+        "about", "accounts", "admin", "api", "bench", "desk", "director", "favicon.ico",
+        "help", "home", "leagues", "log-in", "login", "logout", "matches", "media", "privacy",
+        "profile", "ratings", "signup", "slip", "static",
+    }
+)  # fmt: skip
+
+
+def validate_campus_slug(value: str) -> None:
+    if value.lower() in RESERVED_CAMPUS_SLUGS:
+        raise ValidationError(
+            "“%(value)s” is a word the site's own addresses use: choose another, such as "
+            "“%(value)s-campus”.",
+            params={"value": value},
+            code="reserved",
+        )
+
+
 def _within(domain: str, parent: str) -> bool:
     """`domain` is `parent` or one of its subdomains."""
     return domain == parent or domain.endswith("." + parent)
@@ -38,7 +59,11 @@ class PublicNames(models.TextChoices):
 
 class Institution(models.Model):
     name = models.CharField(max_length=200)
-    slug = models.SlugField(unique=True)
+    slug = models.SlugField(
+        unique=True,
+        validators=[validate_campus_slug],
+        help_text="Begins its leagues' addresses: /<slug>/leagues/.",
+    )
     email_domains = models.TextField(
         help_text="E-mail domains students sign up with, one per line or comma-separated "
         "(subdomains are accepted too).",

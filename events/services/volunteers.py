@@ -35,7 +35,7 @@ def scorer_access_ends(league: League) -> datetime:
 
 def scoring_path(league: League) -> str:
     """Where a volunteer's link leads: the event's scoring table, at the round in play."""
-    return reverse("event_scoring_now", args=[league.slug])
+    return reverse("event_scoring_now", args=[league])
 
 
 def scorer_invite(*, actor, league: League, name: str, email: str, now=None) -> EventScorer:

@@ -7,6 +7,7 @@ from accounts import roles
 from core.errors import DomainError
 from core.middleware import campus_time
 from events import rights
+from league.addresses import LeagueAddress
 from league.door import entrant_scanned
 from league.models import Entry, League, LeagueFormat, Round
 from league.selectors import can_see_league
@@ -14,9 +15,9 @@ from league.selectors import can_see_league
 NUMBER = {"min_value": 1, "max_value": 99999}  # a player number (entrants.clean_details)
 
 
-def event_of(request: HttpRequest, slug: str) -> League:
+def event_of(request: HttpRequest, address: LeagueAddress) -> League:
     league = get_object_or_404(
-        League.objects.select_related("season__institution"), slug=slug, format=LeagueFormat.EVENT
+        League.objects.at(address).select_related("season__institution"), format=LeagueFormat.EVENT
     )
     if not can_see_league(request.user, league):
         raise Http404
@@ -24,9 +25,11 @@ def event_of(request: HttpRequest, slug: str) -> League:
     return league
 
 
-def staff_event_of(request: HttpRequest, slug: str, *, director: bool = False) -> League:
+def staff_event_of(
+    request: HttpRequest, address: LeagueAddress, *, director: bool = False
+) -> League:
     league = get_object_or_404(
-        League.objects.select_related("season__institution"), slug=slug, format=LeagueFormat.EVENT
+        League.objects.at(address).select_related("season__institution"), format=LeagueFormat.EVENT
     )
     institution = league.season.institution
     allowed = (
@@ -39,9 +42,9 @@ def staff_event_of(request: HttpRequest, slug: str, *, director: bool = False) -
     return league
 
 
-def scorer_event_of(request: HttpRequest, slug: str) -> League:
+def scorer_event_of(request: HttpRequest, address: LeagueAddress) -> League:
     league = get_object_or_404(
-        League.objects.select_related("season__institution"), slug=slug, format=LeagueFormat.EVENT
+        League.objects.at(address).select_related("season__institution"), format=LeagueFormat.EVENT
     )
     if not rights.may_score(request.user, league):
         raise Http404

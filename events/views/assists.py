@@ -16,6 +16,7 @@ from events.models import AssistItem, AssistSale
 from events.money import money
 from events.services import assists
 from events.views.access import scorer_event_of
+from league.addresses import LeagueAddress
 from league.models import Entry, League
 
 # --- Assists for the charity (E5) -----------------------------------------------------------
@@ -32,10 +33,10 @@ def _posted_row(post, key: str, model, league: League, what: str):
 
 
 @login_required
-def event_assists(request: HttpRequest, slug: str) -> HttpResponse:
+def event_assists(request: HttpRequest, address: LeagueAddress) -> HttpResponse:
     """Sell assists at the tables (item, quantity, in two taps), void a sale with a reason, and
     the ledger: the money raised by item, team and round."""
-    league = scorer_event_of(request, slug)
+    league = scorer_event_of(request, address)
     if request.method == "POST":
         post = request.POST
         if "void" in post:
@@ -65,7 +66,7 @@ def event_assists(request: HttpRequest, slug: str) -> HttpResponse:
         at = post.get("at", "")
         # Back to the same table, still open, for the next sale there.
         anchor = f"?open={at}#{at}" if TABLE_ANCHOR.fullmatch(at) else ""
-        return redirect(reverse("event_assists", args=[slug]) + anchor)
+        return redirect(reverse("event_assists", args=[address]) + anchor)
     round_ = assist_ledger.current_round(league)
     tables = selectors.assist_tables(league, round_) if round_ is not None else []
     items = list(league.assist_items.all())

@@ -15,6 +15,7 @@ from core.forms import TextField
 from events import selectors, services
 from events.models import event_of_league
 from events.views.access import entry_from, staff_event_of
+from league.addresses import LeagueAddress
 from league.door import back_with_search, entrant_scanned, scanned_key, searched
 from league.models import League
 
@@ -56,14 +57,14 @@ def _desk_context(request, league: League, walk_in: WalkInForm | None = None) ->
 
 
 @login_required
-def event_desk(request: HttpRequest, slug: str) -> HttpResponse:
+def event_desk(request: HttpRequest, address: LeagueAddress) -> HttpResponse:
     """Check-in at the door: scan or type, search, walk-ins."""
-    league = staff_event_of(request, slug)
+    league = staff_event_of(request, address)
     return render(request, "events/desk.html", _desk_context(request, league))
 
 
 def _desk_back(league: League, query="") -> str:
-    return back_with_search(reverse("event_desk", args=[league.slug]), query)
+    return back_with_search(reverse("event_desk", args=[league]), query)
 
 
 def _typed_a_name(league: League, key) -> str:
@@ -86,8 +87,8 @@ def _typed_a_name(league: League, key) -> str:
 
 @login_required
 @require_POST
-def event_check_in(request: HttpRequest, slug: str) -> HttpResponse:
-    league = staff_event_of(request, slug)
+def event_check_in(request: HttpRequest, address: LeagueAddress) -> HttpResponse:
+    league = staff_event_of(request, address)
     if not any(request.POST.get(flag) for flag in ("undo", "back", "leave")):
         name = _typed_a_name(league, request.POST.get("player", ""))
         if name:
@@ -126,8 +127,8 @@ def event_check_in(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def event_walk_in(request: HttpRequest, slug: str) -> HttpResponse:
-    league = staff_event_of(request, slug)
+def event_walk_in(request: HttpRequest, address: LeagueAddress) -> HttpResponse:
+    league = staff_event_of(request, address)
     form = WalkInForm(request.POST, league=league)
     # A name already entered: the desk says "the same person" (their check-in button) or "a
     # namesake" (this form again, with namesake=1): nothing is added before it answers.

@@ -13,15 +13,18 @@ from events import card_board, printables, selectors, services
 from events.models import event_of_league
 from events.pages import rounds_view
 from events.views.access import staff_event_of
+from league.addresses import LeagueAddress
 from league.wordlists import list_note, two_letter_words
 
 # --- Printables ---------------------------------------------------------------------------------
 
 
 @login_required
-def event_print(request: HttpRequest, slug: str, number: int, kind: str) -> HttpResponse:
+def event_print(
+    request: HttpRequest, address: LeagueAddress, number: int, kind: str
+) -> HttpResponse:
     """The round's pairings (wall sheets) or its table score cards as a PDF (E3, G10)."""
-    league = staff_event_of(request, slug)
+    league = staff_event_of(request, address)
     if kind not in ("pairings", "cards", "sheets"):
         raise Http404
     paper = request.GET.get("paper", "letter")
@@ -79,8 +82,7 @@ def event_print(request: HttpRequest, slug: str, number: int, kind: str) -> Http
             printables.PrintTable(
                 number=match.table,
                 seats=tuple(seat_of(seat, entry) for seat, entry in seats),
-                url=settings.SITE_URL
-                + reverse("event_table", args=[league.slug, number, match.table]),
+                url=settings.SITE_URL + reverse("event_table", args=[league, number, match.table]),
                 turn_seconds=seconds(seats),
             )
             for match, seats in view["tables"]

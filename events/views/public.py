@@ -17,6 +17,7 @@ from events.models import event_of_league
 from events.pages import rounds_view
 from events.slips import shown_code
 from events.views.access import event_of
+from league.addresses import LeagueAddress
 from league.models import League, LeagueFormat
 from league.names import name_style
 from league.pages import layout, render_pages
@@ -24,7 +25,7 @@ from league.selectors import league_page_row
 
 
 def event_home(request: HttpRequest, league: League) -> HttpResponse:
-    """The event's page (``/leagues/<slug>/`` for an event)."""
+    """The event's page (``/<campus>/leagues/<slug>/`` for an event)."""
     style = name_style(request.user, league)
     state = selectors.event_state(league, style)
     institution = league.season.institution
@@ -72,15 +73,15 @@ def _my_entry(request, state: selectors.EventState):
     return next((e for e in state.entries if e.player.user_id == request.user.pk), None)
 
 
-def _event_page(request: HttpRequest, slug: str, part: str):
+def _event_page(request: HttpRequest, address: LeagueAddress, part: str):
     """The event's stored leaderboard or event.json (``LeaguePageRow``; one query for a public
     event). A private event's are for its institution's front desk and directors only (the
     contract's event.json); one rendered by older templates is rendered again first."""
-    row = league_page_row(slug, part)
+    row = league_page_row(address, part)
     if row is None or row.layout != layout():
-        league = get_object_or_404(League, slug=slug, format=LeagueFormat.EVENT)
+        league = get_object_or_404(League.objects.at(address), format=LeagueFormat.EVENT)
         render_pages([league.pk])
-        row = league_page_row(slug, part)
+        row = league_page_row(address, part)
     if not row.content:
         raise Http404  # a league that is not an event
     if not row.public:
@@ -90,8 +91,8 @@ def _event_page(request: HttpRequest, slug: str, part: str):
     return row
 
 
-def event_leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
-    row = _event_page(request, slug, "event_html")
+def event_leaderboard(request: HttpRequest, address: LeagueAddress) -> HttpResponse:
+    row = _event_page(request, address, "event_html")
     response = render(
         request,
         "league/page.html",
@@ -100,14 +101,14 @@ def event_leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
     return indexed_if_welcome(response, row.search_engines)
 
 
-def event_projector(request: HttpRequest, slug: str) -> HttpResponse:
+def event_projector(request: HttpRequest, address: LeagueAddress) -> HttpResponse:
     """Large type for the hall's screen; ``table_timer``-style plain JS reloads the panel."""
-    league = event_of(request, slug)
+    league = event_of(request, address)
     return render(request, "events/projector.html", _projector_context(league))
 
 
-def event_projector_panel(request: HttpRequest, slug: str) -> HttpResponse:
-    league = event_of(request, slug)
+def event_projector_panel(request: HttpRequest, address: LeagueAddress) -> HttpResponse:
+    league = event_of(request, address)
     return render(request, "events/_projector_panel.html", _projector_context(league))
 
 
@@ -161,9 +162,9 @@ def _projector_context(league: League) -> dict:
     }
 
 
-def event_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+def event_round(request: HttpRequest, address: LeagueAddress, number: int) -> HttpResponse:
     """A round's pairings: by table, and by name (what goes on the wall)."""
-    league = event_of(request, slug)
+    league = event_of(request, address)
     style = name_style(request.user, league)
     state = selectors.event_state(league, style)
     view = next((r for r in rounds_view(state) if r["round"].number == number), None)
@@ -214,9 +215,9 @@ def event_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     )
 
 
-def event_json(request: HttpRequest, slug: str) -> HttpResponse:
+def event_json(request: HttpRequest, address: LeagueAddress) -> HttpResponse:
     """The contract's event.json for campus websites, as stored (``event_pages``)."""
-    row = _event_page(request, slug, "event_json")
+    row = _event_page(request, address, "event_json")
     response = HttpResponse(row.content, content_type="application/json")
     return indexed_if_welcome(response, row.search_engines)
 

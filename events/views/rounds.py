@@ -11,13 +11,14 @@ from core.errors import DomainError
 from core.values import clean_text
 from events import services
 from events.views.access import entry_from, round_of, staff_event_of
+from league.addresses import LeagueAddress
 from league.models import League
 
 # --- Rounds: pairing, swaps, closing ----------------------------------------------------------
 
 
 def _round_back(league: League, number: int) -> str:
-    return reverse("event_round", args=[league.slug, number])
+    return reverse("event_round", args=[league, number])
 
 
 def _count(count: int, one: str, many: str = "") -> str:
@@ -43,8 +44,8 @@ def _paired_words(number: int, paired: services.RoundPaired, again: bool) -> str
 
 @login_required
 @posted_from("event_round")
-def event_pair(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    league = staff_event_of(request, slug, director=True)
+def event_pair(request: HttpRequest, address: LeagueAddress, number: int) -> HttpResponse:
+    league = staff_event_of(request, address, director=True)
     round_ = round_of(league, number)
     again = bool(request.POST.get("repair"))
     try:
@@ -65,8 +66,8 @@ def event_pair(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 @login_required
 @posted_from("event_round")
-def event_swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    league = staff_event_of(request, slug, director=True)
+def event_swap(request: HttpRequest, address: LeagueAddress, number: int) -> HttpResponse:
+    league = staff_event_of(request, address, director=True)
     round_ = round_of(league, number)
 
     def act():
@@ -98,8 +99,8 @@ def event_swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 @login_required
 @posted_from("event_round")
-def event_close(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    league = staff_event_of(request, slug, director=True)
+def event_close(request: HttpRequest, address: LeagueAddress, number: int) -> HttpResponse:
+    league = staff_event_of(request, address, director=True)
     round_ = round_of(league, number)
     act_and_say(
         request,
@@ -115,9 +116,9 @@ def event_close(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 @login_required
 @posted_from("event_round")
-def event_start(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+def event_start(request: HttpRequest, address: LeagueAddress, number: int) -> HttpResponse:
     """The director starts the round before its time: its tables take cards from now on."""
-    league = staff_event_of(request, slug, director=True)
+    league = staff_event_of(request, address, director=True)
     round_ = round_of(league, number)
     act_and_say(
         request,

@@ -18,6 +18,7 @@ from events.models import event_of_league
 from events.services.card_settling import settle_due_cards
 from events.services.cards import RoundNotBegun
 from events.views.access import NUMBER, round_of, scorer_event_of
+from league.addresses import LeagueAddress
 from league.models import League, Round
 from league.names import STAFF, NamesAt
 from matches.forms import ScoreField
@@ -234,21 +235,21 @@ def _scoring_context(
 
 
 @login_required
-def event_scoring_now(request: HttpRequest, slug: str) -> HttpResponse:
+def event_scoring_now(request: HttpRequest, address: LeagueAddress) -> HttpResponse:
     """The scoring table at the round whose cards are coming in (a volunteer's link leads
     here); before round 1 is paired, the event's page says when it will be."""
-    league = scorer_event_of(request, slug)
+    league = scorer_event_of(request, address)
     round_ = selectors.round_to_score(league)
     if round_ is None:
         messages.info(request, "No round is paired yet: the scoring table opens with round 1.")
         return redirect(league.get_absolute_url())
-    return redirect(reverse("event_scores", args=[league.slug, round_.number]))
+    return redirect(reverse("event_scores", args=[league, round_.number]))
 
 
 @login_required
-def event_scores(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+def event_scores(request: HttpRequest, address: LeagueAddress, number: int) -> HttpResponse:
     """The scoring table's page: type a card, Enter, next card."""
-    league = scorer_event_of(request, slug)
+    league = scorer_event_of(request, address)
     round_ = round_of(league, number)
     is_director = roles.is_director_of(request.user, league.season.institution)
     if request.method != "POST":
@@ -313,7 +314,7 @@ def event_scores(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                     request,
                     f"Table {table.table}: {'–'.join(map(str, scores))} entered.",
                 )
-                return redirect(reverse("event_scores", args=[league.slug, number]))
+                return redirect(reverse("event_scores", args=[league, number]))
     return render(
         request,
         "events/scores.html",

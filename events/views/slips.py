@@ -23,6 +23,7 @@ from events.services import live_slip, slip_print_again, slips_of
 from events.slips import CODE_WINDOW, WRONG_CODES_PER_DEVICE, shown_code
 from events.views.access import entry_from, staff_event_of
 from events.views.phone import device_of, keep_device, remember, remembered_tokens
+from league.addresses import LeagueAddress
 from league.models import Entry
 from league.names import NamesAt, name_style
 
@@ -136,12 +137,12 @@ def _printed(slip: EntrantSlip, entry, league) -> printables.EntrantSlipPrint:
 
 
 @login_required
-def entrant_slips(request: HttpRequest, slug: str) -> HttpResponse:
+def entrant_slips(request: HttpRequest, address: LeagueAddress) -> HttpResponse:
     """The entrants' slips as a PDF for the door (S4): every entrant's, eight a page to cut
     apart, or one entrant's (`?number=N`, printed as they check in). Each slip is made the
     first time it is asked for; printing it again shows the same slip (a lost one is made anew
     with "print a new slip"). A download of personal data, recorded (P6)."""
-    league = staff_event_of(request, slug)
+    league = staff_event_of(request, address)
     entries = list(
         league.entries.filter(withdrawn_at=None, player_number__isnull=False)
         .select_related("player__user")
@@ -171,20 +172,20 @@ def entrant_slips(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @posted_from("event_desk")
-def entrant_slip_again(request: HttpRequest, slug: str) -> HttpResponse:
+def entrant_slip_again(request: HttpRequest, address: LeagueAddress) -> HttpResponse:
     """A lost slip: a new one for the entrant; the old link and code stop working on every
     phone. The door prints it at once."""
-    league = staff_event_of(request, slug)
+    league = staff_event_of(request, address)
     try:
         entry = entry_from(league, request.POST.get("player", ""))
         slip_print_again(actor=request.user, entry=entry)
     except DomainError as error:
         messages.error(request, error.message)
-        return redirect("event_desk", slug=league.slug)
+        return redirect("event_desk", league)
     messages.success(
         request, f"A new slip for No. {entry.player_number}: the old one no longer works."
     )
-    return redirect(reverse("event_slips", args=[league.slug]) + f"?number={entry.player_number}")
+    return redirect(reverse("event_slips", args=[league]) + f"?number={entry.player_number}")
 
 
 def my_slips_part(request: HttpRequest, profile) -> str:
@@ -199,7 +200,7 @@ def my_slips_part(request: HttpRequest, profile) -> str:
             league__event__self_entry=True,
             league__event__date__gte=profile.institution.today(),
         )
-        .select_related("league__event")
+        .select_related("league__event", "league__season__institution")
         .order_by("league__event__date", "league__name")
     )
     if not entries:

@@ -16,6 +16,7 @@ from events.models import EntrantSlip, TableCard
 from events.services import card_settling, live_slip, table_cards
 from events.views.access import event_of, round_of, scorer_event_of, staff_event_of
 from events.views.phone import device_of, keep_device, remember, remembered_tokens
+from league.addresses import LeagueAddress
 from league.names import STAFF, NamesAt, name_style
 from league.wordlists import list_note, two_letter_words
 from matches.forms import ScoreField
@@ -129,7 +130,7 @@ def _table(league, number: int, table: int) -> tuple[Match, list]:
 
 
 def _back(league, number: int, table: int, anchor: str = "card") -> str:
-    return reverse("event_table", args=[league.slug, number, table]) + f"#{anchor}"
+    return reverse("event_table", args=[league, number, table]) + f"#{anchor}"
 
 
 def _paired_again(request: HttpRequest, league, number: int) -> HttpResponse:
@@ -137,7 +138,7 @@ def _paired_again(request: HttpRequest, league, number: int) -> HttpResponse:
         request,
         f"Round {number} was just paired again: nothing was entered. Find your new table below.",
     )
-    return redirect(reverse("event_round", args=[league.slug, number]))
+    return redirect(reverse("event_round", args=[league, number]))
 
 
 def _after_card(card: TableCard, seats) -> str:
@@ -169,7 +170,7 @@ def known_seats(request: HttpRequest, league, seats, my_seat) -> list:
 
 def event_table(
     request: HttpRequest,
-    slug: str,
+    address: LeagueAddress,
     number: int,
     table: int,
     *,
@@ -180,7 +181,7 @@ def event_table(
     (G10), the scores once entered; while the players enter their own card (S1), the card's
     versions, "confirm" for each and "enter our card". A refusal of a form sent from it is
     said at the top of the card's section, whatever version or table the form named."""
-    league = event_of(request, slug)
+    league = event_of(request, address)
     round_ = round_of(league, number)
     match, seats = _table(league, number, table)
     my_seat, names_here = _naming(request, league, seats)
@@ -255,11 +256,11 @@ def event_table(
     return keep_device(request, render(request, "events/table.html", context))
 
 
-def _at_the_table(request, slug, number, table, form_class, act, form_name) -> HttpResponse:
+def _at_the_table(request, address, number, table, form_class, act, form_name) -> HttpResponse:
     """A seat's action on the table's page: the service's answer as the page's message, or
     the table's page again with the refusal said at the top of its card's section (the form
     as it was sent, every seat's player named)."""
-    league = event_of(request, slug)
+    league = event_of(request, address)
     match, seats = _table(league, number, table)
     _, names_here = _naming(request, league, seats)
     plain_seats = [seat for seat, _ in seats]
@@ -285,11 +286,13 @@ def _at_the_table(request, slug, number, table, form_class, act, form_name) -> H
             return keep_device(request, response)
     else:
         form.add_error(None, "Nothing was entered: see below.")
-    return event_table(request, slug, number, table, **{form_name: form})
+    return event_table(request, address, number, table, **{form_name: form})
 
 
 @posted_from("event_table")
-def event_table_card(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+def event_table_card(
+    request: HttpRequest, address: LeagueAddress, number: int, table: int
+) -> HttpResponse:
     """A seat enters the table's card (S1, S3)."""
 
     def enter(match, form, proof):
@@ -301,11 +304,13 @@ def event_table_card(request: HttpRequest, slug: str, number: int, table: int) -
             unusual_confirmed=form.cleaned_data["unusual_confirmed"],
         )
 
-    return _at_the_table(request, slug, number, table, TableCardForm, enter, "card_form")
+    return _at_the_table(request, address, number, table, TableCardForm, enter, "card_form")
 
 
 @posted_from("event_table")
-def event_table_confirm(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+def event_table_confirm(
+    request: HttpRequest, address: LeagueAddress, number: int, table: int
+) -> HttpResponse:
     """A seat confirms the version it was shown (S2)."""
 
     def confirm(match, form, proof):
@@ -313,14 +318,16 @@ def event_table_confirm(request: HttpRequest, slug: str, number: int, table: int
             match=match, card_id=form.cleaned_data["card"], proof=proof
         )
 
-    return _at_the_table(request, slug, number, table, ConfirmForm, confirm, "confirm_form")
+    return _at_the_table(request, address, number, table, ConfirmForm, confirm, "confirm_form")
 
 
 @login_required
-@posted_from("event_scores", "slug", "number")
-def event_table_count(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+@posted_from("event_scores", "address", "number")
+def event_table_count(
+    request: HttpRequest, address: LeagueAddress, number: int, table: int
+) -> HttpResponse:
     """The scoring table counts one version of a table's card (S3)."""
-    league = scorer_event_of(request, slug)
+    league = scorer_event_of(request, address)
     match, _ = _table(league, number, table)
     try:
         card_id = int(request.POST.get("card", ""))
@@ -332,14 +339,14 @@ def event_table_count(request: HttpRequest, slug: str, number: int, table: int) 
         messages.error(request, f"Table {table}: {error.message}")
     else:
         messages.success(request, f"Table {table}: {'–'.join(map(str, card.scores))} counted.")
-    return redirect(reverse("event_scores", args=[league.slug, number]) + "#needs-a-person")
+    return redirect(reverse("event_scores", args=[league, number]) + "#needs-a-person")
 
 
 @login_required
 @posted_from("event_scores")
-def event_self_entry(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+def event_self_entry(request: HttpRequest, address: LeagueAddress, number: int) -> HttpResponse:
     """The director closes self-entry for the round, or opens it again (S5)."""
-    league = staff_event_of(request, slug, director=True)
+    league = staff_event_of(request, address, director=True)
     round_ = round_of(league, number)
     closed = request.POST.get("closed") != "no"
     try:
@@ -352,4 +359,4 @@ def event_self_entry(request: HttpRequest, slug: str, number: int) -> HttpRespon
             f"Round {number}: players {'no longer enter' if closed else 'enter'} their own "
             "cards at their tables.",
         )
-    return redirect(reverse("event_scores", args=[league.slug, number]))
+    return redirect(reverse("event_scores", args=[league, number]))

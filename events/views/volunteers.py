@@ -15,6 +15,7 @@ from core.forms import TextField
 from events import printables, rights, selectors, services
 from events.models import event_of_league
 from events.views.access import staff_event_of
+from league.addresses import LeagueAddress
 from league.models import League
 
 # --- Volunteers ---------------------------------------------------------------------------------
@@ -35,11 +36,11 @@ def _scorer_of(league: League, value: str):
 
 
 @login_required
-def event_scorers(request: HttpRequest, slug: str) -> HttpResponse:
+def event_scorers(request: HttpRequest, address: LeagueAddress) -> HttpResponse:
     """The director invites the volunteers who may enter this event's cards (by name and
     address: each gets a one-time log-in link by e-mail), prints a link as a slip to hand over,
     or takes a volunteer off."""
-    league = staff_event_of(request, slug, director=True)
+    league = staff_event_of(request, address, director=True)
     form = ScorerForm(request.POST or None)
     if request.method == "POST":
         if "remove" in request.POST or "slip" in request.POST:
@@ -53,7 +54,7 @@ def event_scorers(request: HttpRequest, slug: str) -> HttpResponse:
                 messages.success(request, f"{scorer.name} can no longer enter cards.")
             else:
                 return _scorer_slip(request, league, scorer)
-            return redirect(reverse("event_scorers", args=[slug]))
+            return redirect(reverse("event_scorers", args=[address]))
         if form.is_valid():
             try:
                 scorer = services.scorer_invite(
@@ -70,7 +71,7 @@ def event_scorers(request: HttpRequest, slug: str) -> HttpResponse:
                     f"{scorer.name} is invited: a one-time log-in link is on its way to "
                     f"{scorer.email}. You can also print it on a slip below.",
                 )
-                return redirect(reverse("event_scorers", args=[slug]))
+                return redirect(reverse("event_scorers", args=[address]))
     return render(
         request,
         "events/scorers.html",
@@ -89,7 +90,7 @@ def _scorer_slip(request: HttpRequest, league: League, scorer) -> HttpResponse:
         url = services.scorer_slip(actor=request.user, league=league, scorer=scorer)
     except DomainError as error:
         messages.error(request, error.message)
-        return redirect(reverse("event_scorers", args=[league.slug]))
+        return redirect(reverse("event_scorers", args=[league]))
     institution = league.season.institution
     slip = printables.PrintSlip(
         event=league.name,
@@ -135,5 +136,5 @@ def volunteer_home(request: HttpRequest) -> HttpResponse | None:
         )
     in_play = [row for row in rows if row["round"] is not None]
     if len(in_play) == 1 and len([row for row in rows if row["open"]]) == 1:
-        return redirect(reverse("event_scoring_now", args=[in_play[0]["league"].slug]))
+        return redirect(reverse("event_scoring_now", args=[in_play[0]["league"]]))
     return render(request, "events/volunteer_home.html", {"rows": rows})

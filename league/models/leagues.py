@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts import privacy
-from accounts.models import PublicNames, Season
+from accounts.models import Institution, PublicNames, Season
 from matches.scrabble import endgame
 
 from .. import formats
@@ -64,10 +64,23 @@ class ChallengeRule(models.TextChoices):
     )
 
 
+class LeagueQuerySet(models.QuerySet):
+    def at(self, address):
+        """The league a public address names (``league.addresses.LeagueAddress``)."""
+        return self.filter(campus__slug=address.campus, slug=address.slug)
+
+
 class League(models.Model):
     season = models.ForeignKey(Season, on_delete=models.PROTECT, related_name="leagues")
+    # The season's institution, kept on the league so its slug is unique within its campus (a
+    # constraint cannot reach through the season); set by save() from the season.
+    campus = models.ForeignKey(
+        Institution, on_delete=models.PROTECT, related_name="+", editable=False
+    )
     name = models.CharField(max_length=120)
-    slug = models.SlugField(unique=True, help_text="Used in public URLs: /leagues/<slug>/")
+    slug = models.SlugField(
+        help_text="Used in its public address, /<campus>/leagues/<slug>/; unique within the campus."
+    )
     format = models.CharField(
         max_length=20, choices=LeagueFormat.choices, default=LeagueFormat.LEAGUE
     )
@@ -147,9 +160,14 @@ class League(models.Model):
     )
     created_at = models.DateTimeField(default=timezone.now)
 
+    objects = LeagueQuerySet.as_manager()
+
     class Meta:
         ordering = ["season", "name"]
         constraints = [
+            models.UniqueConstraint(
+                fields=["campus", "slug"], name="league_slug_unique_per_campus"
+            ),
             models.CheckConstraint(
                 condition=Q(challenge_points__in=list(endgame.CHALLENGE_POINTS)),
                 name="league_challenge_points_5_or_10",
@@ -163,8 +181,12 @@ class League(models.Model):
     def __str__(self):
         return self.name
 
+    def save(self, *args, **kwargs):
+        self.campus_id = self.season.institution_id
+        super().save(*args, **kwargs)
+
     def get_absolute_url(self):
-        return reverse("league_detail", args=[self.slug])
+        return reverse("league_detail", args=[self])
 
     @property
     def institution(self):

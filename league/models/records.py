@@ -168,3 +168,15 @@ class RefreshFailure(models.Model):
 
     def __str__(self):
         return f"{self.league_id}: {self.step} failing since {self.since}"
+
+
+class OldLeagueAddress(models.Model):
+    """A league's address from before each campus had its own (``/leagues/<slug>/``), pinned to
+    the league that held it then: printed QR codes, subscribed calendars and bookmarks keep
+    working through a permanent redirect, and no later league of the slug takes it over."""
+
+    slug = models.SlugField(primary_key=True)
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+")
+
+    def __str__(self):
+        return f"/leagues/{self.slug}/ → league {self.league_id}"

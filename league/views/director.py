@@ -30,6 +30,7 @@ from matches.dispute_queue import (
 )
 from matches.models import FINAL_STATUSES, ContactIssue, Match
 
+from ..addresses import LeagueAddress
 from ..digest import failures_in_words
 from ..models import League, RefreshFailure
 from ..nights import last_run, nightly_overdue
@@ -173,6 +174,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
                     "league/_dashboard_league_row.html",
                     {
                         "slug": league.slug,
+                        "address": LeagueAddress(institution.slug, league.slug),
                         "name": league.name,
                         "players": league.players,
                         "open_matches": league.open_matches,

@@ -13,6 +13,7 @@ from core.middleware import indexed_if_welcome
 from matches.calendar import league_calendar
 
 from .. import formats
+from ..addresses import LeagueAddress
 from ..models import Entry, League
 from ..names import name_style
 from ..pages import layout, render_pages
@@ -22,8 +23,8 @@ from ..wordlists import list_note
 from ..wordlists import two_letter_words as words
 
 
-def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    league = get_object_or_404(League.objects.select_related("season__institution"), slug=slug)
+def league_detail(request: HttpRequest, address: LeagueAddress) -> HttpResponse:
+    league = get_object_or_404(League.objects.at(address).select_related("season__institution"))
     if not can_see_league(request.user, league):
         raise Http404
     home = formats.of(league.format).home
@@ -93,22 +94,22 @@ def student_place(
     return {"offer": True, "refusal": refusal, "started": started}
 
 
-def _public_league(request, slug) -> League:
-    league = get_object_or_404(League.objects.select_related("season__institution"), slug=slug)
+def _public_league(request, address) -> League:
+    league = get_object_or_404(League.objects.at(address).select_related("season__institution"))
     if not can_see_league(request.user, league):
         raise Http404
     return league
 
 
-def _league_page(request, slug: str, part: str):
+def _league_page(request, address: LeagueAddress, part: str):
     """One part of the league's stored pages (``LeaguePageRow``: its name, its content for this
     reader), if this visitor may see the league: one query for a public league. A league not
     rendered yet, or rendered by other templates (before a deploy), is rendered now."""
-    row = league_page_row(slug, part)
+    row = league_page_row(address, part)
     if row is None or row.layout != layout():
-        league = get_object_or_404(League, slug=slug)
+        league = get_object_or_404(League.objects.at(address))
         render_pages([league.pk])
-        row = league_page_row(slug, part)
+        row = league_page_row(address, part)
     if not row.public:
         league = League.objects.select_related("season__institution").get(pk=row.league_id)
         if not can_see_league(request.user, league):
@@ -121,8 +122,8 @@ def _json_response(row) -> HttpResponse:
     return indexed_if_welcome(response, row.search_engines)
 
 
-def league_standings(request: HttpRequest, slug: str) -> HttpResponse:
-    row = _league_page(request, slug, "standings_html")
+def league_standings(request: HttpRequest, address: LeagueAddress) -> HttpResponse:
+    row = _league_page(request, address, "standings_html")
     response = render(
         request,
         "league/page.html",
@@ -135,16 +136,16 @@ def league_standings(request: HttpRequest, slug: str) -> HttpResponse:
     return indexed_if_welcome(response, row.search_engines)
 
 
-def league_standings_json(request: HttpRequest, slug: str) -> HttpResponse:
-    return _json_response(_league_page(request, slug, "standings_json"))
+def league_standings_json(request: HttpRequest, address: LeagueAddress) -> HttpResponse:
+    return _json_response(_league_page(request, address, "standings_json"))
 
 
-def league_bracket_json(request: HttpRequest, slug: str) -> HttpResponse:
-    return _json_response(_league_page(request, slug, "bracket_json"))
+def league_bracket_json(request: HttpRequest, address: LeagueAddress) -> HttpResponse:
+    return _json_response(_league_page(request, address, "bracket_json"))
 
 
-def league_bracket(request: HttpRequest, slug: str) -> HttpResponse:
-    row = _league_page(request, slug, "bracket_html")
+def league_bracket(request: HttpRequest, address: LeagueAddress) -> HttpResponse:
+    row = _league_page(request, address, "bracket_html")
     response = render(
         request,
         "league/page.html",
@@ -156,19 +157,19 @@ def league_bracket(request: HttpRequest, slug: str) -> HttpResponse:
     return indexed_if_welcome(response, row.search_engines)
 
 
-def league_calendar_feed(request: HttpRequest, slug: str) -> HttpResponse:
+def league_calendar_feed(request: HttpRequest, address: LeagueAddress) -> HttpResponse:
 
-    league = _public_league(request, slug)
+    league = _public_league(request, address)
     body = league_calendar(league, schedule(league), timezone.now())
     response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
     response["Content-Disposition"] = f'inline; filename="{league.slug}.ics"'
     return response
 
 
-def two_letter_words(request: HttpRequest, slug: str) -> HttpResponse:
+def two_letter_words(request: HttpRequest, address: LeagueAddress) -> HttpResponse:
     """G10: the acceptable two-letter words, grouped by first letter."""
 
-    league = _public_league(request, slug)
+    league = _public_league(request, address)
     groups = [(letter, list(group)) for letter, group in groupby(words(), key=lambda word: word[0])]
     return render(
         request,

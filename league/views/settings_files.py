@@ -13,18 +13,19 @@ from accounts import roles
 from core.errors import DomainError
 
 from .. import formats
+from ..addresses import LeagueAddress
 from ..file_schema import MAX_BYTES, parse_league_file
 from ..models import League
-from ..settings_files import league_file_export, league_file_save
+from ..settings_files import LeagueSlugTaken, league_file_export, league_file_save
 from .director import _director_institution
+
+UPDATE_LABEL = "Change the existing event or club of that slug"
 
 
 class SettingsFileForm(forms.Form):
     season = forms.ModelChoiceField(label="Season", queryset=None)
     file = forms.FileField(label="Settings file (JSON, as create_event reads it)")
-    update = forms.BooleanField(
-        label="Change the existing event or club of that slug", required=False
-    )
+    update = forms.BooleanField(label=UPDATE_LABEL, required=False)
 
     def __init__(self, *args, institution, **kwargs):
         super().__init__(*args, **kwargs)
@@ -47,6 +48,8 @@ def league_file_setup(request: HttpRequest) -> HttpResponse:
                 data=parse_league_file(upload.read(MAX_BYTES + 1)),
                 update=form.cleaned_data["update"],
             )
+        except LeagueSlugTaken as error:
+            form.add_error("file", f"{error.message} To change it, tick “{UPDATE_LABEL}”.")
         except DomainError as error:
             form.add_error("file", error.message)
         else:
@@ -71,6 +74,11 @@ def league_setup_form(request: HttpRequest, kind: str) -> HttpResponse:
                 league, _ = league_file_save(
                     actor=request.user, season=form.cleaned_data["season"], data=data
                 )
+            except LeagueSlugTaken:
+                slug = data["slug"]
+                form.add_error(
+                    "slug", f"Your campus already has a league {slug!r}: choose another address."
+                )
             except DomainError as error:
                 form.add_error(None, error.message)
             else:
@@ -85,9 +93,9 @@ def league_setup_form(request: HttpRequest, kind: str) -> HttpResponse:
 
 
 @login_required
-def league_settings_file(request: HttpRequest, slug: str) -> HttpResponse:
+def league_settings_file(request: HttpRequest, address: LeagueAddress) -> HttpResponse:
     """The event's (or club's) settings file to save for next year."""
-    league = get_object_or_404(League.objects.select_related("season__institution"), slug=slug)
+    league = get_object_or_404(League.objects.at(address).select_related("season__institution"))
     if not roles.is_director_of(request.user, league.season.institution):
         raise Http404
     if formats.of(league.format).settings_file_export is None:

@@ -19,6 +19,7 @@ from core.errors import DomainError
 from core.fragments import rendered
 
 from .. import formats
+from ..addresses import LeagueAddress
 from ..models import Entry, League, WaitlistEntry
 from ..personal_data import personal_data
 from ..policies import join_refusal
@@ -104,7 +105,8 @@ def league_list(request: HttpRequest) -> HttpResponse:
             .filter(is_mine=False, is_waiting=False)
             .filter(League.open_for_entry(institution.today()))
         )
-        rows = [row for row in map(_league_row, leagues) if not row["why_not"] or row["waitlist"]]
+        rows = [_league_row(league, institution.slug) for league in leagues]
+        rows = [row for row in rows if not row["why_not"] or row["waitlist"]]
         page = Paginator(rows, LEAGUES_PER_PAGE).get_page(number)
     else:
         count = LEAGUE_COUNT.first(institution_id=institution.pk).leagues
@@ -116,7 +118,7 @@ def league_list(request: HttpRequest) -> HttpResponse:
             if count
             else []
         )
-        page.object_list = [_league_row(league) for league in leagues]
+        page.object_list = [_league_row(league, institution.slug) for league in leagues]
     return render(
         request,
         "league/league_list.html",
@@ -124,7 +126,7 @@ def league_list(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _league_row(league) -> dict:
+def _league_row(league, campus: str) -> dict:
     refusal = join_refusal(
         league,
         joined=league.is_mine,
@@ -142,7 +144,7 @@ def _league_row(league) -> dict:
     # the page's one form (its CSRF token is the only per-request part), so it is kept.
     card = {
         "pk": league.pk,
-        "slug": league.slug,
+        "address": LeagueAddress(campus, league.slug),
         "name": league.name,
         "season": league.season.name,
         "format": _label(league, "format"),
@@ -170,8 +172,8 @@ def _league_row(league) -> dict:
 
 @login_required
 @require_POST
-def league_join_view(request: HttpRequest, slug: str) -> HttpResponse:
-    league = _students_league(request, slug)
+def league_join_view(request: HttpRequest, address: LeagueAddress) -> HttpResponse:
+    league = _students_league(request, address)
     join = formats.of(league.format).join
     if join is not None:
         return join(request, league)
@@ -187,20 +189,20 @@ def league_join_view(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect(league if request.POST.get("back") == "league" else "league_list")
 
 
-def _students_league(request, slug: str) -> League:
+def _students_league(request, address: LeagueAddress) -> League:
     """A league of the signed-in student's institution; 404 to anyone else."""
-    league = get_object_or_404(League.objects.select_related("season__institution"), slug=slug)
+    league = get_object_or_404(League.objects.at(address).select_related("season__institution"))
     if roles.institution_of(request.user) != league.season.institution:
         raise Http404
     return league
 
 
 @login_required
-def league_withdraw_view(request: HttpRequest, slug: str) -> HttpResponse:
+def league_withdraw_view(request: HttpRequest, address: LeagueAddress) -> HttpResponse:
     """A student withdraws from a league. Before the draw the league page's button posts here
     and it is done at once; after it this page says what it costs first (the remaining games
     become forfeits) and its button confirms."""
-    league = _students_league(request, slug)
+    league = _students_league(request, address)
     entry = get_object_or_404(
         Entry.objects.select_related("player__user", "league"),
         league=league,
@@ -237,8 +239,8 @@ def league_withdraw_view(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @posted_from("league_detail")
-def league_waitlist_view(request: HttpRequest, slug: str) -> HttpResponse:
-    league = _students_league(request, slug)
+def league_waitlist_view(request: HttpRequest, address: LeagueAddress) -> HttpResponse:
+    league = _students_league(request, address)
     try:
         place = waitlist_join(actor=request.user, league=league)
     except DomainError as error:
@@ -253,8 +255,8 @@ def league_waitlist_view(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @posted_from("league_detail")
-def league_waitlist_leave_view(request: HttpRequest, slug: str) -> HttpResponse:
-    league = _students_league(request, slug)
+def league_waitlist_leave_view(request: HttpRequest, address: LeagueAddress) -> HttpResponse:
+    league = _students_league(request, address)
     try:
         waitlist_leave(actor=request.user, league=league)
     except DomainError as error:

@@ -61,9 +61,9 @@ def test_p4_a_student_deletes_their_account_and_shows_as_a_former_player(
     assert not gone.user.is_active and not gone.user.groups.exists()
     assert not Client().login(email=email, password=PASSWORD)
     assert client.get(reverse("profile")).status_code == 302  # logged out
-    standings = client.get(reverse("league_standings_json", args=[game.league.slug])).json()
+    standings = client.get(reverse("league_standings_json", args=[game.league])).json()
     assert former in [row["player"] for row in standings["standings"]]
-    body = client.get(reverse("league_detail", args=[game.league.slug])).content.decode()
+    body = client.get(reverse("league_detail", args=[game.league])).content.decode()
     assert email not in body and campus_id not in body and "Rowan Pemberton" not in body
 
 

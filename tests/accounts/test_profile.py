@@ -68,14 +68,14 @@ def test_a_name_change_renders_the_stored_standings_again(
     eligible(player, season)
     Entry.objects.create(league=league, player=player)
     refresh_leagues([league.pk])
-    standings = reverse("league_standings", args=[league.slug])
+    standings = reverse("league_standings", args=[league])
     assert "Rowan Pemberton" in client.get(standings).content.decode()
 
     rename(signed_in, django_capture_on_commit_callbacks, "Rowena", "Pemberton")
 
     page = client.get(standings).content.decode()
     assert "Rowena Pemberton" in page and "Rowan Pemberton" not in page
-    data = client.get(reverse("league_standings_json", args=[league.slug])).json()
+    data = client.get(reverse("league_standings_json", args=[league])).json()
     assert [row["player"] for row in data["standings"]] == ["Rowena Pemberton"]
 
 

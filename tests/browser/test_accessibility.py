@@ -20,18 +20,18 @@ PUBLIC = [
     "/accounts/login/",
     "/accounts/signup/",
     "/accounts/password/reset/",
-    "/leagues/tuesday-night/",
-    "/leagues/tuesday-night/standings/",
-    "/leagues/tuesday-night/bracket/",
-    "/leagues/tuesday-night/two-letter-words/",
-    "/leagues/scrabble-fest/",
-    "/leagues/scrabble-fest/leaderboard/",
-    "/leagues/scrabble-fest/projector/",
-    "/leagues/scrabble-fest/rounds/1/",
-    "/leagues/scrabble-fest/rounds/1/tables/1/",
-    "/leagues/scrabble-fest/timer/",
-    "/leagues/corporate-challenge/leaderboard/",
-    "/leagues/corporate-challenge/rounds/1/tables/1/",  # issue 32: the players' card, in
+    "/example-state/leagues/tuesday-night/",
+    "/example-state/leagues/tuesday-night/standings/",
+    "/example-state/leagues/tuesday-night/bracket/",
+    "/example-state/leagues/tuesday-night/two-letter-words/",
+    "/example-state/leagues/scrabble-fest/",
+    "/example-state/leagues/scrabble-fest/leaderboard/",
+    "/example-state/leagues/scrabble-fest/projector/",
+    "/example-state/leagues/scrabble-fest/rounds/1/",
+    "/example-state/leagues/scrabble-fest/rounds/1/tables/1/",
+    "/example-state/leagues/scrabble-fest/timer/",
+    "/example-state/leagues/corporate-challenge/leaderboard/",
+    "/example-state/leagues/corporate-challenge/rounds/1/tables/1/",  # issue 32: the players' card, in
 ]
 
 
@@ -39,7 +39,13 @@ def _student_pages():
     """The student's own pages, and a match of theirs in each state the demo has."""
     from matches.models import Match
 
-    pages = ["/", "/leagues/", "/leagues/wednesday-open/", "/profile/", "/ratings/"]  # R1
+    pages = [
+        "/",
+        "/leagues/",
+        "/example-state/leagues/wednesday-open/",
+        "/profile/",
+        "/ratings/",
+    ]  # R1
     mine = Match.objects.filter(seats__player__user__email="student00001@example.edu")
     for status in ("unscheduled", "reported", "confirmed", "forfeit", "double_forfeit"):
         match = mine.filter(status=status).order_by("pk").first()
@@ -52,15 +58,15 @@ STAFF = {
     "frontdesk@example.edu": [
         "/",
         "/desk/",
-        "/leagues/scrabble-club/nights/4/",
-        "/leagues/scrabble-fest/desk/",
-        "/leagues/scrabble-fest/rounds/2/scores/",
-        "/leagues/corporate-challenge/assists/",
-        "/leagues/scrabble-fest/rounds/1/scores/",
-        "/leagues/corporate-challenge/rounds/1/scores/",  # issue 32: what needs a person
+        "/example-state/leagues/scrabble-club/nights/4/",
+        "/example-state/leagues/scrabble-fest/desk/",
+        "/example-state/leagues/scrabble-fest/rounds/2/scores/",
+        "/example-state/leagues/corporate-challenge/assists/",
+        "/example-state/leagues/scrabble-fest/rounds/1/scores/",
+        "/example-state/leagues/corporate-challenge/rounds/1/scores/",  # issue 32: what needs a person
     ],
     # Issue 30: the volunteer's home (their scoring table), a site admin's institution picker.
-    "volunteer@example.edu": ["/", "/leagues/scrabble-fest/assists/"],
+    "volunteer@example.edu": ["/", "/example-state/leagues/scrabble-fest/assists/"],
     "admin@example.edu": ["/director/"],
     "director@example.edu": [
         "/director/",
@@ -70,9 +76,9 @@ STAFF = {
         "/ratings/import/",  # R5: known ratings from a file
         "/director/events/new/event/",  # R4: categories suggested by rating bands
         "/director/leagues/wednesday-open/",
-        "/leagues/tuesday-night/",
-        "/leagues/scrabble-fest/rounds/2/",
-        "/leagues/scrabble-fest/volunteers/",
+        "/example-state/leagues/tuesday-night/",
+        "/example-state/leagues/scrabble-fest/rounds/2/",
+        "/example-state/leagues/scrabble-fest/volunteers/",
         "/admin/",
         "/admin/matches/match/",
         "/admin/matches/dispute/",

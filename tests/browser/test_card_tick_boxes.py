@@ -38,7 +38,9 @@ def test_s1_g1_the_table_pages_yes_really_box_sits_beside_its_label(
     match = tables(league)[0]
     phone = browser.new_context(viewport=PHONE_390).new_page()
     phone.goto(f"{live_server.url}/slip/{slip_of_seat(match, 1).token}/")
-    phone.goto(f"{live_server.url}/leagues/{league.slug}/rounds/1/tables/{match.table}/")
+    phone.goto(
+        f"{live_server.url}/example-state/leagues/{league.slug}/rounds/1/tables/{match.table}/"
+    )
     form = phone.locator("details.enter-card form")
     form.locator('input[name="score_1"]').fill("60")  # low: unusual, asked about
     form.locator('input[name="score_2"]').fill("40")
@@ -53,7 +55,7 @@ def test_e3_the_scoring_tables_enter_it_anyway_box_sits_beside_its_label(
     league = self_entry_event(season, tmp_path, seats=2, entrants=4, started=False)
     phone = browser.new_context(viewport=PHONE_390).new_page()
     log_in(phone, live_server.url, director.user.email)
-    phone.goto(f"{live_server.url}/leagues/{league.slug}/rounds/1/scores/")
+    phone.goto(f"{live_server.url}/example-state/leagues/{league.slug}/rounds/1/scores/")
     phone.get_by_label("Table", exact=True).fill("1")
     phone.locator('input[name="score_1"]').fill("400")
     phone.locator('input[name="score_2"]').fill("350")

@@ -32,7 +32,7 @@ def test_e4_g9_a_club_night_from_check_in_to_standings(browser, live_server, clu
     log_in(desk, base, director.user.email)
 
     # Check-in: a campus-ID scan is the ID typed into the focused box, then Enter.
-    desk.goto(f"{base}/leagues/{club.slug}/nights/1/")
+    desk.goto(f"{base}/example-state/leagues/{club.slug}/nights/1/")
     for player in players:
         scan = desk.get_by_label("Scan a campus ID or type a player number")
         expect(scan).to_be_focused()
@@ -93,7 +93,7 @@ def test_e4_g9_a_club_night_from_check_in_to_standings(browser, live_server, clu
     expect(desk.locator(".messagelist")).to_contain_text("Decision recorded")
 
     # The club's standings: the winner has three wins from one table (G9).
-    phone.goto(f"{base}/leagues/{club.slug}/standings/")
+    phone.goto(f"{base}/example-state/leagues/{club.slug}/standings/")
     first_row = phone.locator("table.standings tbody tr").first
     expect(first_row).to_contain_text(seats[0].player.user.get_full_name())
     cells = first_row.locator("td")
@@ -126,7 +126,7 @@ def test_e4_g9_latecomers_join_the_smallest_table_and_a_closed_night_says_who_ca
     base = live_server.url
     desk = browser.new_context(viewport=DESKTOP).new_page()
     log_in(desk, base, director.user.email)
-    night_page = f"{base}/leagues/late/nights/1/"
+    night_page = f"{base}/example-state/leagues/late/nights/1/"
 
     def check_in(numbers):
         for number in numbers:

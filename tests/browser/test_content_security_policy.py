@@ -20,7 +20,7 @@ def test_the_sortable_standings_sort_under_the_policy(
     refresh_leagues([league.pk])
     page = browser.new_context(viewport=DESKTOP).new_page()
 
-    response = page.goto(f"{live_server.url}/leagues/{league.slug}/standings/")
+    response = page.goto(f"{live_server.url}/example-state/leagues/{league.slug}/standings/")
 
     assert "script-src 'self'" in response.headers["content-security-policy"]
     player_column = page.get_by_role("columnheader", name="Player")

@@ -141,7 +141,7 @@ def test_e1_a_campus_league_from_entry_through_a_double_forfeit_and_its_playoff_
 
     # The standings page shows the order, the double forfeit in both players' notes.
     lena = phones["Lena"]
-    lena.goto(f"{base}/leagues/campus-league/standings/")
+    lena.goto(f"{base}/example-state/leagues/campus-league/standings/")
     rows = lena.locator("table.standings tbody tr")
     expect(rows.locator("th")).to_have_text(TABLE)
     expect(rows.nth(2)).to_contain_text("1 double forfeit")
@@ -171,12 +171,12 @@ def test_e1_a_campus_league_from_entry_through_a_double_forfeit_and_its_playoff_
 
     # The bracket page names the champion; so does the standings page, whose table the playoff
     # left as the regular season ended it.
-    lena.goto(f"{base}/leagues/campus-league/bracket/")
+    lena.goto(f"{base}/example-state/leagues/campus-league/bracket/")
     expect(lena.get_by_text("Champion:")).to_have_text(f"Champion: {full['Lena']}")
     expect(lena.get_by_role("region", name="Round 2")).to_contain_text(full["Ines"])
     shoot(lena, "e1-3-champion-phone")
     assert lena.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    lena.goto(f"{base}/leagues/campus-league/standings/")
+    lena.goto(f"{base}/example-state/leagues/campus-league/standings/")
     expect(lena.get_by_text("Champion:")).to_have_text(f"Champion: {full['Lena']}")
     expect(rows.locator("th")).to_have_text(TABLE)
     bracket.refresh_from_db()

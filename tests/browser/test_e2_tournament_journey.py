@@ -112,7 +112,7 @@ def test_e2_a_single_elimination_tournament_from_entry_to_a_champion(
 
     # Until registration closes the bracket page says when the bracket is drawn.
     visitor = browser.new_context(viewport=PHONE).new_page()
-    visitor.goto(f"{base}/leagues/fall-knockout/bracket/")
+    visitor.goto(f"{base}/example-state/leagues/fall-knockout/bracket/")
     closed = league.season.registration_deadline
     expect(visitor.locator("main")).to_contain_text(
         f"The bracket is drawn once registration closes: the night after {closed:%b %-d}."
@@ -126,7 +126,7 @@ def test_e2_a_single_elimination_tournament_from_entry_to_a_champion(
     assert (bracket.size, bracket.seeds) == (8, [players[first].pk for first in SEEDS])
 
     # Anyone sees the bracket: seeds 1 to 3 have byes, 4 plays 5.
-    visitor.goto(f"{base}/leagues/fall-knockout/bracket/")
+    visitor.goto(f"{base}/example-state/leagues/fall-knockout/bracket/")
     first_round = visitor.get_by_role("region", name="Round 1")
     expect(first_round.get_by_text("bye")).to_have_count(3)
     expect(first_round).to_contain_text(f"4 {full['Felix']}")
@@ -162,7 +162,7 @@ def test_e2_a_single_elimination_tournament_from_entry_to_a_champion(
                 assert ResultReport.objects.get(match=slot.match).ended_by == FINAL_ENDING
 
     # The bracket page names the champion.
-    visitor.goto(f"{base}/leagues/fall-knockout/bracket/")
+    visitor.goto(f"{base}/example-state/leagues/fall-knockout/bracket/")
     expect(visitor.get_by_text("Champion:")).to_have_text(f"Champion: {full['Hana']}")
     expect(visitor.get_by_role("region", name="Round 3")).to_contain_text(full["Maeve"])
     shoot(visitor, "e2-3-champion-phone")

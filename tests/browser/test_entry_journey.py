@@ -40,7 +40,7 @@ def test_e1_a_waitlisted_student_gets_a_freed_place_then_withdraws_after_the_dra
 
     other = browser.new_context(viewport=PHONE_390).new_page()
     log_in(other, live_server.url, ada.user.email)
-    other.goto(f"{live_server.url}/leagues/tuesday/")
+    other.goto(f"{live_server.url}/example-state/leagues/tuesday/")
     other.get_by_role("button", name="Withdraw from Tuesday League").click()
     assert other.get_by_text("You withdrew from Tuesday League.").is_visible()
 

@@ -40,7 +40,7 @@ def test_e3_the_volunteer_goes_from_the_printed_login_to_the_first_card_and_the_
     page.get_by_role("button", name="Log in").click()
     taps += 1
 
-    expect(page).to_have_url(f"{base}/leagues/scrabble-fest/rounds/2/scores/")
+    expect(page).to_have_url(f"{base}/example-state/leagues/scrabble-fest/rounds/2/scores/")
     nav = page.get_by_role("navigation", name="Main")
     expect(nav.get_by_role("link", name="Leagues")).to_have_count(0)
     table = page.get_by_label("Table")
@@ -88,7 +88,7 @@ def door_brings_back_a_leaver_and_adds_a_latecomer(browser, base):
     doors = page.get_by_test_id("doors-today")
     expect(doors.get_by_role("link")).to_have_count(2)
     doors.get_by_role("link", name="Check in at the door: Scrabble Fest").click()
-    expect(page).to_have_url(f"{base}/leagues/scrabble-fest/desk/")
+    expect(page).to_have_url(f"{base}/example-state/leagues/scrabble-fest/desk/")
     leaver = Entry.objects.filter(league__slug="scrabble-fest").order_by("player_number")[3]
     name = leaver.player.name
     # A name typed into the scan box is looked up as a name.
@@ -147,7 +147,7 @@ def test_e4_latecomers_at_a_club_night_sit_down_after_a_table_has_reported(
     base = live_server.url
     page = browser.new_context(viewport=DESKTOP).new_page()
     log_in(page, base, director.user.email)
-    page.goto(f"{base}/leagues/{club.slug}/nights/1/")
+    page.goto(f"{base}/example-state/leagues/{club.slug}/nights/1/")
     scan = page.get_by_label("Scan a campus ID or type a player number")
     for player in players[:7]:
         scan = page.get_by_label("Scan a campus ID or type a player number")

@@ -80,7 +80,7 @@ def test_e3_the_fest_evening_from_the_door_to_the_champion(browser, live_server,
     # typed into the focused box, then Enter.
     desk.goto(f"{base}/")
     desk.get_by_test_id("doors-today").get_by_role("link", name="Check in at the door").click()
-    expect(desk).to_have_url(f"{base}/leagues/fest/desk/")
+    expect(desk).to_have_url(f"{base}/example-state/leagues/fest/desk/")
     for number in (
         Entry.objects.filter(league=fest)
         .order_by("player_number")
@@ -96,7 +96,7 @@ def test_e3_the_fest_evening_from_the_door_to_the_champion(browser, live_server,
 
     most_keys = 0
     for number in (1, 2, 3):
-        desk.goto(f"{base}/leagues/fest/rounds/{number}/")
+        desk.goto(f"{base}/example-state/leagues/fest/rounds/{number}/")
         desk.get_by_role("button", name=f"Pair round {number}").click()
         expect(desk.get_by_role("status")).to_contain_text(f"Round {number} paired")
         if number == 2:
@@ -129,7 +129,7 @@ def test_e3_the_fest_evening_from_the_door_to_the_champion(browser, live_server,
     assert most_keys <= MOST_KEYS_BEYOND_DIGITS, most_keys
 
     # The leaderboard: each category's top three and the champion, teams beside.
-    desk.goto(f"{base}/leagues/fest/leaderboard/")
+    desk.goto(f"{base}/example-state/leagues/fest/leaderboard/")
     for category in ("competitive", "just-for-fun", "corporate-team"):
         expect(desk.get_by_test_id(f"category-{category}").locator("li")).to_have_count(3)
     expect(desk.get_by_test_id("champion")).to_contain_text("Comp Entrant")
@@ -140,7 +140,7 @@ def test_e3_the_fest_evening_from_the_door_to_the_champion(browser, live_server,
 
     # A guest (no login) finds their table of round 3 by name on a phone.
     phone = browser.new_context(viewport=PHONE).new_page()
-    phone.goto(f"{base}/leagues/fest/rounds/3/")
+    phone.goto(f"{base}/example-state/leagues/fest/rounds/3/")
     expect(phone.get_by_test_id("by-name")).to_contain_text("Just Entrant 1")
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     shoot(phone, "event-4-round-3-phone")
@@ -150,7 +150,7 @@ def walk_in_seated_by_pairing_again(desk, base):
     """Round 2 is paired, not begun: a Competitive walk-in checks in at the door, the round's
     page names them as waiting for a seat, "Pair again" without its box says nothing was drawn
     and why, and drawing the round again seats them (E3)."""
-    desk.goto(f"{base}/leagues/fest/desk/")
+    desk.goto(f"{base}/example-state/leagues/fest/desk/")
     desk.get_by_text("Add a walk-in").click()
     desk.get_by_label("Name").fill("Comp Walk In")
     desk.get_by_label("Category").select_option("Competitive")
@@ -160,7 +160,7 @@ def walk_in_seated_by_pairing_again(desk, base):
         "or in round 2 if the director draws it again"
     )
 
-    desk.goto(f"{base}/leagues/fest/rounds/2/")
+    desk.goto(f"{base}/example-state/leagues/fest/rounds/2/")
     expect(desk.get_by_test_id("waiting-for-a-seat")).to_contain_text("Comp Walk In (41)")
     desk.get_by_role("button", name="Pair again").click()
     status = desk.get_by_role("status")

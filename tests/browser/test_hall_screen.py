@@ -29,7 +29,7 @@ def test_e3_the_projector_fits_one_screen_and_pages_through_the_leaders(
     width, height = screen
     page = browser.new_context(viewport={"width": width, "height": height}).new_page()
     page.clock.install()
-    page.goto(f"{live_server.url}/leagues/fest/projector/")
+    page.goto(f"{live_server.url}/example-state/leagues/fest/projector/")
 
     assert page.evaluate("document.documentElement.scrollHeight") == height
     assert page.evaluate("document.documentElement.scrollWidth") == width
@@ -70,7 +70,7 @@ def test_e3_the_projectors_clock_reads_in_hours_and_minutes_and_a_paired_round_i
     browser, live_server, fest
 ):
     page = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
-    page.goto(f"{live_server.url}/leagues/fest/projector/")
+    page.goto(f"{live_server.url}/example-state/leagues/fest/projector/")
 
     clock = page.get_by_test_id("clock").inner_text()
 

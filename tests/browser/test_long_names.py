@@ -29,8 +29,8 @@ def test_a_150_character_name_fits_every_student_page_at_390_px(
     for path in (
         "/",
         "/leagues/",
-        f"/leagues/{league.slug}/",
-        f"/leagues/{league.slug}/standings/",
+        f"/example-state/leagues/{league.slug}/",
+        f"/example-state/leagues/{league.slug}/standings/",
         match.get_absolute_url(),
         "/profile/",
     ):

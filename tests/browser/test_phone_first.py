@@ -35,12 +35,12 @@ def test_what_each_person_came_for_comes_first_and_lines_up_on_a_phone(browser, 
 
     base = live_server.url
     desk = phone(browser, base, "frontdesk@example.edu")
-    desk.goto(base + "/leagues/scrabble-fest/desk/")
+    desk.goto(base + "/example-state/leagues/scrabble-fest/desk/")
     assert top_of(desk, "#scan") < top_of(desk, ".walk-in") < top_of(desk, ".check-in-list")
-    desk.goto(base + "/leagues/scrabble-fest/leaderboard/")
+    desk.goto(base + "/example-state/leagues/scrabble-fest/leaderboard/")
     assert top_of(desk, ".prizes") < top_of(desk, "details.everyone")
     assert not desk.locator("details.everyone").evaluate("e => e.open")
-    desk.goto(base + "/leagues/corporate-challenge/assists/")
+    desk.goto(base + "/example-state/leagues/corporate-challenge/assists/")
     assert top_of(desk, ".sell-table") < top_of(desk, "#ledger-heading")
     shoot(desk, "assists-390")
 
@@ -49,21 +49,21 @@ def test_what_each_person_came_for_comes_first_and_lines_up_on_a_phone(browser, 
     ).select_related("player__user")[0]
     entrant = browser.new_context(viewport=PHONE_390).new_page()
     log_in(entrant, base, student.player.user.email, PASSWORD)
-    entrant.goto(base + "/leagues/scrabble-fest/rounds/2/")
+    entrant.goto(base + "/example-state/leagues/scrabble-fest/rounds/2/")
     mine = entrant.get_by_test_id("my-table")
     assert top_of(entrant, "[data-testid=my-table]") < top_of(entrant, "[data-testid=by-table]")
     assert student.player.name in mine.inner_text()
     shoot(entrant, "round-my-table-390")
 
     league = phone(browser, base, "student00001@example.edu")
-    league.goto(base + "/leagues/tuesday-night/")
+    league.goto(base + "/example-state/leagues/tuesday-night/")
     opened = league.locator("details.round[open]")
     assert opened.count() == 1  # the round in play; the others a tap away
     assert league.locator("details.round").count() > 1
 
     # Names break between words, headers never, and a club card's inputs line up.
     student = phone(browser, base, "student00001@example.edu")
-    student.goto(base + "/leagues/scrabble-club/standings/")
+    student.goto(base + "/example-state/leagues/scrabble-club/standings/")
     names = student.locator("table tbody .col-player").all()
     assert names, "the club's standings list its players"
     for cell in names[:12]:
@@ -81,7 +81,7 @@ def test_what_each_person_came_for_comes_first_and_lines_up_on_a_phone(browser, 
         height = header.evaluate("e => e.getBoundingClientRect().height")
         line = header.evaluate("e => parseFloat(getComputedStyle(e).lineHeight)")
         assert height < 2 * line, header.inner_text()  # "Pla/yer/s" no more
-    director.goto(base + "/leagues/scrabble-club/nights/4/")
+    director.goto(base + "/example-state/leagues/scrabble-club/nights/4/")
     card = director.locator(".table-card details").first
     card.evaluate("e => e.open = true")
     widths = {

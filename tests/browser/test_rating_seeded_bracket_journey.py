@@ -77,7 +77,7 @@ def test_r4_r5_a_tournament_seeded_by_imported_ratings(
     assert Bracket.objects.get(league=league).seeds == [players[f].pk for f in by_rating]
 
     visitor = browser.new_context(viewport=PHONE).new_page()
-    visitor.goto(f"{base}/leagues/ratings-cup/bracket/")
+    visitor.goto(f"{base}/example-state/leagues/ratings-cup/bracket/")
     first_round = visitor.get_by_role("region", name="Round 1")
     for seed, first in enumerate(by_rating, start=1):
         expect(first_round).to_contain_text(f"{seed} {first} Example")

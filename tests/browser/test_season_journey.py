@@ -134,7 +134,7 @@ def test_a_students_season_from_signup_to_standings(browser, live_server, campus
     expect(director.locator(".messagelist")).to_contain_text("Decision recorded")
 
     # The standings show it.
-    student.goto(f"{base}/leagues/tuesday-night/standings/")
+    student.goto(f"{base}/example-state/leagues/tuesday-night/standings/")
     first_row = student.locator("table.standings tbody tr").first
     expect(first_row).to_contain_text("Marlow Thistlewood")
     expect(first_row).to_contain_text("+20")

@@ -30,7 +30,7 @@ def serious_violations(page) -> list[str]:
 
 
 def table_url(base, match):
-    return f"{base}/leagues/{match.league.slug}/rounds/1/tables/{match.table}/"
+    return f"{base}/example-state/leagues/{match.league.slug}/rounds/1/tables/{match.table}/"
 
 
 def label(seat) -> str:
@@ -159,7 +159,7 @@ def test_s3_a_disagreement_is_settled_at_the_scoring_table(
         expect(phone.get_by_role("status")).to_contain_text("Saved")
 
     desk = signed_in(browser, base, director.user.email, viewport=DESKTOP)
-    desk.goto(f"{base}/leagues/{league.slug}/rounds/1/scores/")
+    desk.goto(f"{base}/example-state/leagues/{league.slug}/rounds/1/scores/")
     conflict = desk.get_by_test_id("conflict")
     expect(conflict).to_contain_text(f"Table {match.table}: the players disagree")
     expect(conflict.get_by_test_id("card-version")).to_have_count(2)
@@ -196,7 +196,7 @@ def test_s6_g9_a_club_table_reports_from_the_cards_qr_code_and_counts_when_the_n
     base = live_server.url
 
     desk = signed_in(browser, base, director.user.email, viewport=DESKTOP)
-    desk.goto(f"{base}/leagues/club/nights/1/")
+    desk.goto(f"{base}/example-state/leagues/club/nights/1/")
     href = desk.get_by_test_id("print-cards").get_attribute("href")
     pdf = desk.request.get(f"{base}{href}").body()
     match_page = f"{base}{table.get_absolute_url()}"
@@ -217,7 +217,7 @@ def test_s6_g9_a_club_table_reports_from_the_cards_qr_code_and_counts_when_the_n
     table.refresh_from_db()
     assert table.status == MatchStatus.REPORTED  # the third seat has not confirmed
 
-    desk.goto(f"{base}/leagues/club/nights/1/")
+    desk.goto(f"{base}/example-state/leagues/club/nights/1/")
     desk.get_by_role("button", name="Close night 1").click()
     expect(desk.get_by_test_id("closed")).to_be_visible()
     table.refresh_from_db()

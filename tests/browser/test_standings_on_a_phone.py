@@ -31,7 +31,7 @@ def test_standings_fit_a_360_px_phone_and_mark_the_readers_row(
 
     page = browser.new_context(viewport=PHONE_360).new_page()
     log_in(page, live_server.url, third.user.email)
-    page.goto(f"{live_server.url}/leagues/{league.slug}/standings/")
+    page.goto(f"{live_server.url}/example-state/leagues/{league.slug}/standings/")
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE_360["width"]
     table = page.locator("table.standings")
     box = table.bounding_box()
@@ -52,5 +52,5 @@ def test_standings_fit_a_360_px_phone_and_mark_the_readers_row(
     assert badge == '"you"'
     # On a desktop the other columns are there.
     wide = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-    wide.goto(f"{live_server.url}/leagues/{league.slug}/standings/")
+    wide.goto(f"{live_server.url}/example-state/leagues/{league.slug}/standings/")
     expect(wide.locator("thead th.col-points_against")).to_be_visible()

@@ -47,7 +47,7 @@ def test_s1_s3_the_table_page_fits_two_screens_of_a_phone_in_every_state(
     )
     match = tables(league)[0]
     base = live_server.url
-    table_url = f"{base}/leagues/{league.slug}/rounds/1/tables/{match.table}/"
+    table_url = f"{base}/example-state/leagues/{league.slug}/rounds/1/tables/{match.table}/"
     heights = {}
 
     keeper = opened_slip(browser, base, match, 1)

@@ -16,7 +16,7 @@ def test_g8_the_timer_counts_a_turn_down_signals_a_lost_turn_and_works_offline(
     page = context.new_page()
     page.clock.install()
     page.goto(
-        f"{live_server.url}/leagues/{league.slug}/timer/?seconds=150&players=2&names=Ann,Ben&table=7"
+        f"{live_server.url}/example-state/leagues/{league.slug}/timer/?seconds=150&players=2&names=Ann,Ben&table=7"
     )
     clock = page.locator("#timer-clock")
     expect(clock).to_have_text("2:30")
@@ -48,7 +48,7 @@ def test_g8_the_timer_counts_a_turn_down_signals_a_lost_turn_and_works_offline(
 def test_g8_an_untimed_table_only_counts_turns(browser, live_server, season):
     league = LeagueFactory(season=season, slug="fun-timer")
     page = browser.new_context(viewport=PHONE).new_page()
-    page.goto(f"{live_server.url}/leagues/{league.slug}/timer/?seconds=0&players=3")
+    page.goto(f"{live_server.url}/example-state/leagues/{league.slug}/timer/?seconds=0&players=3")
     expect(page.get_by_text("Untimed: no turn limit")).to_be_visible()
     page.get_by_role("button", name="Done — next player").click()
     expect(page.locator("#timer-who")).to_have_text("Player 2")

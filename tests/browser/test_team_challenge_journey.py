@@ -55,7 +55,7 @@ def test_e5_the_corporate_challenge_from_the_door_to_the_team_leaderboard(
     log_in(desk, base, director.user.email)
     slug = challenge.slug
 
-    desk.goto(f"{base}/leagues/{slug}/desk/")
+    desk.goto(f"{base}/example-state/leagues/{slug}/desk/")
     for number in range(1, 48):
         scan = desk.get_by_label("Scan a campus ID or type a player number")
         scan.fill(str(number))
@@ -63,7 +63,7 @@ def test_e5_the_corporate_challenge_from_the_door_to_the_team_leaderboard(
         expect(desk.get_by_role("status")).to_contain_text(f"(number {number}) is checked in")
     expect(desk.get_by_role("heading", name="Check-in (47 of 47 here)")).to_be_visible()
 
-    desk.goto(f"{base}/leagues/{slug}/rounds/1/")
+    desk.goto(f"{base}/example-state/leagues/{slug}/rounds/1/")
     desk.get_by_role("button", name="Pair round 1").click()
     expect(desk.get_by_role("status")).to_contain_text("Round 1 paired: 12 tables")
     tables = list(Match.objects.filter(round__league=challenge, round__number=1).order_by("table"))
@@ -77,7 +77,9 @@ def test_e5_the_corporate_challenge_from_the_door_to_the_team_leaderboard(
     shoot(desk, "challenge-1-round-1-seated")
 
     # The official score sheets, as the printer gets them; one page turned into a PNG.
-    sheets = desk.request.get(f"{base}/leagues/{slug}/rounds/1/print/sheets.pdf?paper=letter")
+    sheets = desk.request.get(
+        f"{base}/example-state/leagues/{slug}/rounds/1/print/sheets.pdf?paper=letter"
+    )
     assert sheets.ok and sheets.headers["content-type"] == "application/pdf"
     pdf = tmp_path / "sheets.pdf"
     pdf.write_bytes(sheets.body())
@@ -101,7 +103,7 @@ def test_e5_the_corporate_challenge_from_the_door_to_the_team_leaderboard(
     )
 
     # Assists during round 1: the first price.
-    desk.goto(f"{base}/leagues/{slug}/assists/")
+    desk.goto(f"{base}/example-state/leagues/{slug}/assists/")
     desk.get_by_text("Table 1", exact=True).click()
     first = Match.objects.get(round__league=challenge, table=1).seats.order_by("order")
     first_name = first[0].player.name
@@ -109,7 +111,7 @@ def test_e5_the_corporate_challenge_from_the_door_to_the_team_leaderboard(
     _sell(desk, first_name, "Q/Z/X word list")
 
     # The totals from the score sheets, typed at the scoring table.
-    desk.goto(f"{base}/leagues/{slug}/rounds/1/scores/")
+    desk.goto(f"{base}/example-state/leagues/{slug}/rounds/1/scores/")
     for match in tables:
         expect(desk.get_by_label("Table", exact=True)).to_be_focused()
         desk.keyboard.type(str(match.table))
@@ -121,10 +123,10 @@ def test_e5_the_corporate_challenge_from_the_door_to_the_team_leaderboard(
         expect(desk.get_by_role("status")).to_contain_text(f"Table {match.table}:")
 
     # Round 2 paired: assists now cost the later price.
-    desk.goto(f"{base}/leagues/{slug}/rounds/2/")
+    desk.goto(f"{base}/example-state/leagues/{slug}/rounds/2/")
     desk.get_by_role("button", name="Pair round 2").click()
     expect(desk.get_by_role("status")).to_contain_text("Round 2 paired")
-    desk.goto(f"{base}/leagues/{slug}/assists/")
+    desk.goto(f"{base}/example-state/leagues/{slug}/assists/")
     desk.get_by_text("Table 1", exact=True).click()
     second_name = (
         Match.objects.get(round__league=challenge, round__number=2, table=1)
@@ -139,7 +141,7 @@ def test_e5_the_corporate_challenge_from_the_door_to_the_team_leaderboard(
 
     # The team leaderboard first, then everyone; the money raised beside it, on a phone too.
     phone = browser.new_context(viewport=PHONE).new_page()
-    phone.goto(f"{base}/leagues/{slug}/leaderboard/")
+    phone.goto(f"{base}/example-state/leagues/{slug}/leaderboard/")
     expect(phone.get_by_test_id("raised")).to_contain_text("$65.00")
     teams = phone.locator("#teams-heading + ol > li")
     expect(teams).to_have_count(12)

@@ -12,7 +12,7 @@ from core.errors import DomainError
 from league.models import LeagueFormat, Round
 from matches.models import AuditEvent, Match, MatchStatus, ReportStatus
 from matches.services import report_submit
-from tests.support import LeagueFactory, entrant
+from tests.support import LeagueFactory, at, entrant
 
 
 @pytest.fixture
@@ -56,7 +56,7 @@ def test_e4_a_closed_night_says_who_came_and_where_they_played_not_who_is_here(
     close_night(actor=director.user, round=tonight, reason="Night over")
     client.force_login(director.user)
 
-    page = client.get(reverse("club_night", args=["cc", 1]) + "?q=").content.decode()
+    page = client.get(reverse("club_night", args=[at("cc"), 1]) + "?q=").content.decode()
 
     assert "Who came <span" in page and "(7 came)" in page
     assert "here)" not in page and "Here, seated" not in page
@@ -73,18 +73,18 @@ def test_e4_g9_a_closed_nights_reported_table_offers_confirm_or_view_not_a_new_c
     close_night(actor=director.user, round=tonight, reason="Night over")
     client.force_login(director.user)
 
-    page = client.get(reverse("club_night", args=["cc", 1])).content.decode()
+    page = client.get(reverse("club_night", args=[at("cc"), 1])).content.decode()
     waiting = section(page, "table-1")
     forfeited = section(page, "table-2")
 
     assert "Confirm the card as reported" in waiting
-    assert reverse("club_confirm", args=["cc", 1, four.pk]) in waiting
+    assert reverse("club_confirm", args=[at("cc"), 1, four.pk]) in waiting
     assert f'href="{reverse("match_detail", args=[four.pk])}"' in waiting
     assert "View the report" in waiting and "400–350–300–280" in waiting
     assert "Enter the score card" not in waiting and "Correct the card" not in waiting
     assert "Confirm the card" not in forfeited  # a double forfeit: nothing waits
 
-    response = client.post(reverse("club_confirm", args=["cc", 1, four.pk]), follow=True)
+    response = client.post(reverse("club_confirm", args=[at("cc"), 1, four.pk]), follow=True)
 
     four.refresh_from_db()
     assert "card confirmed: the result is final" in response.content.decode()
@@ -97,7 +97,9 @@ def test_e4_g9_a_closed_nights_reported_table_offers_confirm_or_view_not_a_new_c
     ]
     assert four.reports.get().status == ReportStatus.SUPERSEDED
     assert AuditEvent.objects.filter(match=four, action="card_entered").exists()
-    after = section(client.get(reverse("club_night", args=["cc", 1])).content.decode(), "table-1")
+    after = section(
+        client.get(reverse("club_night", args=[at("cc"), 1])).content.decode(), "table-1"
+    )
     assert "Correct the card" in after and "Confirm the card as reported" not in after
 
 
@@ -108,7 +110,9 @@ def test_e4_an_open_nights_reported_table_offers_confirm_too(
     reported(four)
     client.force_login(director.user)
 
-    waiting = section(client.get(reverse("club_night", args=["cc", 1])).content.decode(), "table-1")
+    waiting = section(
+        client.get(reverse("club_night", args=[at("cc"), 1])).content.decode(), "table-1"
+    )
 
     assert "Confirm the card as reported" in waiting and "Enter the score card" not in waiting
 
@@ -120,8 +124,8 @@ def test_e4_only_the_director_confirms_a_reported_card_and_only_one_waiting(
     reported(four)
     client.force_login(staff.user)
 
-    desk_page = client.get(reverse("club_night", args=["cc", 1])).content.decode()
-    client.post(reverse("club_confirm", args=["cc", 1, four.pk]))
+    desk_page = client.get(reverse("club_night", args=[at("cc"), 1])).content.decode()
+    client.post(reverse("club_confirm", args=[at("cc"), 1, four.pk]))
 
     four.refresh_from_db()
     assert "waiting for the other players" in section(desk_page, "table-1")
@@ -141,10 +145,10 @@ def test_e4_confirming_by_get_leads_to_the_nights_page(club, tonight, staff, dir
     reported(four)
     client.force_login(director.user)
 
-    response = client.get(reverse("club_confirm", args=["cc", 1, four.pk]))
+    response = client.get(reverse("club_confirm", args=[at("cc"), 1, four.pk]))
 
     assert response.status_code == 302
-    assert response["Location"] == reverse("club_night", args=["cc", 1])
+    assert response["Location"] == reverse("club_night", args=[at("cc"), 1])
     four.refresh_from_db()
     assert four.status == MatchStatus.REPORTED
 
@@ -159,9 +163,9 @@ def test_e4_the_night_page_with_reports_and_printed_cards_runs_a_constant_number
     for table in tables[::2]:
         reported(table)
     client.force_login(director.user)
-    client.get(reverse("club_cards", args=["cc", 1]))
+    client.get(reverse("club_cards", args=[at("cc"), 1]))
 
     with django_assert_max_num_queries(15):
-        page = client.get(reverse("club_night", args=["cc", 1]) + "?q=")
+        page = client.get(reverse("club_night", args=[at("cc"), 1]) + "?q=")
 
     assert page.content.decode().count("Confirm the card as reported") == len(tables[::2])

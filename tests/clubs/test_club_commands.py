@@ -76,7 +76,9 @@ def test_e4_create_event_again_is_refused_and_update_with_the_same_file_changes_
     error = refused(
         "create_event", str(path), "--institution", season.institution.slug, "--season", season.slug
     )
-    assert error.returncode == 1 and "already exists" in str(error)
+    assert (
+        error.returncode == 1 and "already has a league" in str(error) and "--update" in str(error)
+    )
     out, _ = run(
         "create_event",
         str(path),

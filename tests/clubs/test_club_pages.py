@@ -121,11 +121,11 @@ def test_e4_the_director_schedules_the_next_night_from_the_league_page(client, c
 
     first = club.season.starts_on + timedelta(days=7)
     client.force_login(director.user)
-    page = client.get(reverse("league_detail", args=[club.slug])).content.decode()
+    page = client.get(reverse("league_detail", args=[club])).content.decode()
     assert "Schedule a night" in page
-    client.post(reverse("club_night_add", args=[club.slug]), {"on": first.isoformat()})
+    client.post(reverse("club_night_add", args=[club]), {"on": first.isoformat()})
     response = client.post(
-        reverse("club_night_add", args=[club.slug]), {"on": first.isoformat()}, follow=True
+        reverse("club_night_add", args=[club]), {"on": first.isoformat()}, follow=True
     )
     assert "must come after night 1" in response.content.decode()
     assert list(club.rounds.values_list("number", "play_by")) == [(1, first)]
@@ -133,6 +133,6 @@ def test_e4_the_director_schedules_the_next_night_from_the_league_page(client, c
 
 def test_e4_only_the_director_schedules_a_night(client, club, institution):
     client.force_login(staff_member(institution, roles.FRONT_DESK).user)
-    response = client.post(reverse("club_night_add", args=[club.slug]), {"on": "2030-01-01"})
+    response = client.post(reverse("club_night_add", args=[club]), {"on": "2030-01-01"})
     assert response.status_code == 404
     assert not club.rounds.exists()

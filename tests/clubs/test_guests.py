@@ -214,7 +214,7 @@ def test_e4_standings_and_my_matches_of_a_student_name_the_guest(
     client.force_login(ana.user)
     home = client.get(reverse("home")).content.decode()
     assert "v Gus Visitor" in home
-    standings = client.get(reverse("league_standings_json", args=[open_club.slug])).json()
+    standings = client.get(reverse("league_standings_json", args=[open_club])).json()
     assert "Gus Visitor" in [row["player"] for row in standings["standings"]]
 
 
@@ -237,7 +237,7 @@ def test_e4_a_guests_mail_goes_only_to_the_address_they_gave(open_club, night, d
 def test_e4_the_night_page_adds_a_guest_and_marks_them(client, night, desk):
     members(night.league, "Ana")
     client.force_login(desk.user)
-    url = reverse("club_guest", args=[night.league.slug, night.number])
+    url = reverse("club_guest", args=[night.league, night.number])
     response = client.post(url, {"name": "Gus Visitor", "email": ""}, follow=True)
     page = response.content.decode()
     assert "Gus Visitor (guest, number 2) is checked in." in page
@@ -252,9 +252,9 @@ def test_e4_a_campus_only_club_page_has_no_guest_form(client, season, director):
     campus_club = LeagueFactory(season=season, format=LeagueFormat.CLUB)
     night = Round.objects.create(league=campus_club, number=1, play_by=season.starts_on)
     client.force_login(director.user)
-    page = client.get(reverse("club_night", args=[campus_club.slug, 1])).content.decode()
+    page = client.get(reverse("club_night", args=[campus_club, 1])).content.decode()
     assert "is for students only" in page and "Add and check in" not in page
-    response = client.post(reverse("club_guest", args=[campus_club.slug, 1]), {"name": "Gus"})
+    response = client.post(reverse("club_guest", args=[campus_club, 1]), {"name": "Gus"})
     assert "for students only" in response.content.decode()
     assert not CheckIn.objects.filter(round=night).exists()
 
@@ -271,7 +271,7 @@ def test_e4_the_night_page_with_guests_runs_a_constant_number_of_queries(
     club.seat_night(actor=director.user, round=night)
     client.force_login(director.user)
     with django_assert_max_num_queries(14):
-        page = client.get(reverse("club_night", args=[night.league.slug, 1]))
+        page = client.get(reverse("club_night", args=[night.league, 1]))
     assert page.status_code == 200 and "Gil" in page.content.decode()
 
 

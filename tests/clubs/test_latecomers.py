@@ -23,7 +23,7 @@ from league.models import LeagueFormat, Round
 from league.selectors import round_tables
 from matches.models import AuditEvent, MatchStatus
 from matches.services import card_enter, report_submit
-from tests.support import LeagueFactory, entrant
+from tests.support import LeagueFactory, at, entrant
 
 
 @pytest.fixture
@@ -126,13 +126,13 @@ def test_e4_the_night_page_offers_the_latecomers_and_no_re_seat_once_played(
     for each in members(club, 2, start=100):
         check_in(actor=director.user, round=tonight, player=each)
     client.force_login(director.user)
-    url = reverse("club_night", args=["late", 1])
+    url = reverse("club_night", args=[at("late"), 1])
 
     page = client.get(url).content.decode()
 
     assert "Seat the 2 latecomers" in page and "Re-seat" not in page
     assert "no table yet" in page
-    response = client.post(reverse("club_latecomers", args=["late", 1]))
+    response = client.post(reverse("club_latecomers", args=[at("late"), 1]))
     after = client.get(response["Location"]).content.decode()
     assert "Latecomers seated at table 3" in after and "no table yet" not in after
 
@@ -142,7 +142,7 @@ def test_e4_a_closed_night_shows_as_closed_and_closing_again_says_so(
 ):
     seated_and_played(club, tonight, director)
     client.force_login(director.user)
-    close = reverse("club_close", args=["late", 1])
+    close = reverse("club_close", args=[at("late"), 1])
 
     first = client.post(close, {"reason": "Night over"})
     again = client.post(close, {"reason": "Night over"}, follow=True)
@@ -172,7 +172,7 @@ def test_e4_g9_a_single_latecomer_joins_the_smallest_table_that_has_not_started(
     check_in(actor=staff.user, round=tonight, player=third)
     client.force_login(staff.user)
 
-    page = client.get(reverse("club_night", args=["late", 1])).content.decode()
+    page = client.get(reverse("club_night", args=[at("late"), 1])).content.decode()
     offered = [table.table for table in tables_a_latecomer_may_join(tonight)]
     result = seat_latecomers(actor=staff.user, round=tonight, join=two)
 
@@ -190,8 +190,8 @@ def test_e4_a_table_seated_or_joined_since_the_cards_were_printed_says_reprint(
 ):
     tables = seated_and_played(club, tonight, director)
     client.force_login(staff.user)
-    page_url = reverse("club_night", args=["late", 1])
-    cards_url = reverse("club_cards", args=["late", 1])
+    page_url = reverse("club_night", args=[at("late"), 1])
+    cards_url = reverse("club_cards", args=[at("late"), 1])
     assert 'data-testid="reprint"' not in client.get(page_url).content.decode()  # not printed
 
     assert client.get(cards_url).status_code == 200
@@ -219,12 +219,12 @@ def test_e4_latecomers_tables_seated_after_the_cards_were_printed_say_reprint(
 ):
     seated_and_played(club, tonight, director)
     client.force_login(director.user)
-    client.get(reverse("club_cards", args=["late", 1]))
+    client.get(reverse("club_cards", args=[at("late"), 1]))
     for each in members(club, 3, start=100):
         check_in(actor=director.user, round=tonight, player=each)
     seat_latecomers(actor=director.user, round=tonight, seed=4)
 
-    page = client.get(reverse("club_night", args=["late", 1])).content.decode()
+    page = client.get(reverse("club_night", args=[at("late"), 1])).content.decode()
 
     assert page.count('data-testid="reprint"') == 1
     assert "Table 3 changed since the cards were printed" in page

@@ -13,7 +13,15 @@ from events.models import AssistItem, AssistSale
 from events.money import money
 from events.services import assists
 from league.models import Entry, League, Round
-from tests.support import LeagueFactory, create_event, eligible_student, rounds_started, run, write
+from tests.support import (
+    LeagueFactory,
+    at,
+    create_event,
+    eligible_student,
+    rounds_started,
+    run,
+    write,
+)
 
 CHALLENGE = {
     "name": "Corporate Challenge",
@@ -45,7 +53,7 @@ def challenge(season, tmp_path):
     return rounds_started(League.objects.get(slug="challenge")), data
 
 
-def at(league, hour, minute):
+def at_hour(league, hour, minute):
     return datetime.combine(
         league.event.date, time(hour, minute), tzinfo=league.season.institution.tz
     )
@@ -63,10 +71,10 @@ def test_e5_a_sale_takes_the_first_price_then_the_later_one_from_the_second_peri
         entry=entry,
         item=word_list,
         quantity=2,
-        now=at(league, 18, 45),
+        now=at_hour(league, 18, 45),
     )
     late = assists.sale_record(
-        actor=staff.user, league=league, entry=entry, item=word_list, now=at(league, 19, 31)
+        actor=staff.user, league=league, entry=entry, item=word_list, now=at_hour(league, 19, 31)
     )
     round_two = Round.objects.get(league=league, number=2)
     later = assists.sale_record(
@@ -75,7 +83,7 @@ def test_e5_a_sale_takes_the_first_price_then_the_later_one_from_the_second_peri
         entry=entry,
         item=word_list,
         round=round_two,
-        now=at(league, 18, 40),
+        now=at_hour(league, 18, 40),
     )
     assert (early.unit_cents, early.cents) == (500, 1000)
     assert late.unit_cents == 1000 and later.unit_cents == 1000  # second period; round 2
@@ -89,7 +97,7 @@ def test_e5_a_price_change_after_sales_leaves_the_old_sales_at_their_price(
     entry = Entry.objects.filter(league=league).first()
     ringer = AssistItem.objects.get(league=league, name="Ringer")
     sale = assists.sale_record(
-        actor=staff.user, league=league, entry=entry, item=ringer, now=at(league, 18, 40)
+        actor=staff.user, league=league, entry=entry, item=ringer, now=at_hour(league, 18, 40)
     )
     repriced = {
         **data,
@@ -147,7 +155,7 @@ def test_e5_a_void_needs_a_reason_keeps_the_sale_and_leaves_the_ledger(challenge
             entry=entry,
             item=item,
             quantity=1 + i % 3,
-            now=at(league, 18, 40),
+            now=at_hour(league, 18, 40),
         )
         for i, entry in enumerate(entries)
     ]
@@ -172,7 +180,7 @@ def test_e5_the_sales_page_sells_in_two_taps_and_the_money_raised_is_public(
     challenge, client, player, staff
 ):
     league, _ = challenge
-    url = reverse("event_assists", args=["challenge"])
+    url = reverse("event_assists", args=[at("challenge")])
     client.force_login(player.user)
     assert client.get(url).status_code == 404
     client.force_login(staff.user)
@@ -188,9 +196,9 @@ def test_e5_the_sales_page_sells_in_two_taps_and_the_money_raised_is_public(
     bad = client.post(url, {"entry": entry.pk, "item": item.pk, "quantity": "-2"}, follow=True)
     assert b"a whole number" in bad.content and AssistSale.objects.count() == 1
     client.logout()
-    document = client.get(reverse("event_json", args=["challenge"])).json()
+    document = client.get(reverse("event_json", args=[at("challenge")])).json()
     assert document["assists_cents"] == AssistSale.objects.get().cents
-    board = client.get(reverse("event_leaderboard", args=["challenge"]))
+    board = client.get(reverse("event_leaderboard", args=[at("challenge")]))
     assert b"Raised for the charity" in board.content
 
 

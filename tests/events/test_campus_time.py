@@ -17,7 +17,7 @@ from django.utils import timezone
 from core.clock import clock_time, duration_words
 from events.round_clock import RoundClock
 from league.models import League
-from tests.support import FEST, confirmed_game, create_event, poppler, run, write
+from tests.support import FEST, at, confirmed_game, create_event, poppler, run, write
 
 
 @pytest.fixture
@@ -43,7 +43,7 @@ def test_e3_the_projectors_updated_time_is_the_campuss_clock_for_anyone(fest, cl
     tz = fest.season.institution.tz
     assert str(tz) != "UTC"
 
-    page = client.get(reverse("event_projector_panel", args=["fest"])).content.decode()
+    page = client.get(reverse("event_projector_panel", args=[at("fest")])).content.decode()
 
     shown = re.search(r"Updated (\d{1,2}:\d\d [AP]M)", page).group(1)
     now = timezone.now()
@@ -76,8 +76,8 @@ def test_the_results_export_gives_the_moment_with_the_campuss_offset(
 def test_e3_pdfs_write_times_as_the_site_does(fest, client, staff, tmp_path):
     client.force_login(staff.user)
 
-    pairings = client.get(reverse("event_print", args=["fest", 1, "pairings"]))
-    cards = client.get(reverse("event_print", args=["fest", 1, "cards"]))
+    pairings = client.get(reverse("event_print", args=[at("fest"), 1, "pairings"]))
+    cards = client.get(reverse("event_print", args=[at("fest"), 1, "cards"]))
 
     text = poppler("pdftotext", pairings.content, tmp_path)
     assert "starts 6:00 PM" in text and "18:00" not in text

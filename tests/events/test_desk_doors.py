@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 
-from tests.support import FEST, create_event
+from tests.support import FEST, at, create_event
 
 
 def make_fest(season, tmp_path, day, **extra):
@@ -34,7 +34,7 @@ def test_e3_on_an_events_day_the_desks_home_and_page_lead_to_its_door_first(
 
     page = client.get(address).content.decode()
 
-    assert door_links(page) == [reverse("event_desk", args=["fest"])]
+    assert door_links(page) == [reverse("event_desk", args=[at("fest")])]
     assert "Today: Scrabble Fest" in page and "Check in at the door" in page
     assert page.index('data-testid="doors-today"') < page.index("</h1>") + 400
 
@@ -47,8 +47,8 @@ def test_e3_two_events_on_one_day_each_have_their_door(season, tmp_path, client,
     page = client.get("/").content.decode()
 
     assert door_links(page) == [
-        reverse("event_desk", args=["fest"]),
-        reverse("event_desk", args=["fest-two"]),
+        reverse("event_desk", args=[at("fest")]),
+        reverse("event_desk", args=[at("fest-two")]),
     ]
 
 
@@ -58,7 +58,10 @@ def test_e3_on_other_days_the_desk_has_no_door(season, tmp_path, client, staff, 
 
     for address in ("/", "/desk/"):
         page = client.get(address).content.decode()
-        assert 'data-testid="doors-today"' not in page and "/leagues/fest/desk/" not in page
+        assert (
+            'data-testid="doors-today"' not in page
+            and "/example-state/leagues/fest/desk/" not in page
+        )
 
 
 def test_e3_a_students_home_shows_no_door(season, tmp_path, client, player, today):
@@ -67,4 +70,6 @@ def test_e3_a_students_home_shows_no_door(season, tmp_path, client, player, toda
 
     page = client.get("/").content.decode()
 
-    assert 'data-testid="doors-today"' not in page and "/leagues/fest/desk/" not in page
+    assert (
+        'data-testid="doors-today"' not in page and "/example-state/leagues/fest/desk/" not in page
+    )

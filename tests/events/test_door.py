@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from events import services as events
 from league.models import CheckIn, Entry, League
-from tests.support import FEST, create_event, run, write
+from tests.support import FEST, at, create_event, run, write
 
 
 @pytest.fixture
@@ -22,11 +22,11 @@ def fest(season, tmp_path):
 
 
 def desk(client) -> str:
-    return client.get(reverse("event_desk", args=["fest"])).content.decode()
+    return client.get(reverse("event_desk", args=[at("fest")])).content.decode()
 
 
 def scan(client, number):
-    return client.post(reverse("event_check_in", args=["fest"]), {"player": str(number)})
+    return client.post(reverse("event_check_in", args=[at("fest")]), {"player": str(number)})
 
 
 def test_e3_the_doors_counter_counts_those_here_among_those_still_in(fest, client, staff):

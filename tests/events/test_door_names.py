@@ -11,7 +11,7 @@ from django.urls import reverse
 from accounts.models import PlayerProfile
 from events import services as events
 from league.models import CheckIn, Entry, League
-from tests.support import FEST, create_event, eligible_student, run, write
+from tests.support import FEST, at, create_event, eligible_student, run, write
 
 
 @pytest.fixture
@@ -25,7 +25,7 @@ def fest(season, tmp_path):
 
 def walk_in(client, name, **more):
     return client.post(
-        reverse("event_walk_in", args=["fest"]),
+        reverse("event_walk_in", args=[at("fest")]),
         {
             "name": name,
             "category": "Just for Fun",
@@ -66,7 +66,7 @@ def test_e3_the_same_person_checks_in_the_entrant_already_there(fest, client, st
     client.force_login(staff.user)
     ada = Entry.objects.get(league=fest, player__display_name="Ada Quill")
 
-    client.post(reverse("event_check_in", args=["fest"]), {"player": ada.player_number})
+    client.post(reverse("event_check_in", args=[at("fest")]), {"player": ada.player_number})
 
     assert Entry.objects.filter(league=fest).count() == 2
     assert CheckIn.objects.filter(entry=ada).exists()
@@ -101,7 +101,7 @@ def test_e3_a_name_typed_into_the_scan_box_is_looked_up_as_a_name(fest, client, 
     client.force_login(staff.user)
     bo = Entry.objects.get(league=fest, player__display_name="Bo Vance")
 
-    answer = client.post(reverse("event_check_in", args=["fest"]), {"player": "bo v"})
+    answer = client.post(reverse("event_check_in", args=[at("fest")]), {"player": "bo v"})
 
     assert answer.status_code == 302 and answer["Location"].endswith("?q=bo+v")
     page = client.get(answer["Location"]).content.decode()
@@ -114,7 +114,9 @@ def test_e3_a_name_typed_into_the_scan_box_is_looked_up_as_a_name(fest, client, 
 def test_e3_a_number_nobody_has_is_still_said_as_such(fest, client, staff):
     client.force_login(staff.user)
 
-    answer = client.post(reverse("event_check_in", args=["fest"]), {"player": "77"}, follow=True)
+    answer = client.post(
+        reverse("event_check_in", args=[at("fest")]), {"player": "77"}, follow=True
+    )
 
     assert "No entrant has the number or campus ID &#x27;77&#x27;" in answer.content.decode()
 
@@ -129,7 +131,7 @@ def test_e3_a_students_full_name_typed_at_the_door_finds_them(fest, client, staf
     )
     client.force_login(staff.user)
 
-    answer = client.post(reverse("event_check_in", args=["fest"]), {"player": "sol student"})
+    answer = client.post(reverse("event_check_in", args=[at("fest")]), {"player": "sol student"})
 
     page = client.get(answer["Location"]).content.decode()
     assert 'aria-label="Check in Sol Student"' in page and "Bo Vance" not in page

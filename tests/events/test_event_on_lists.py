@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 
-from tests.support import FEST, create_event
+from tests.support import FEST, at, create_event
 
 
 @pytest.fixture
@@ -32,5 +32,5 @@ def test_e3_an_event_on_the_leagues_list_shows_its_day_venue_and_entry_until_the
 
 
 def test_e3_the_leaderboard_links_its_data_feed_in_words(client, fest):
-    page = client.get(reverse("event_leaderboard", args=["fest"])).content.decode()
+    page = client.get(reverse("event_leaderboard", args=[at("fest")])).content.decode()
     assert ">Data feed (JSON)</a>" in page and ">event.json<" not in page

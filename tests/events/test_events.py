@@ -25,6 +25,7 @@ from matches.services import CardConflict, card_enter, report_submit
 from tests.support import (
     FEST,
     LeagueFactory,
+    at,
     create_event,
     eligible,
     eligible_student,
@@ -356,7 +357,7 @@ def test_e3_a_volunteer_scorer_enters_cards_and_only_the_director_overrides(
     client.force_login(volunteer)
     match = Match.objects.filter(round__league=entered, table=1).get()
     seats = match.seats.count()
-    url = reverse("event_scores", args=["fest", 1])
+    url = reverse("event_scores", args=[at("fest"), 1])
     page = client.get(url)
     assert page.status_code == 200 and b"Table" in page.content
     seen = ",".join(str(s.player_id) for s in match.seats.order_by("order"))
@@ -384,24 +385,24 @@ def test_e3_a_volunteer_scorer_enters_cards_and_only_the_director_overrides(
 def test_e3_staff_pages_need_the_role_and_public_pages_do_not(entered, client, player):
     pair("--all-entrants")
     public = [
-        reverse("league_detail", args=["fest"]),
-        reverse("event_leaderboard", args=["fest"]),
-        reverse("event_projector", args=["fest"]),
-        reverse("event_projector_panel", args=["fest"]),
-        reverse("event_round", args=["fest", 1]),
-        reverse("event_table", args=["fest", 1, 1]),
-        reverse("event_json", args=["fest"]),
+        reverse("league_detail", args=[at("fest")]),
+        reverse("event_leaderboard", args=[at("fest")]),
+        reverse("event_projector", args=[at("fest")]),
+        reverse("event_projector_panel", args=[at("fest")]),
+        reverse("event_round", args=[at("fest"), 1]),
+        reverse("event_table", args=[at("fest"), 1, 1]),
+        reverse("event_json", args=[at("fest")]),
     ]
     for url in public:
         assert client.get(url).status_code == 200, url
     client.force_login(player.user)
     for url in [
-        reverse("event_desk", args=["fest"]),
-        reverse("event_scores", args=["fest", 1]),
-        reverse("event_scorers", args=["fest"]),
+        reverse("event_desk", args=[at("fest")]),
+        reverse("event_scores", args=[at("fest"), 1]),
+        reverse("event_scorers", args=[at("fest")]),
     ]:
         assert client.get(url).status_code == 404, url
-    assert client.post(reverse("event_pair", args=["fest", 2])).status_code == 404
+    assert client.post(reverse("event_pair", args=[at("fest"), 2])).status_code == 404
 
 
 def test_e3_event_json_has_the_contracts_shape(
@@ -417,8 +418,9 @@ def test_e3_event_json_has_the_contracts_shape(
             "1",
             write(tmp_path, "r1.csv", _card_csv(1, lambda table, seat: 300 + table * 7 + seat)),
         )
-    document = client.get(reverse("event_json", args=["fest"])).json()
+    document = client.get(reverse("event_json", args=[at("fest")])).json()
     assert set(document) == {
+        "institution",
         "league",
         "updated",
         "rounds",
@@ -456,7 +458,7 @@ def test_e3_event_json_has_the_contracts_shape(
 
 def test_e3_the_leaderboard_page_runs_the_same_queries_at_two_sizes(entered, client, tmp_path):
     pair("--all-entrants")
-    url = reverse("event_leaderboard", args=["fest"])
+    url = reverse("event_leaderboard", args=[at("fest")])
     with CaptureQueriesContext(connection) as small:
         client.get(url)
     more = "name,category\n" + "".join(f"Extra {i},Just for Fun\n" for i in range(30))
@@ -521,16 +523,16 @@ def test_e3_an_entrant_who_leaves_keeps_their_scores_and_is_not_paired_again(
 def test_e3_the_door_checks_in_by_number_and_adds_a_walk_in_in_one_form(fest, client, staff):
     client.force_login(staff.user)
     response = client.post(
-        reverse("event_walk_in", args=["fest"]),
+        reverse("event_walk_in", args=[at("fest")]),
         {"name": "Walk In", "category": "Just for Fun", "team": "", "email": "", "campus_id": ""},
     )
     assert response.status_code == 302
     entry = Entry.objects.get(league=fest, player__display_name="Walk In")
     assert entry.player_number == 1 and CheckIn.objects.filter(entry=entry).exists()
-    page = client.get(reverse("event_desk", args=["fest"]) + "?q=walk")
+    page = client.get(reverse("event_desk", args=[at("fest")]) + "?q=walk")
     assert b"Walk In" in page.content and b"1 of 1 here" in page.content
     bad = client.post(
-        reverse("event_walk_in", args=["fest"]),
+        reverse("event_walk_in", args=[at("fest")]),
         {"name": "", "category": "Chess", "team": "", "email": "x", "campus_id": ""},
     )
     assert bad.status_code == 200 and Entry.objects.filter(league=fest).count() == 1
@@ -539,17 +541,17 @@ def test_e3_the_door_checks_in_by_number_and_adds_a_walk_in_in_one_form(fest, cl
 def test_e3_a_student_enters_online_in_the_category_they_choose(fest, client, season):
     student = eligible_student(season, first_name="Ola", last_name="Online")
     client.force_login(student.user)
-    page = client.get(reverse("league_detail", args=["fest"]))
+    page = client.get(reverse("league_detail", args=[at("fest")]))
     assert b"Enter Scrabble Fest" in page.content
-    client.post(reverse("league_join", args=["fest"]), {"category": "just for fun"})
+    client.post(reverse("league_join", args=[at("fest")]), {"category": "just for fun"})
     entry = Entry.objects.get(league=fest, player=student)
     assert entry.entrant.category.name == "Just for Fun" and entry.player_number == 1
-    client.post(reverse("league_join", args=["fest"]), {"category": "Competitive"})
+    client.post(reverse("league_join", args=[at("fest")]), {"category": "Competitive"})
     entry.refresh_from_db()
     assert entry.entrant.category.name == "Competitive"
     assert Entry.objects.filter(league=fest).count() == 1
     refused_page = client.post(
-        reverse("league_join", args=["fest"]), {"category": "Chess"}, follow=True
+        reverse("league_join", args=[at("fest")]), {"category": "Chess"}, follow=True
     )
     assert b"No category" in refused_page.content
 
@@ -558,7 +560,7 @@ def test_g8_the_timer_page_falls_back_on_bad_parameters_and_escapes_names(client
     from tests.support import LeagueFactory
 
     league = LeagueFactory(season=season, slug="timer-league", turn_time_seconds=180)
-    url = reverse("table_timer", args=[league.slug])
+    url = reverse("table_timer", args=[league])
     page = client.get(url, {"seconds": "9999", "players": "7", "names": "<b>Ann</b>,Ben"})
     assert page.status_code == 200
     assert b"Using the default" in page.content and b'data-seconds="180"' in page.content
@@ -572,13 +574,13 @@ def test_g8_the_timer_page_falls_back_on_bad_parameters_and_escapes_names(client
 def test_e3_a_private_events_json_is_for_its_staff_only(fest, client, player, staff):
     fest.public = False
     fest.save()
-    url = reverse("event_json", args=["fest"])
+    url = reverse("event_json", args=[at("fest")])
     assert client.get(url).status_code == 404
     client.force_login(player.user)  # a student of the institution, not its staff
     assert client.get(url).status_code == 404
     client.force_login(staff.user)
     assert client.get(url).json()["league"] == "fest"
-    assert client.get(reverse("event_json", args=["no-such-event"])).status_code == 404
+    assert client.get(reverse("event_json", args=[at("no-such-event")])).status_code == 404
 
 
 def test_e3_the_director_uploads_the_settings_file_and_downloads_it_for_next_year(
@@ -608,8 +610,8 @@ def test_e3_the_director_uploads_the_settings_file_and_downloads_it_for_next_yea
             reverse("event_setup"),
             {"season": season.pk, "file": SimpleUploadedFile("f.json", handle.read())},
         )
-    assert response.status_code == 302 and response["Location"] == "/leagues/fest/"
-    exported = client.get(reverse("event_settings_file", args=["fest"]))
+    assert response.status_code == 302 and response["Location"] == "/example-state/leagues/fest/"
+    exported = client.get(reverse("event_settings_file", args=[at("fest")]))
     assert exported["Content-Disposition"] == 'attachment; filename="fest.json"'
     assert json.loads(exported.content)["categories"][0]["turn_seconds"] == 150
 
@@ -633,7 +635,7 @@ def test_g3_a_score_card_records_how_the_game_ended_and_the_table_page_says_it(
     )
     match.refresh_from_db()
     assert match.ended_by == "time_up"
-    page = client.get(reverse("event_table", args=["fest", 1, 1]))
+    page = client.get(reverse("event_table", args=[at("fest"), 1, 1]))
     assert b"Time was up (equal turns played)" in page.content
 
 
@@ -737,13 +739,13 @@ def test_e3_every_event_page_runs_the_same_queries_at_two_sizes(entered, client,
     """The round, table, projector, door, scoring and assists pages read the event in a fixed
     number of queries, whatever the number of entrants and tables."""
     pages = [
-        reverse("league_detail", args=["fest"]),
-        reverse("event_round", args=["fest", 1]),
-        reverse("event_table", args=["fest", 1, 1]),
-        reverse("event_projector_panel", args=["fest"]),
-        reverse("event_desk", args=["fest"]),
-        reverse("event_scores", args=["fest", 1]),
-        reverse("event_assists", args=["fest"]),
+        reverse("league_detail", args=[at("fest")]),
+        reverse("event_round", args=[at("fest"), 1]),
+        reverse("event_table", args=[at("fest"), 1, 1]),
+        reverse("event_projector_panel", args=[at("fest")]),
+        reverse("event_desk", args=[at("fest")]),
+        reverse("event_scores", args=[at("fest"), 1]),
+        reverse("event_assists", args=[at("fest")]),
     ]
 
     def counts():
@@ -784,7 +786,9 @@ def test_e3_events_on_the_leagues_list_cost_no_query_of_their_own(
             response = client.get(reverse("league_list"), data=query)
         assert response.status_code == 200
         pages[bool(query)] = response.content.decode()
-    assert all(f"/leagues/event-{number}/" in pages[False] for number in range(events_listed))
+    assert all(
+        f"/example-state/leagues/event-{number}/" in pages[False] for number in range(events_listed)
+    )
 
 
 def test_e3_the_champion_is_named_only_once_the_last_round_is_complete(
@@ -808,8 +812,8 @@ def test_e3_the_champion_is_named_only_once_the_last_round_is_complete(
                     _card_csv(number, lambda table, seat, n=number: 300 + table * 7 + seat + n),
                 ),
             )
-        document = client.get(reverse("event_json", args=["fest"])).json()
-        page = client.get(reverse("event_leaderboard", args=["fest"])).content.decode()
+        document = client.get(reverse("event_json", args=[at("fest")])).json()
+        page = client.get(reverse("event_leaderboard", args=[at("fest")])).content.decode()
         if number < 3:
             assert document["champion"] is None, number
             assert 'data-testid="leader"' in page and "Champion:" not in page

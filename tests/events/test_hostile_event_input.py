@@ -31,7 +31,7 @@ from events.models import AssistItem, AssistSale, EventCategory, EventScorer, Ro
 from events.services import assists, pair_event_round, scorer_invite
 from league.models import CheckIn, Entry, League, LeagueFormat, Round
 from matches.models import AuditEvent, Dispute, GameEnd, Match, ResultReport, Seat
-from tests.support import LeagueFactory, eligible_student, rounds_started
+from tests.support import LeagueFactory, at, eligible_student, rounds_started
 
 # --- Values ------------------------------------------------------------------------------------
 
@@ -205,7 +205,7 @@ def test_e5_a_sale_naming_an_entrant_or_item_that_is_not_a_number_is_refused_wit
     as_director(client, director)
     before = snapshot()
     response = client.post(
-        reverse("event_assists", args=["walk"]), {**sale, field: value}, follow=True
+        reverse("event_assists", args=[at("walk")]), {**sale, field: value}, follow=True
     )
     assert response.status_code == 200 and refusal_shown(response)
     assert "The entrant" in response.content.decode() or "The item" in response.content.decode()
@@ -219,7 +219,7 @@ def test_e5_voiding_a_sale_that_is_not_a_number_is_refused_with_a_message(
     as_director(client, director)
     before = snapshot()
     response = client.post(
-        reverse("event_assists", args=["walk"]), {"void": value, "reason": "slip"}, follow=True
+        reverse("event_assists", args=[at("walk")]), {"void": value, "reason": "slip"}, follow=True
     )
     assert response.status_code == 200 and refusal_shown(response)
     assert not changed(before)
@@ -231,7 +231,9 @@ def test_e3_removing_a_volunteer_that_is_not_a_number_is_refused_with_a_message(
 ):
     as_director(client, director)
     before = snapshot()
-    response = client.post(reverse("event_scorers", args=["walk"]), {"remove": value}, follow=True)
+    response = client.post(
+        reverse("event_scorers", args=[at("walk")]), {"remove": value}, follow=True
+    )
     assert response.status_code == 200 and refusal_shown(response)
     assert not changed(before)
 
@@ -243,7 +245,7 @@ def test_e3_removing_a_volunteer_that_is_not_a_number_is_refused_with_a_message(
 def test_e3_e4_a_search_for_a_superscript_two_finds_nobody_rather_than_failing(
     client, event, club, director, view
 ):
-    args = ["walk"] if view == "event_desk" else ["walk-club", 2]
+    args = [at("walk")] if view == "event_desk" else [at("walk-club"), 2]
     response = as_director(client, director).get(reverse(view, args=args), {"q": SUPERSCRIPT_TWO})
     rows = response.context["rows" if view == "event_desk" else "entries"]
     assert response.status_code == 200 and not rows
@@ -253,7 +255,7 @@ def test_e3_e4_a_search_for_a_superscript_two_finds_nobody_rather_than_failing(
 def test_e3_e4_checking_in_a_superscript_two_says_nobody_has_that_number(
     client, event, club, director, view
 ):
-    args = ["walk"] if view == "event_check_in" else ["walk-club", 2]
+    args = [at("walk")] if view == "event_check_in" else [at("walk-club"), 2]
     as_director(client, director)
     before = snapshot()
     response = client.post(reverse(view, args=args), {"player": SUPERSCRIPT_TWO}, follow=True)
@@ -267,7 +269,7 @@ def test_e3_swapping_a_superscript_two_says_nobody_has_that_number(client, event
     as_director(client, director)
     before = snapshot()
     response = client.post(
-        reverse("event_swap", args=["walk", 1]),
+        reverse("event_swap", args=[at("walk"), 1]),
         {"first": SUPERSCRIPT_TWO, "second": "1"},
         follow=True,
     )
@@ -282,7 +284,7 @@ def test_e5_an_assists_quantity_that_is_not_ascii_digits_is_refused_with_the_ran
     as_director(client, director)
     before = snapshot()
     response = client.post(
-        reverse("event_assists", args=["walk"]),
+        reverse("event_assists", args=[at("walk")]),
         {
             "entry": Entry.objects.get(league=event, player_number=2).pk,
             "item": event.assist_items.get().pk,
@@ -302,7 +304,7 @@ def test_e5_an_assists_quantity_that_is_not_ascii_digits_is_refused_with_the_ran
 def test_e3_e4_a_search_with_a_nul_byte_is_refused_with_a_message(
     client, event, club, director, view, query
 ):
-    args = ["walk"] if view == "event_desk" else ["walk-club", 2]
+    args = [at("walk")] if view == "event_desk" else [at("walk-club"), 2]
     response = as_director(client, director).get(reverse(view, args=args), {"q": query})
     assert response.status_code == 200 and refusal_shown(response)
     assert "control character" in response.content.decode()
@@ -312,7 +314,7 @@ def test_e3_e4_a_search_with_a_nul_byte_is_refused_with_a_message(
 def test_e3_e4_checking_in_a_nul_byte_is_refused_with_a_message(
     client, event, club, director, view
 ):
-    args = ["walk"] if view == "event_check_in" else ["walk-club", 2]
+    args = [at("walk")] if view == "event_check_in" else [at("walk-club"), 2]
     as_director(client, director)
     before = snapshot()
     response = client.post(reverse(view, args=args), {"player": "12\x0034"}, follow=True)
@@ -327,7 +329,7 @@ def test_e3_a_walk_in_with_a_300_character_email_is_refused_by_the_form(client, 
     as_director(client, director)
     before = snapshot()
     response = client.post(
-        reverse("event_walk_in", args=["walk"]),
+        reverse("event_walk_in", args=[at("walk")]),
         {"name": "Nia Frost", "category": "Open", "email": LONG_EMAIL},
     )
     assert response.status_code == 200
@@ -339,7 +341,7 @@ def test_e3_a_volunteer_with_a_300_character_email_is_refused_by_the_form(client
     as_director(client, director)
     before = snapshot()
     response = client.post(
-        reverse("event_scorers", args=["walk"]), {"name": "Lou Park", "email": LONG_EMAIL}
+        reverse("event_scorers", args=[at("walk")]), {"name": "Lou Park", "email": LONG_EMAIL}
     )
     assert response.status_code == 200
     assert "at most 254 characters" in str(response.context["form"].errors["email"])
@@ -396,7 +398,7 @@ def refusal_of_file(route, raw: bytes, *, client, director, season, tmp_path) ->
         )
         assert response.status_code == 200
         message = " ".join(response.context["form"].errors["file"])
-    assert not League.objects.filter(slug__in=["walk", "thursday"]).exists()
+    assert not League.objects.filter(slug__in=[at("walk"), "thursday"]).exists()
     return message
 
 
@@ -834,7 +836,7 @@ def test_e4_a_club_check_in_with_an_empty_key_asks_for_one_and_names_nobody(
     as_director(client, director)
     before = snapshot()
     response = client.post(
-        reverse("club_check_in", args=["walk-club", 2]), {"player": key}, follow=True
+        reverse("club_check_in", args=[at("walk-club"), 2]), {"player": key}, follow=True
     )
     page = response.content.decode()
     assert "Scan or type a player number or campus ID." in page
@@ -941,14 +943,14 @@ GOOD_FILE = None  # set by the walk: a settings file the upload accepts
 
 FORMS = {
     "desk check-in": Form(
-        url=lambda w: reverse("event_check_in", args=["walk"]),
+        url=lambda w: reverse("event_check_in", args=[at("walk")]),
         base=lambda w: {"player": "5"},
         walk={"player": KEYS},
         passive={"q": ROUND_TRIPS, "undo": FLAGS, "back": FLAGS, "leave": FLAGS},
-        quiet=lambda w: (reverse("event_check_in", args=["walk"]), {"player": "nobody"}),
+        quiet=lambda w: (reverse("event_check_in", args=[at("walk")]), {"player": "nobody"}),
     ),
     "walk-in": Form(
-        url=lambda w: reverse("event_walk_in", args=["walk"]),
+        url=lambda w: reverse("event_walk_in", args=[at("walk")]),
         base=lambda w: {"name": "Nia Frost", "category": "Open", "team": "", "email": ""},
         walk={
             "name": REQUIRED_TEXT + ["N" * 151],
@@ -959,26 +961,29 @@ FORMS = {
         },
     ),
     "swap": Form(
-        url=lambda w: reverse("event_swap", args=["walk", 1]),
+        url=lambda w: reverse("event_swap", args=[at("walk"), 1]),
         base=lambda w: {"first": "1", "second": "3", "confirmed": "1"},
         walk={"first": KEYS, "second": KEYS},
         passive={"confirmed": FLAGS},
-        quiet=lambda w: (reverse("event_swap", args=["walk", 1]), {"first": "1", "second": "1"}),
+        quiet=lambda w: (
+            reverse("event_swap", args=[at("walk"), 1]),
+            {"first": "1", "second": "1"},
+        ),
     ),
     "pair": Form(
-        url=lambda w: reverse("event_pair", args=["walk", 1]),
+        url=lambda w: reverse("event_pair", args=[at("walk"), 1]),
         base=lambda w: {"repair": "1"},
         walk={},
         passive={"repair": FLAGS},
-        quiet=lambda w: (reverse("event_pair", args=["walk", 2]), {}),
+        quiet=lambda w: (reverse("event_pair", args=[at("walk"), 2]), {}),
     ),
     "close round": Form(
-        url=lambda w: reverse("event_close", args=["walk", 1]),
+        url=lambda w: reverse("event_close", args=[at("walk"), 1]),
         base=lambda w: {"reason": "Round over"},
         walk={"reason": OPTIONAL_TEXT + ["r" * 301]},
     ),
     "score card": Form(
-        url=lambda w: reverse("event_scores", args=["walk", 1]),
+        url=lambda w: reverse("event_scores", args=[at("walk"), 1]),
         base=_event_card,
         walk={
             "table": numbers(1, 999) + ["3"],
@@ -993,22 +998,22 @@ FORMS = {
         },
     ),
     "volunteer": Form(
-        url=lambda w: reverse("event_scorers", args=["walk"]),
+        url=lambda w: reverse("event_scorers", args=[at("walk")]),
         base=lambda w: {"name": "Lou Park", "email": "lou@example.org"},
         walk={"name": REQUIRED_TEXT + ["N" * 151], "email": ["", *EMAILS]},
     ),
     "volunteer removal": Form(
-        url=lambda w: reverse("event_scorers", args=["walk"]),
+        url=lambda w: reverse("event_scorers", args=[at("walk")]),
         base=lambda w: {"remove": str(EventScorer.objects.get(league=w.event).pk)},
         walk={"remove": IDS},
     ),
     "volunteer slip": Form(
-        url=lambda w: reverse("event_scorers", args=["walk"]),
+        url=lambda w: reverse("event_scorers", args=[at("walk")]),
         base=lambda w: {"slip": str(EventScorer.objects.get(league=w.event).pk)},
         walk={"slip": IDS},
     ),
     "sale": Form(
-        url=lambda w: reverse("event_assists", args=["walk"]),
+        url=lambda w: reverse("event_assists", args=[at("walk")]),
         base=lambda w: {
             "entry": str(w.entry(2).pk),
             "item": str(w.event.assist_items.get().pk),
@@ -1017,10 +1022,10 @@ FORMS = {
         },
         walk={"entry": IDS, "item": IDS, "quantity": numbers(1, 100)},
         passive={"at": ROUND_TRIPS},
-        quiet=lambda w: (reverse("event_assists", args=["walk"]), {"entry": "abc"}),
+        quiet=lambda w: (reverse("event_assists", args=[at("walk")]), {"entry": "abc"}),
     ),
     "void": Form(
-        url=lambda w: reverse("event_assists", args=["walk"]),
+        url=lambda w: reverse("event_assists", args=[at("walk")]),
         base=lambda w: {"void": str(AssistSale.objects.get().pk), "reason": "Rang up twice"},
         walk={"void": IDS, "reason": REQUIRED_TEXT + ["r" * 301]},
     ),
@@ -1043,42 +1048,42 @@ FORMS = {
         quiet=lambda w: (reverse("event_setup"), {"season": str(w.season.pk), "file": b"[]"}),
     ),
     "enter online": Form(
-        url=lambda w: reverse("league_join", args=["walk"]),
+        url=lambda w: reverse("league_join", args=[at("walk")]),
         base=lambda w: {"category": "Open"},
         walk={"category": ["Nope", NUL, HUGE]},
         persona="student",
     ),
     "club check-in": Form(
-        url=lambda w: reverse("club_check_in", args=["walk-club", 2]),
+        url=lambda w: reverse("club_check_in", args=[at("walk-club"), 2]),
         base=lambda w: {"player": "5"},
         walk={"player": KEYS},
         passive={"q": ROUND_TRIPS, "undo": FLAGS},
-        quiet=lambda w: (reverse("club_check_in", args=["walk-club", 2]), {"player": "nobody"}),
+        quiet=lambda w: (reverse("club_check_in", args=[at("walk-club"), 2]), {"player": "nobody"}),
     ),
     "guest": Form(
-        url=lambda w: reverse("club_guest", args=["walk-club", 2]),
+        url=lambda w: reverse("club_guest", args=[at("walk-club"), 2]),
         base=lambda w: {"name": "Gus Hale", "email": ""},
         walk={"name": REQUIRED_TEXT + ["G" * 151], "email": EMAILS},
     ),
     "seat the night": Form(
-        url=lambda w: reverse("club_seat", args=["walk-club", 2]),
+        url=lambda w: reverse("club_seat", args=[at("walk-club"), 2]),
         base=lambda w: {},
         walk={},
         passive={"repair": FLAGS},
-        quiet=lambda w: (reverse("club_seat", args=["walk-club", 3]), {}),
+        quiet=lambda w: (reverse("club_seat", args=[at("walk-club"), 3]), {}),
     ),
     "close the night": Form(
-        url=lambda w: reverse("club_close", args=["walk-club", 1]),
+        url=lambda w: reverse("club_close", args=[at("walk-club"), 1]),
         base=lambda w: {"reason": "Night over"},
         walk={"reason": REQUIRED_TEXT + ["r" * 301]},
     ),
     "club card": Form(
-        url=lambda w: reverse("club_card", args=["walk-club", 1, w.club_table().pk]),
+        url=lambda w: reverse("club_card", args=[at("walk-club"), 1, w.club_table().pk]),
         base=_club_card,
         walk={},  # its fields carry the table's id: club_card_fields
     ),
     "next night": Form(
-        url=lambda w: reverse("club_night_add", args=["walk-club"]),
+        url=lambda w: reverse("club_night_add", args=[at("walk-club")]),
         base=lambda w: {"on": (w.season.starts_on + timedelta(days=21)).isoformat()},
         walk={"on": ["", "abc", "2026-02-30", "99999-01-01", HUGE_NUMBER, NUL, HUGE, "0001-01-01"]},
     ),
@@ -1147,15 +1152,18 @@ def test_every_form_refuses_each_hostile_value_with_a_message_and_changes_nothin
 SEARCHES = [NUL, "Ada\x00", SUPERSCRIPT_TWO, HUGE_NUMBER, "-1", "%", "_", "\\", "x" * 10_000]
 ODD_NUMBERS = [NUL, SUPERSCRIPT_TWO, "١", HUGE_NUMBER, "-1", "abc", "", "x" * 10_000]
 READ_ONLY = {
-    "event desk": (lambda w: reverse("event_desk", args=["walk"]), {"q": SEARCHES}),
-    "club night": (lambda w: reverse("club_night", args=["walk-club", 2]), {"q": SEARCHES}),
+    "event desk": (lambda w: reverse("event_desk", args=[at("walk")]), {"q": SEARCHES}),
+    "club night": (lambda w: reverse("club_night", args=[at("walk-club"), 2]), {"q": SEARCHES}),
     "table timer": (
-        lambda w: reverse("table_timer", args=["walk"]),
+        lambda w: reverse("table_timer", args=[at("walk")]),
         {"seconds": ODD_NUMBERS, "players": ODD_NUMBERS, "table": ODD_NUMBERS, "names": [NUL]},
     ),
-    "assists": (lambda w: reverse("event_assists", args=["walk"]), {"open": [NUL, "<b>", HUGE]}),
+    "assists": (
+        lambda w: reverse("event_assists", args=[at("walk")]),
+        {"open": [NUL, "<b>", HUGE]},
+    ),
     "printables": (
-        lambda w: reverse("event_print", args=["walk", 1, "pairings"]),
+        lambda w: reverse("event_print", args=[at("walk"), 1, "pairings"]),
         {"paper": ["nope", NUL]},
     ),
 }
@@ -1176,22 +1184,22 @@ def test_every_page_reads_hostile_parameters_without_an_error_or_a_change(client
 
 
 PATHS = [
-    ("get", "event_round", ["walk", "N"]),
-    ("get", "event_table", ["walk", "N", 1]),
-    ("get", "event_table", ["walk", 1, "N"]),
-    ("get", "event_scores", ["walk", "N"]),
-    ("post", "event_scores", ["walk", "N"]),
-    ("get", "event_print", ["walk", "N", "cards"]),
-    ("post", "event_pair", ["walk", "N"]),
-    ("post", "event_swap", ["walk", "N"]),
-    ("post", "event_close", ["walk", "N"]),
-    ("get", "club_night", ["walk-club", "N"]),
-    ("post", "club_check_in", ["walk-club", "N"]),
-    ("post", "club_guest", ["walk-club", "N"]),
-    ("post", "club_seat", ["walk-club", "N"]),
-    ("post", "club_close", ["walk-club", "N"]),
-    ("post", "club_card", ["walk-club", 1, "N"]),
-    ("post", "club_card", ["walk-club", "N", 1]),
+    ("get", "event_round", [at("walk"), "N"]),
+    ("get", "event_table", [at("walk"), "N", 1]),
+    ("get", "event_table", [at("walk"), 1, "N"]),
+    ("get", "event_scores", [at("walk"), "N"]),
+    ("post", "event_scores", [at("walk"), "N"]),
+    ("get", "event_print", [at("walk"), "N", "cards"]),
+    ("post", "event_pair", [at("walk"), "N"]),
+    ("post", "event_swap", [at("walk"), "N"]),
+    ("post", "event_close", [at("walk"), "N"]),
+    ("get", "club_night", [at("walk-club"), "N"]),
+    ("post", "club_check_in", [at("walk-club"), "N"]),
+    ("post", "club_guest", [at("walk-club"), "N"]),
+    ("post", "club_seat", [at("walk-club"), "N"]),
+    ("post", "club_close", [at("walk-club"), "N"]),
+    ("post", "club_card", [at("walk-club"), 1, "N"]),
+    ("post", "club_card", [at("walk-club"), "N", 1]),
 ]
 
 

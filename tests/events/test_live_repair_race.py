@@ -119,14 +119,17 @@ def clear_round(round_: Round) -> None:
 
 def race(scorer: Session, director: Session, card_after: float, card: dict) -> tuple:
     """The director's re-pairing sent now, the scorer's card `card_after` seconds later."""
-    scores_page, round_page = "/leagues/race-fest/rounds/1/scores/", "/leagues/race-fest/rounds/1/"
+    scores_page, round_page = (
+        "/example-state/leagues/race-fest/rounds/1/scores/",
+        "/example-state/leagues/race-fest/rounds/1/",
+    )
     director_token = csrf_token(director.get(round_page))
     scorer_token = csrf_token(scorer.get(scores_page))
     results = {}
 
     def re_pair():
         results["pairing"] = director.post(
-            "/leagues/race-fest/rounds/1/pair/", {"repair": "1"}, director_token
+            "/example-state/leagues/race-fest/rounds/1/pair/", {"repair": "1"}, director_token
         )
 
     def enter_card():
@@ -158,7 +161,7 @@ def test_e3_a_card_racing_a_re_pairing_over_http_never_lands_on_other_players(
     outcomes = {"entered": 0, "refused": 0}
     for _ in range(RACES):
         clear_round(round_)
-        shown = seating_shown(scorer.get("/leagues/race-fest/rounds/1/scores/"), 1)
+        shown = seating_shown(scorer.get("/example-state/leagues/race-fest/rounds/1/scores/"), 1)
         card = {
             "table": 1,
             "seen": ",".join(map(str, shown)),
@@ -192,7 +195,7 @@ def test_e3_a_card_printed_before_a_re_pairing_never_lands_even_on_a_page_loaded
     wrong = 0
     for _ in range(RACES):
         clear_round(round_)
-        scorer.get("/leagues/race-fest/rounds/1/print/cards.pdf")
+        scorer.get("/example-state/leagues/race-fest/rounds/1/print/cards.pdf")
         printed = list(
             Match.objects.get(round=round_, table=1)
             .seats.order_by("order")
@@ -202,7 +205,7 @@ def test_e3_a_card_printed_before_a_re_pairing_never_lands_even_on_a_page_loaded
 
         def load_then_enter(delay=card_after, printed=printed):
             time.sleep(delay)
-            page = scorer.get("/leagues/race-fest/rounds/1/scores/")
+            page = scorer.get("/example-state/leagues/race-fest/rounds/1/scores/")
             card = {
                 "table": 1,
                 "seen": ",".join(map(str, seating_shown(page, 1))),
@@ -212,12 +215,12 @@ def test_e3_a_card_printed_before_a_re_pairing_never_lands_even_on_a_page_loaded
                 "score_2": 300,
                 "ended_by": "went_out",
             }
-            scorer.post("/leagues/race-fest/rounds/1/scores/", card, csrf_token(page))
+            scorer.post("/example-state/leagues/race-fest/rounds/1/scores/", card, csrf_token(page))
 
-        director_token = csrf_token(boss.get("/leagues/race-fest/rounds/1/"))
+        director_token = csrf_token(boss.get("/example-state/leagues/race-fest/rounds/1/"))
         pairing = threading.Thread(
             target=lambda token=director_token: boss.post(
-                "/leagues/race-fest/rounds/1/pair/", {"repair": "1"}, token
+                "/example-state/leagues/race-fest/rounds/1/pair/", {"repair": "1"}, token
             )
         )
         entering = threading.Thread(target=load_then_enter)

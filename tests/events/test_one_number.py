@@ -12,7 +12,7 @@ from django.urls import reverse
 from accounts import privacy
 from accounts.services import name_withhold
 from league.models import Entry, League
-from tests.support import eligible_student, poppler, rounds_started, run, write
+from tests.support import at, eligible_student, poppler, rounds_started, run, write
 
 EVENT = {
     "name": "Number Fest",
@@ -46,17 +46,17 @@ def surfaces(league, director_client, tmp_path) -> dict[str, str]:
     pages = {
         name: public.get(reverse(name, args=args)).content.decode()
         for name, args in [
-            ("event_json", [slug]),
-            ("event_leaderboard", [slug]),
-            ("event_projector_panel", [slug]),
-            ("event_round", [slug, 1]),
-            ("event_table", [slug, 1, 1]),
-            ("event_table", [slug, 1, 2]),
-            ("league_detail", [slug]),
+            ("event_json", [at(slug)]),
+            ("event_leaderboard", [at(slug)]),
+            ("event_projector_panel", [at(slug)]),
+            ("event_round", [at(slug), 1]),
+            ("event_table", [at(slug), 1, 1]),
+            ("event_table", [at(slug), 1, 2]),
+            ("league_detail", [at(slug)]),
         ]
     }
     for kind in ("pairings", "cards", "sheets"):
-        pdf = director_client.get(reverse("event_print", args=[slug, 1, kind])).content
+        pdf = director_client.get(reverse("event_print", args=[at(slug), 1, kind])).content
         pages[kind] = poppler("pdftotext", pdf, tmp_path)
     return pages
 
@@ -92,7 +92,7 @@ def test_p1_p2_in_the_number_style_every_entrant_is_their_player_number(
         institution.save()
     client.force_login(director.user)
 
-    feed = json.loads(Client().get(reverse("event_json", args=[league.slug])).content)
+    feed = json.loads(Client().get(reverse("event_json", args=[league])).content)
 
     names = {row["player_number"]: row["name"] for row in feed["standings"]}
     assert names == {number: f"Player {number}" for number in names}

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from league.models import CheckIn, Entry, League
-from tests.support import FEST, create_event, ruled_ineligible
+from tests.support import FEST, at, create_event, ruled_ineligible
 
 
 def make_fest(season, tmp_path, **extra) -> League:
@@ -25,7 +25,7 @@ def test_l10_e3_a_pending_student_enters_an_open_event_from_its_page(fest, clien
     client.force_login(player.user)  # a student whose eligibility is pending
 
     page = client.post(
-        reverse("league_join", args=["fest"]), {"category": "Just for Fun"}, follow=True
+        reverse("league_join", args=[at("fest")]), {"category": "Just for Fun"}, follow=True
     )
 
     said = page.content.decode()
@@ -39,7 +39,7 @@ def test_l10_e3_a_student_ruled_ineligible_enters_an_open_event_as_anyone_may(
     ruled_ineligible(player, season, director=director)
     client.force_login(player.user)
 
-    client.post(reverse("league_join", args=["fest"]), {"category": "Competitive"})
+    client.post(reverse("league_join", args=[at("fest")]), {"category": "Competitive"})
 
     assert Entry.objects.filter(league=fest, player=player).exists()
 
@@ -50,7 +50,7 @@ def test_l10_e3_the_door_adds_a_pending_student_by_campus_id_to_an_open_event(
     client.force_login(staff.user)
 
     response = client.post(
-        reverse("event_walk_in", args=["fest"]),
+        reverse("event_walk_in", args=[at("fest")]),
         {"name": "Rowan Pemberton", "category": "Competitive", "campus_id": player.campus_id},
     )
 
@@ -66,7 +66,7 @@ def test_l10_e3_a_campus_only_event_still_asks_for_a_students_eligibility(
     client.force_login(player.user)
 
     page = client.post(
-        reverse("league_join", args=["campus-fest"]), {"category": "Competitive"}, follow=True
+        reverse("league_join", args=[at("campus-fest")]), {"category": "Competitive"}, follow=True
     )
 
     assert "not eligible yet for Fall 2026" in page.content.decode()

@@ -14,7 +14,7 @@ from events import selectors as event_selectors
 from events import services as events
 from league.models import Entry, League, Round
 from matches.models import Match, MatchStatus
-from tests.support import FEST, create_event, rounds_started, run, write
+from tests.support import FEST, at, create_event, rounds_started, run, write
 
 COMPETITIVE = ["Ada Quill", "Bo Vance", "Cy Marsh", "Di Okoro", "Ed Lark"]
 FUN = ["Fay Noor", "Gus Hale"]
@@ -143,7 +143,7 @@ def test_e3_the_round_page_names_the_walk_in_and_pairing_again_seats_them_and_sa
 ):
     zed = walk_in(fest, staff)
     client.force_login(director.user)
-    url = reverse("event_round", args=["fest", 2])
+    url = reverse("event_round", args=[at("fest"), 2])
 
     page = client.get(url).content.decode()
     assert 'data-testid="waiting-for-a-seat"' in page
@@ -151,13 +151,13 @@ def test_e3_the_round_page_names_the_walk_in_and_pairing_again_seats_them_and_sa
     assert 'name="repair" value="1" required' not in page  # the server answers the button
 
     # The box left unticked: nothing drawn, and the page says why and what to do.
-    answer = client.post(reverse("event_pair", args=["fest", 2]), follow=True)
+    answer = client.post(reverse("event_pair", args=[at("fest"), 2]), follow=True)
     said = _messages(answer)
     assert "Round 2 is already paired; nothing changed." in said
     assert "Zed Walker" in said and "tick “Draw the round again”" in said
     assert zed.player_id not in seated(round_two)
 
-    answer = client.post(reverse("event_pair", args=["fest", 2]), {"repair": "1"}, follow=True)
+    answer = client.post(reverse("event_pair", args=[at("fest"), 2]), {"repair": "1"}, follow=True)
     said = _messages(answer)
     assert re.search(r"Round 2 paired again: \d tables\.", said), said
     assert "bye" not in said
@@ -170,7 +170,7 @@ def test_e3_the_door_says_a_round_not_begun_can_still_seat_those_checked_in_now(
     client, fest, round_two, staff
 ):
     client.force_login(staff.user)
-    page = client.get(reverse("event_desk", args=["fest"])).content.decode()
+    page = client.get(reverse("event_desk", args=[at("fest")])).content.decode()
     assert (
         "Those checked in now are paired from round 3, or in round 2 if the director draws it "
         "again before its first card." in page
@@ -191,22 +191,24 @@ def test_e3_one_table_is_said_as_one_table_and_the_draw_number_only_to_staff(
     run("pair_round", "--league", "fest", "--all-entrants", "--seed", "2027")
     client.force_login(director.user)
 
-    answer = client.post(reverse("event_pair", args=["fest", 1]), {"repair": "1"}, follow=True)
+    answer = client.post(reverse("event_pair", args=[at("fest"), 1]), {"repair": "1"}, follow=True)
 
     said = _messages(answer)
     assert "Round 1 paired again: 1 table." in said, said
     seed = Round.objects.get(league__slug="fest", number=1).seed
     assert f"Pairing draw no. {seed}" in answer.content.decode()
     client.logout()
-    public = client.get(reverse("event_round", args=["fest", 1])).content.decode()
+    public = client.get(reverse("event_round", args=[at("fest"), 1])).content.decode()
     assert f"draw no. {seed}" not in public and not re.search(r"\bdraw \d", public)
     client.force_login(player.user)
-    assert "draw no." not in client.get(reverse("event_round", args=["fest", 1])).content.decode()
+    assert (
+        "draw no." not in client.get(reverse("event_round", args=[at("fest"), 1])).content.decode()
+    )
 
     client.force_login(director.user)
-    started = client.post(reverse("event_start", args=["fest", 1]), follow=True)
+    started = client.post(reverse("event_start", args=[at("fest"), 1]), follow=True)
     assert "Round 1 has started: its table takes its card now." in _messages(started)
     closed = client.post(
-        reverse("event_close", args=["fest", 1]), {"reason": "Round over"}, follow=True
+        reverse("event_close", args=[at("fest"), 1]), {"reason": "Round over"}, follow=True
     )
     assert "Round 1 closed: 1 table without a card forfeited." in _messages(closed)

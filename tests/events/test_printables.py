@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from events.printables import PrintRound, PrintSeat, PrintTable, pairings_pdf, score_cards_pdf
-from tests.support import poppler
+from tests.support import at, poppler
 
 NAMES = ["Zoë Ñúñez", "Ada Quill", "Bo Vance", "Cy Marsh", "Di Okoro", "Ed Lark", "Fay Noor"]
 
@@ -28,7 +28,7 @@ def sample_round(tables=3) -> PrintRound:
                     PrintSeat(seat=i + 1, name=s.name, number=s.number, category="Competitive")
                     for i, s in enumerate(seats)
                 ),
-                url=f"https://scrabble.example.edu/leagues/fest/rounds/1/tables/{t + 1}/",
+                url=f"https://scrabble.example.edu/example-state/leagues/fest/rounds/1/tables/{t + 1}/",
                 turn_seconds=150 if t % 2 == 0 else None,
             )
         )
@@ -109,7 +109,7 @@ def _paired_fest(season, tmp_path):
 
 def test_e3_the_round_page_serves_both_pdfs_to_staff_only(client, staff, player, tmp_path, season):
     _paired_fest(season, tmp_path)
-    url = reverse("event_print", args=["fest", 1, "cards"]) + "?paper=a4"
+    url = reverse("event_print", args=[at("fest"), 1, "cards"]) + "?paper=a4"
     client.force_login(player.user)
     assert client.get(url).status_code == 404
     client.force_login(staff.user)
@@ -117,7 +117,7 @@ def test_e3_the_round_page_serves_both_pdfs_to_staff_only(client, staff, player,
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
     assert response["Cache-Control"] == "private, no-store"  # names on it: no shared cache
     assert "595.276 x 841.89" in poppler("pdfinfo", response.content, tmp_path)
-    pairings = client.get(reverse("event_print", args=["fest", 1, "pairings"]))
+    pairings = client.get(reverse("event_print", args=[at("fest"), 1, "pairings"]))
     assert pairings.status_code == 200 and b"%PDF" in pairings.content[:8]
 
 
@@ -128,12 +128,12 @@ def test_p6_each_printable_of_a_round_is_recorded_as_an_export_naming_who_printe
 
     _paired_fest(season, tmp_path)
     client.force_login(player.user)
-    client.get(reverse("event_print", args=["fest", 1, "pairings"]))
+    client.get(reverse("event_print", args=[at("fest"), 1, "pairings"]))
     assert not DataExport.objects.exists()  # refused: nothing was exported
     client.force_login(staff.user)
 
     for kind in ("pairings", "cards", "sheets"):
-        client.get(reverse("event_print", args=["fest", 1, kind]))
+        client.get(reverse("event_print", args=[at("fest"), 1, kind]))
 
     records = DataExport.objects.order_by("id")
     assert [(r.what, r.subject, r.rows, r.actor) for r in records] == [
@@ -188,14 +188,14 @@ def test_g10_every_surface_showing_enables_list_names_the_events_own_lexicon(
     said = "This plays Collins Scrabble Words 2024, which also accepts words this list lacks"
     client.force_login(staff.user)
     for kind in ("cards", "sheets", "pairings"):
-        pdf = client.get(reverse("event_print", args=["fest", 1, kind])).content
+        pdf = client.get(reverse("event_print", args=[at("fest"), 1, kind])).content
         text = " ".join(poppler("pdftotext", pdf, tmp_path).split())
         assert said in text, kind
         assert "(G10)" not in text, kind
     client.logout()
     for url in (
-        reverse("event_table", args=["fest", 1, 1]),
-        reverse("two_letter_words", args=["fest"]),
+        reverse("event_table", args=[at("fest"), 1, 1]),
+        reverse("two_letter_words", args=[at("fest")]),
     ):
         assert said in client.get(url).content.decode(), url
 

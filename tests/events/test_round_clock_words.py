@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from events.round_clock import round_clock
-from tests.support import FEST, create_event, run, write
+from tests.support import FEST, at, create_event, run, write
 
 
 def test_e3_e5_the_round_clock_names_the_round_and_a_period_only_where_there_are_several():
@@ -53,9 +53,9 @@ def test_e3_the_round_page_and_projector_say_the_rounds_time_left_not_a_period(
     client, fest_in_play
 ):
     for url in (
-        reverse("event_round", args=["fest", 1]),
-        reverse("event_projector_panel", args=["fest"]),
-        reverse("league_detail", args=["fest"]),
+        reverse("event_round", args=[at("fest"), 1]),
+        reverse("event_projector_panel", args=[at("fest")]),
+        reverse("league_detail", args=[at("fest")]),
     ):
         page = client.get(url).content.decode()
         assert re.search(r"Round 1: 4\d min left", page), url

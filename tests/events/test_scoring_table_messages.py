@@ -11,7 +11,7 @@ from django.urls import reverse
 from events import services as events
 from league.models import Entry, League
 from matches.models import Match
-from tests.support import create_event, rounds_started, run, write
+from tests.support import at, create_event, rounds_started, run, write
 
 
 @pytest.fixture
@@ -46,7 +46,7 @@ def table_one():
 def post_card(client, scores, **more):
     match, seats = table_one()
     return client.post(
-        reverse("event_scores", args=["fest", 1]),
+        reverse("event_scores", args=[at("fest"), 1]),
         {
             "table": 1,
             "seen": ",".join(str(seat.player_id) for seat in seats),
@@ -103,7 +103,7 @@ def test_e3_g1_a_score_out_of_range_is_said_in_the_cards_words_and_takes_the_foc
 def test_e3_a_new_card_puts_the_focus_on_the_table_number(fest, volunteer, client):
     client.force_login(volunteer)
 
-    page = client.get(reverse("event_scores", args=["fest", 1])).content.decode()
+    page = client.get(reverse("event_scores", args=[at("fest"), 1])).content.decode()
 
     (table_box,) = re.findall(r'<input[^>]*name="table"[^>]*>', page)
     assert "autofocus" in table_box and page.count("autofocus") == 1

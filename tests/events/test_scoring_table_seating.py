@@ -16,7 +16,7 @@ from events.models import RoundCards
 from league.models import Entry, League, LeagueFormat, Round
 from matches.models import Match, MatchStatus, Seat
 from matches.services import SeatingChanged, card_enter
-from tests.support import LeagueFactory, create_event, rounds_started, run, write
+from tests.support import LeagueFactory, at, create_event, rounds_started, run, write
 
 
 @pytest.fixture
@@ -46,7 +46,7 @@ def number_of(player_id: int) -> int:
 
 
 def scores_url() -> str:
-    return reverse("event_scores", args=["fest", 1])
+    return reverse("event_scores", args=[at("fest"), 1])
 
 
 def card(table: int, seen: list[int], scores=(400, 300), **more) -> dict:
@@ -153,7 +153,7 @@ def test_e3_the_card_service_checks_the_players_under_the_lock(fest, director):
 
 
 def print_cards(client) -> None:
-    response = client.get(reverse("event_print", args=["fest", 1, "cards"]))
+    response = client.get(reverse("event_print", args=[at("fest"), 1, "cards"]))
     assert response.status_code == 200
 
 
@@ -210,7 +210,7 @@ def test_e3_a_directors_swap_after_printing_counts_as_a_change(fest, client, sta
     )
     assert RoundCards.objects.get(round=round_).seating_changed_after_print
     client.force_login(director.user)
-    round_page = client.get(reverse("event_round", args=["fest", 1])).content.decode()
+    round_page = client.get(reverse("event_round", args=[at("fest"), 1])).content.decode()
     assert 'data-testid="printed-warning"' in round_page and "has changed since" in round_page
     client.force_login(staff.user)
 

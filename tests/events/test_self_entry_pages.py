@@ -22,7 +22,7 @@ from tests.events.self_entry_support import (
     slip_of_seat,
     tables,
 )
-from tests.support import create_event, run
+from tests.support import at, create_event, run
 
 pytestmark = pytest.mark.django_db
 
@@ -39,7 +39,7 @@ def done_fest(season, tmp_path):
 
 
 def table_url(number=1, table=1, part=""):
-    url = reverse("event_table", args=["fest", number, table])
+    url = reverse("event_table", args=[at("fest"), number, table])
     return url + part if part else url
 
 
@@ -135,7 +135,7 @@ def test_s3_the_scoring_table_shows_only_what_needs_a_person(client, done_fest, 
     card_post(client, 1, 1, [400, 350, 300])
     card_post(client, 1, 2, [400, 360, 300])
     client.force_login(director.user)
-    page = client.get(reverse("event_scores", args=["fest", 1])).content.decode()
+    page = client.get(reverse("event_scores", args=[at("fest"), 1])).content.decode()
     assert "Table 1: the players disagree" in page
     assert page.count('data-testid="card-version"') == 2
     missing = re.search(r'data-testid="missing">(.*?)</p>', page, re.S).group(1)
@@ -143,7 +143,7 @@ def test_s3_the_scoring_table_shows_only_what_needs_a_person(client, done_fest, 
     assert 'data-testid="waiting"' not in page  # no list of tables that need nothing
     versions = pending(first)
     response = client.post(
-        reverse("event_table_count", args=["fest", 1, 1]), {"card": versions[1].pk}
+        reverse("event_table_count", args=[at("fest"), 1, 1]), {"card": versions[1].pk}
     )
     assert response.status_code == 302
     first.refresh_from_db()
@@ -158,11 +158,13 @@ def test_s3_a_volunteer_settles_a_conflict_and_a_player_cannot(client, done_fest
     card_post(client, 1, 2, [400, 360, 300])
     version = pending(tables(done_fest)[0])[0]
     client.force_login(player.user)
-    response = client.post(reverse("event_table_count", args=["fest", 1, 1]), {"card": version.pk})
+    response = client.post(
+        reverse("event_table_count", args=[at("fest"), 1, 1]), {"card": version.pk}
+    )
     assert response.status_code == 404
     assert len(pending(tables(done_fest)[0])) == 2
     client.force_login(volunteer)
-    client.post(reverse("event_table_count", args=["fest", 1, 1]), {"card": version.pk})
+    client.post(reverse("event_table_count", args=[at("fest"), 1, 1]), {"card": version.pk})
     assert TableCard.objects.get(pk=version.pk).state == TableCard.State.COUNTED
 
 
@@ -170,9 +172,9 @@ def test_s5_the_director_closes_self_entry_for_a_round_from_the_scoring_table(
     client, fest, director
 ):
     client.force_login(director.user)
-    page = client.get(reverse("event_scores", args=["fest", 1])).content.decode()
+    page = client.get(reverse("event_scores", args=[at("fest"), 1])).content.decode()
     assert "Close self-entry for round 1" in page
-    client.post(reverse("event_self_entry", args=["fest", 1]))
+    client.post(reverse("event_self_entry", args=[at("fest"), 1]))
     client.logout()
     page = client.get(table_url()).content.decode()
     assert "Enter our card" not in page
@@ -218,8 +220,8 @@ def test_s3_the_table_page_and_the_scoring_table_run_the_same_queries_at_two_siz
         client.force_login(director.user)
         found = []
         for url in (
-            reverse("event_table", args=[slug, 1, 1]),
-            reverse("event_scores", args=[slug, 1]),
+            reverse("event_table", args=[at(slug), 1, 1]),
+            reverse("event_scores", args=[at(slug), 1]),
         ):
             client.get(url)
             with CaptureQueriesContext(connection) as queries:
@@ -244,7 +246,7 @@ def test_s4_the_tables_card_carries_no_codes_each_player_proves_their_seat_with_
     from tests.support import poppler
 
     client.force_login(director.user)
-    cards = client.get(reverse("event_print", args=["fest", 1, "cards"]))
+    cards = client.get(reverse("event_print", args=[at("fest"), 1, "cards"]))
     text = poppler("pdftotext", cards.content, tmp_path)
     for match in tables(fest):
         for seat in seats_of(match):
@@ -255,7 +257,7 @@ def test_s4_the_tables_card_carries_no_codes_each_player_proves_their_seat_with_
 
 
 def test_s3_the_projector_shows_how_many_cards_are_still_out(client, done_fest):
-    panel = reverse("event_projector_panel", args=["fest"])
+    panel = reverse("event_projector_panel", args=[at("fest")])
     assert "Cards still out: 2 of 2" in client.get(panel).content.decode()
     first = tables(done_fest)[0]
     card_post(client, 1, 1, [400, 350, 300])
@@ -293,12 +295,14 @@ def test_s1_s5_a_card_address_opened_by_get_leads_to_the_page_of_its_form(
     client, fest, director, part, page
 ):
     client.force_login(director.user)
-    round_page = reverse("event_round", args=["fest", 1])
+    round_page = reverse("event_round", args=[at("fest"), 1])
 
     response = client.get(round_page + part)
 
     assert response.status_code == 302
-    assert response.url == reverse(page, args=["fest", 1, 1][: 3 if page == "event_table" else 2])
+    assert response.url == reverse(
+        page, args=[at("fest"), 1, 1][: 3 if page == "event_table" else 2]
+    )
     assert client.put(round_page + part).status_code == 405
     assert not TableCard.objects.exists()
 

@@ -31,7 +31,7 @@ def fest(season, tmp_path):
 
 
 def url(league, table, part=""):
-    return reverse("event_table", args=[league.slug, 1, table]) + part
+    return reverse("event_table", args=[league, 1, table]) + part
 
 
 def phone_of(client, league, table, order):
@@ -178,10 +178,10 @@ def test_e3_s1_a_card_for_a_round_not_begun_is_refused_at_the_table_saying_when(
     assert "Round 1 starts at 6:00 PM: enter your card once you have played." in said
     assert state(league) == before
 
-    round_page = reverse("event_round", args=[league.slug, 1])
+    round_page = reverse("event_round", args=[league, 1])
     client.force_login(director.user)
     assert "Start round 1 now" in client.get(round_page).content.decode()
-    client.post(reverse("event_start", args=[league.slug, 1]))
+    client.post(reverse("event_start", args=[league, 1]))
     client.logout()
     assert RoundStartedEarly.objects.filter(round__league=league).exists()
     started = AuditEvent.objects.filter(action="round_started_early", match__league=league)
@@ -203,7 +203,7 @@ def test_e3_the_scoring_table_asks_once_about_a_card_for_a_round_not_begun(
         "ended_by": "went_out",
         **{f"score_{seat.order}": 400 - seat.order for seat in seats},
     }
-    scores = reverse("event_scores", args=[league.slug, 1])
+    scores = reverse("event_scores", args=[league, 1])
 
     asked = client.post(scores, data).content.decode()
 

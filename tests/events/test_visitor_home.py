@@ -42,16 +42,16 @@ def test_e3_a_visitor_finds_todays_events_their_leaderboard_and_projector_and_th
 
     events = page[page.index('data-testid="visitor-events"') :]
     assert "Events today" in events
-    assert f'href="{reverse("event_leaderboard", args=[fest.slug])}"' in events
-    assert f'href="{reverse("event_projector", args=[fest.slug])}"' in events
+    assert f'href="{reverse("event_leaderboard", args=[fest])}"' in events
+    assert f'href="{reverse("event_projector", args=[fest])}"' in events
     assert f'href="{fest.get_absolute_url()}"' in events
     assert "Spring-Fest" in events and "Last-Fest" not in page and "Hidden-Fest" not in page
     leagues = page[page.index('data-testid="public-leagues"') :]
     assert f'href="{league.get_absolute_url()}"' in leagues
-    assert f'href="{reverse("league_standings", args=[league.slug])}"' in leagues
+    assert f'href="{reverse("league_standings", args=[league])}"' in leagues
     assert "Private League" not in page and "Old League" not in page
     assert "Fest" not in leagues  # events are in their own part
-    for url in (fest.get_absolute_url(), reverse("event_leaderboard", args=[fest.slug])):
+    for url in (fest.get_absolute_url(), reverse("event_leaderboard", args=[fest])):
         assert client.get(url).status_code == 200
 
 

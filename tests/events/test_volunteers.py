@@ -19,7 +19,7 @@ from events import services as events
 from events.models import EventScorer
 from events.rights import may_score
 from league.models import League
-from tests.support import FEST, run, staff_member, write
+from tests.support import FEST, at, run, staff_member, write
 
 LINK = re.compile(r"https?://[^/\s]+(/log-in/[^/\s]+/)")
 
@@ -33,7 +33,7 @@ def fest(season, tmp_path):
 
 
 def invite(client, name, email):
-    return client.post(reverse("event_scorers", args=["fest"]), {"name": name, "email": email})
+    return client.post(reverse("event_scorers", args=[at("fest")]), {"name": name, "email": email})
 
 
 def mail_to(address) -> list[Email]:
@@ -75,7 +75,7 @@ def test_e3_the_link_logs_in_once_verifies_the_address_and_opens_the_scoring_tab
     assert opened.status_code == 200 and "Log in" in opened.content.decode()
     followed = client.post(path)
 
-    scoring = reverse("event_scoring_now", args=["fest"])
+    scoring = reverse("event_scoring_now", args=[at("fest")])
     assert followed.status_code == 302 and followed["Location"] == scoring
     # No round is paired yet: the event's page, saying when the scoring table opens.
     before = client.get(scoring, follow=True)
@@ -120,7 +120,7 @@ def test_e3_an_address_of_another_institutions_account_is_never_attached_and_the
     (notice,) = mail_to(outsiders_address)
     assert "another institution" in notice.message and "/log-in/" not in notice.message
     # The slip looks the same and leads nowhere.
-    slip = client.post(reverse("event_scorers", args=["fest"]), {"slip": invitation.pk})
+    slip = client.post(reverse("event_scorers", args=[at("fest")]), {"slip": invitation.pk})
     assert slip.status_code == 200 and slip["Content-Type"] == "application/pdf"
     assert not SignInLink.objects.exists()
 
@@ -169,7 +169,7 @@ def test_e3_the_director_prints_a_slip_whose_link_logs_in_once(fest, client, dir
     )
     client.force_login(director.user)
 
-    slip = client.post(reverse("event_scorers", args=["fest"]), {"slip": invitation.pk})
+    slip = client.post(reverse("event_scorers", args=[at("fest")]), {"slip": invitation.pk})
 
     assert slip.status_code == 200 and slip["Content-Type"] == "application/pdf"
     assert slip["Cache-Control"] == "private, no-store"
@@ -194,11 +194,11 @@ def test_e3_a_removed_volunteer_loses_the_role_and_a_garbled_id_changes_nothing(
     )
     client.force_login(director.user)
     for garbled in ("abc", "", "²", "1" * 40):
-        response = client.post(reverse("event_scorers", args=["fest"]), {"remove": garbled})
+        response = client.post(reverse("event_scorers", args=[at("fest")]), {"remove": garbled})
         assert response.status_code == 302
     assert EventScorer.objects.filter(league=fest).count() == 1
 
-    client.post(reverse("event_scorers", args=["fest"]), {"remove": invitation.pk})
+    client.post(reverse("event_scorers", args=[at("fest")]), {"remove": invitation.pk})
 
     assert not EventScorer.objects.filter(league=fest).exists()
     assert not may_score(invitation.user, fest)
@@ -220,7 +220,7 @@ def test_p6_a_printed_slip_is_recorded_as_an_export_of_the_volunteers_name(fest,
     )
     client.force_login(director.user)
 
-    client.post(reverse("event_scorers", args=["fest"]), {"slip": invitation.pk})
+    client.post(reverse("event_scorers", args=[at("fest")]), {"slip": invitation.pk})
 
     (record,) = DataExport.objects.all()
     assert (record.what, record.subject, record.rows, record.actor) == (

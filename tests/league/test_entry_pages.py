@@ -41,7 +41,7 @@ def test_e1_a_student_withdraws_from_the_league_page_before_the_draw_at_once(
     detail = page(client, league.get_absolute_url())
     assert "Withdraw from Tuesday League</button>" in detail
 
-    response = client.post(reverse("league_withdraw", args=[league.slug]), follow=True)
+    response = client.post(reverse("league_withdraw", args=[league]), follow=True)
 
     assert "You withdrew from Tuesday League." in response.content.decode()
     assert not Entry.objects.get(player=player).active
@@ -53,7 +53,7 @@ def test_e1_after_the_draw_the_page_warns_of_the_forfeits_and_a_confirm_step_wit
     ada, *_ = (entrant(league, first_name=name) for name in ("Ada", "Bo", "Cy", "Di"))
     draw(league, director)
     client.force_login(ada.user)
-    url = reverse("league_withdraw", args=[league.slug])
+    url = reverse("league_withdraw", args=[league])
 
     detail = page(client, league.get_absolute_url())
     assert "Withdrawing now turns your remaining 3 games into forfeits" in detail
@@ -74,9 +74,9 @@ def test_e1_after_the_draw_the_page_warns_of_the_forfeits_and_a_confirm_step_wit
 def test_e1_withdrawing_is_for_the_leagues_own_students(client, league, player, outsider, season):
     Entry.objects.create(league=league, player=eligible(player, season))
     client.force_login(outsider.user)
-    assert client.post(reverse("league_withdraw", args=[league.slug])).status_code == 404
+    assert client.post(reverse("league_withdraw", args=[league])).status_code == 404
     client.force_login(eligible_student(season).user)  # of the institution, not in the league
-    assert client.post(reverse("league_withdraw", args=[league.slug])).status_code == 404
+    assert client.post(reverse("league_withdraw", args=[league])).status_code == 404
     assert Entry.objects.get(player=player).active
 
 
@@ -95,12 +95,12 @@ def test_e1_a_full_league_offers_join_the_waitlist_and_its_page_shows_the_place(
     assert "Join the waitlist for Tuesday League</button>" in listed
     assert "is full (2 players): join the waitlist" in listed
 
-    joined = client.post(reverse("league_waitlist", args=[league.slug]), follow=True)
+    joined = client.post(reverse("league_waitlist", args=[league]), follow=True)
     assert "You are on the waitlist for Tuesday League." in joined.content.decode()
     assert "You are number 2 on the waitlist for Tuesday League" in joined.content.decode()
     assert "Your place on the waitlist" in page(client, reverse("league_list"))
 
-    left = client.post(reverse("league_waitlist_leave", args=[league.slug]), follow=True)
+    left = client.post(reverse("league_waitlist_leave", args=[league]), follow=True)
     assert "You left the waitlist for Tuesday League." in left.content.decode()
     assert not WaitlistEntry.objects.filter(player=me).exists()
 
@@ -113,7 +113,7 @@ def test_e1_a_waitlist_address_opened_by_get_leads_to_the_league_page_and_change
     me = eligible_student(season)
     client.force_login(me.user)
 
-    response = client.get(reverse(address, args=[league.slug]))
+    response = client.get(reverse(address, args=[league]))
 
     assert response.status_code == 302 and response.url == league.get_absolute_url()
     assert not WaitlistEntry.objects.exists()
@@ -212,7 +212,7 @@ def test_e1_each_student_sees_their_own_join_button_on_the_kept_league_cards(
 
     assert "You are in this league." in theirs and "Join Tuesday League" not in theirs
     assert "You are in this league." not in mine
-    join = reverse("league_join", args=[league.slug])
+    join = reverse("league_join", args=[league])
     assert f'form="join-forms" formaction="{join}"' in mine
     assert mine.count('name="csrfmiddlewaretoken"') == 2  # the join form's and the log-out's
 
@@ -269,7 +269,7 @@ def test_l10_the_league_page_offers_join_to_an_eligible_student_not_in_it(
     with django_assert_max_num_queries(10):
         html = page(client, league.get_absolute_url())
     assert f"Join {league.name}" in html
-    response = client.post(reverse("league_join", args=[league.slug]), {"back": "league"})
+    response = client.post(reverse("league_join", args=[league]), {"back": "league"})
     assert response.url == league.get_absolute_url()
     assert Entry.objects.filter(league=league, player=me, withdrawn_at__isnull=True).exists()
 

@@ -27,6 +27,7 @@ from ratings import glicko
 from ratings.models import RatingPeriod
 from tests.support import (
     LeagueFactory,
+    at,
     eligible_student,
     match_between,
     rounds_started,
@@ -93,7 +94,7 @@ def test_one_leagues_failing_refresh_leaves_the_others_settled_rendered_and_mail
     ]
     assert Standing.objects.filter(league=fine, double_forfeits=1).count() == 2
     assert not Standing.objects.filter(league=broken).exists()
-    feed = json.loads(client.get(reverse("league_standings_json", args=["fine"])).content)
+    feed = json.loads(client.get(reverse("league_standings_json", args=[at("fine")])).content)
     assert [row["double_forfeits"] for row in feed["standings"]] == [1, 1]
     told = {m.to[0] for m in mail.outbox if "Double forfeit" in m.subject}
     assert len(told) == 4  # both leagues' players
@@ -222,13 +223,13 @@ def test_a_card_a_join_and_a_waitlist_post_at_a_failing_event_answer_as_saved(
 
     client.force_login(joining.user)
     with django_capture_on_commit_callbacks(execute=True):
-        joined = client.post(reverse("league_join", args=["broken-fest"]), {"category": "Open"})
+        joined = client.post(reverse("league_join", args=[at("broken-fest")]), {"category": "Open"})
     assert joined.status_code == 302
     assert Entry.objects.filter(league=fest, player=joining).exists()
 
     client.force_login(waiting.user)
     with django_capture_on_commit_callbacks(execute=True):
-        waited = client.post(reverse("league_waitlist", args=["broken-fest"]))
+        waited = client.post(reverse("league_waitlist", args=[at("broken-fest")]))
     assert waited.status_code == 302  # an event keeps no waitlist: its free place is taken
     assert Entry.objects.filter(league=fest, player=waiting).exists()
 
@@ -238,7 +239,7 @@ def test_a_card_a_join_and_a_waitlist_post_at_a_failing_event_answer_as_saved(
     client.force_login(director.user)
     with django_capture_on_commit_callbacks(execute=True):
         card = client.post(
-            reverse("event_scores", args=["broken-fest", 1]),
+            reverse("event_scores", args=[at("broken-fest"), 1]),
             {
                 "table": 1,
                 "seen": ",".join(str(seat.player_id) for seat in seats),

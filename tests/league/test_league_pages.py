@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from league.models import Entry, LeagueFormat, LeaguePage
 from league.refresh import refresh_leagues
-from tests.support import confirmed_game, eligible_student, entrant, match_between
+from tests.support import at, confirmed_game, eligible_student, entrant, match_between
 
 PAGES = ["league_standings", "league_standings_json", "league_bracket", "league_bracket_json"]
 
@@ -26,7 +26,7 @@ def test_a_public_league_page_is_one_query_for_a_visitor(
 ):
     refresh_leagues([league.pk])
     with django_assert_num_queries(1):
-        response = client.get(reverse(name, args=[league.slug]))
+        response = client.get(reverse(name, args=[league]))
     assert response.status_code == 200
 
 
@@ -36,11 +36,11 @@ def test_a_private_leagues_pages_are_for_its_institution_only(
 ):
     league.public = False
     league.save()
-    assert client.get(reverse(name, args=[league.slug])).status_code == 404
+    assert client.get(reverse(name, args=[league])).status_code == 404
     client.force_login(outsider.user)
-    assert client.get(reverse(name, args=[league.slug])).status_code == 404
+    assert client.get(reverse(name, args=[league])).status_code == 404
     client.force_login(player.user)
-    assert client.get(reverse(name, args=[league.slug])).status_code == 200
+    assert client.get(reverse(name, args=[league])).status_code == 200
 
 
 def test_a_confirmed_result_is_on_the_pages_at_once(
@@ -50,12 +50,12 @@ def test_a_confirmed_result_is_on_the_pages_at_once(
     ada, bo = pair
     with django_capture_on_commit_callbacks(execute=True):
         confirmed_game(match_between(league, ada, bo), winner=ada, loser=bo, scores=(420, 380))
-    data = client.get(reverse("league_standings_json", args=[league.slug])).json()
+    data = client.get(reverse("league_standings_json", args=[league])).json()
     assert [(row["player"], row["wins"], row["spread"]) for row in data["standings"]] == [
         ("Ada Quill", 1, 40),
         ("Bo Quill", 0, -40),
     ]
-    page = client.get(reverse("league_standings", args=[league.slug])).content.decode()
+    page = client.get(reverse("league_standings", args=[league])).content.decode()
     assert '<th scope="row" class="col-player">Ada Quill</th>' in page and "+40" in page
 
 
@@ -68,7 +68,7 @@ def test_renaming_a_league_or_its_season_renders_its_pages_again(
         league.save()
         season.name = "Spring 2027"
         season.save()
-    page = client.get(reverse("league_standings", args=[league.slug])).content.decode()
+    page = client.get(reverse("league_standings", args=[league])).content.decode()
     assert "<title>Thursday Ladder standings" in page
     assert "Thursday Ladder</a> · Spring 2027" in page
 
@@ -80,7 +80,7 @@ def test_a_tournaments_bracket_page_says_it_is_drawn_once_registration_closes(
     registration closes, and a new deadline shows at once."""
     league.format = LeagueFormat.SINGLE_ELIMINATION
     league.save()
-    url = reverse("league_bracket", args=[league.slug])
+    url = reverse("league_bracket", args=[league])
     page = client.get(url).content.decode()
     deadline = season.registration_deadline
     assert f"drawn once registration closes: the night after {deadline:%b %-d}." in page
@@ -98,10 +98,10 @@ def test_a_page_missing_or_rendered_by_older_templates_is_rendered_when_served(
 ):
     refresh_leagues([league.pk])
     LeaguePage.objects.filter(league=league).update(layout="old", standings_json="{}")
-    data = client.get(reverse("league_standings_json", args=[league.slug])).json()
+    data = client.get(reverse("league_standings_json", args=[league])).json()
     assert len(data["standings"]) == 2
     LeaguePage.objects.filter(league=league).delete()
-    assert client.get(reverse("league_bracket", args=[league.slug])).status_code == 200
+    assert client.get(reverse("league_bracket", args=[league])).status_code == 200
     stored = LeaguePage.objects.get(league=league)
     assert json.loads(stored.bracket_json) == {
         "league": league.slug,
@@ -113,7 +113,7 @@ def test_a_page_missing_or_rendered_by_older_templates_is_rendered_when_served(
 
 def test_an_unknown_league_is_404(client, db):
     for name in PAGES:
-        assert client.get(reverse(name, args=["no-such-league"])).status_code == 404
+        assert client.get(reverse(name, args=[at("no-such-league")])).status_code == 404
 
 
 def test_a_players_name_is_escaped_in_the_stored_pages(client, league):
@@ -121,11 +121,11 @@ def test_a_players_name_is_escaped_in_the_stored_pages(client, league):
     name must reach them escaped."""
     entrant(league, first_name='<b>Ann & "Co"</b>', last_name="O'Hara")
     refresh_leagues([league.pk])
-    page = client.get(reverse("league_standings", args=[league.slug])).content.decode()
+    page = client.get(reverse("league_standings", args=[league])).content.decode()
     assert "<b>Ann" not in page
     # The table is Jinja2's (core/jinja.py), which writes quotes as numbered references.
     assert "&lt;b&gt;Ann &amp; &#34;Co&#34;&lt;/b&gt; O&#39;Hara" in page
-    data = client.get(reverse("league_standings_json", args=[league.slug])).json()
+    data = client.get(reverse("league_standings_json", args=[league])).json()
     assert data["standings"][0]["player"] == '<b>Ann & "Co"</b> O\'Hara'
 
 
@@ -145,7 +145,7 @@ def test_the_standings_columns_come_from_one_list(client, league, pair):
         "rating_provisional",
     }
     refresh_leagues([league.pk])
-    page = client.get(reverse("league_standings", args=[league.slug])).content.decode()
+    page = client.get(reverse("league_standings", args=[league])).content.decode()
     headings = re.findall(r'<th scope="col" class="col-\w+">([^<]*)</th>', page)
     assert headings == [column.heading for column in table_columns(league)]
     assert "Sat" not in headings  # a club's columns (G9), not a league's
@@ -153,7 +153,7 @@ def test_the_standings_columns_come_from_one_list(client, league, pair):
     rows = re.findall(r"<tr[^>]*>(.*?)</tr>", body)
     assert len(rows) == 2
     assert all(len(re.findall(r"<t[dh][ >]", row)) == len(headings) for row in rows)
-    data = client.get(reverse("league_standings_json", args=[league.slug])).json()
+    data = client.get(reverse("league_standings_json", args=[league])).json()
     assert list(data["standings"][0]) == [column.key for column in COLUMNS if column.public]
 
 
@@ -165,7 +165,7 @@ def test_a_renamed_player_is_renamed_on_the_pages(
     with django_capture_on_commit_callbacks(execute=True):
         ada.user.first_name = "Adaeze"
         ada.user.save()
-    page = client.get(reverse("league_standings", args=[league.slug])).content.decode()
+    page = client.get(reverse("league_standings", args=[league])).content.decode()
     assert "Adaeze Quill" in page and "Ada Quill" not in page
 
 
@@ -187,9 +187,9 @@ def test_the_update_time_is_shown_in_the_institutions_time_zone(client, league, 
     refresh_leagues([league.pk])
     updated = LeaguePage.objects.get(league=league).rendered_at
     local = timezone.localtime(updated, league.season.institution.tz)
-    page = client.get(reverse("league_standings", args=[league.slug])).content.decode()
+    page = client.get(reverse("league_standings", args=[league])).content.decode()
     assert f"Updated {local.strftime('%b %-d, %-I:%M')}" in page
-    data = client.get(reverse("league_standings_json", args=[league.slug])).json()
+    data = client.get(reverse("league_standings_json", args=[league])).json()
     assert data["updated"].endswith("+00:00")
 
 
@@ -223,7 +223,7 @@ def test_a_result_that_moves_standings_and_bracket_renders_the_pages_once(
 
     writes = [q["sql"] for q in queries if "INSERT INTO league_leaguepage" in q["sql"]]
     assert len(writes) == 1
-    bracket = client.get(reverse("league_bracket_json", args=[league.slug])).json()
+    bracket = client.get(reverse("league_bracket_json", args=[league])).json()
     assert bracket["rounds"][1][0]["player_a"] == "Ada Quill"  # through to the final
 
 
@@ -239,7 +239,7 @@ def test_entries_joining_and_withdrawing_show_on_the_standings_at_once(
     refresh_leagues([league.pk])
     cy = eligible_student(season, first_name="Cy", last_name="Quill")
     entry_enrol(actor=director.user, league=league, player=cy)
-    data = client.get(reverse("league_standings_json", args=[league.slug])).json()
+    data = client.get(reverse("league_standings_json", args=[league])).json()
     assert {row["player"] for row in data["standings"]} == {"Ada Quill", "Bo Quill", "Cy Quill"}
 
     with django_capture_on_commit_callbacks(execute=True):
@@ -247,7 +247,7 @@ def test_entries_joining_and_withdrawing_show_on_the_standings_at_once(
     entry_withdraw(
         actor=director.user, entry=Entry.objects.get(league=league, player=ada), reason="Moved"
     )
-    page = client.get(reverse("league_standings", args=[league.slug])).content.decode()
+    page = client.get(reverse("league_standings", args=[league])).content.decode()
     assert '<th scope="row" class="col-player">Ada Quill</th>' in page
     assert '<td class="col-notes muted">withdrawn</td>' in page
 
@@ -272,7 +272,7 @@ def _edit_in_the_admin(client, director, league, **changes):
 
 
 def _spreads(client, league) -> list[int]:
-    data = client.get(reverse("league_standings_json", args=[league.slug])).json()
+    data = client.get(reverse("league_standings_json", args=[league])).json()
     return [row["spread"] for row in data["standings"]]
 
 
@@ -299,7 +299,7 @@ def test_l5_a_new_forfeit_spread_in_the_admin_rebuilds_the_standings_it_shows(
         _edit_in_the_admin(client, director, league, forfeit_spread=100)
 
     assert _spreads(client, league) == [100, -100]
-    page = client.get(reverse("league_standings", args=[league.slug])).content.decode()
+    page = client.get(reverse("league_standings", args=[league])).content.decode()
     assert "Spread includes ±100 per forfeit" in page
     assert '<td class="col-spread" data-sort="100">+100</td>' in page
 
@@ -325,7 +325,7 @@ def test_l8_a_new_double_forfeit_spread_in_the_admin_rebuilds_the_standings_it_s
         _edit_in_the_admin(client, director, league, double_forfeit_spread=30)
 
     assert _spreads(client, league) == [-30, -30]
-    page = client.get(reverse("league_standings", args=[league.slug])).content.decode()
+    page = client.get(reverse("league_standings", args=[league])).content.decode()
     assert "−30 per double forfeit" in page
 
 

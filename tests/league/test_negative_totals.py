@@ -11,7 +11,7 @@ from clubs.services import check_in, seat_night
 from league.models import Entry, LeagueFormat, Round, Standing
 from matches.models import Match
 from matches.services import card_enter, report_confirm, report_submit
-from tests.support import LeagueFactory, create_event, members, rounds_started, run, write
+from tests.support import LeagueFactory, at, create_event, members, rounds_started, run, write
 
 EVENT = {
     "name": "Cold Start Fest",
@@ -48,14 +48,14 @@ def numbers(match):
 
 
 def event_totals(client) -> dict:
-    feed = json.loads(client.get(reverse("event_json", args=["cold-start"])).content)
+    feed = json.loads(client.get(reverse("event_json", args=[at("cold-start")])).content)
     return {row["player_number"]: row["total"] for row in feed["standings"]}
 
 
 def post_card(client, number, scores):
     _, seats = table(number)
     return client.post(
-        reverse("event_scores", args=["cold-start", 1]),
+        reverse("event_scores", args=[at("cold-start"), 1]),
         {
             "table": number,
             "seen": ",".join(str(seat.player_id) for seat in seats),
@@ -83,7 +83,7 @@ def test_g1_a_negative_first_round_at_the_scoring_table_is_saved_and_shown(
     assert totals[low] == -5 and totals[lower] == -7
     stored = Standing.objects.get(league=fest, player=match.seats.get(order=2).player)
     assert (stored.points_for, stored.points_against) == (-7, -5)
-    leaderboard = client.get(reverse("event_leaderboard", args=["cold-start"])).content.decode()
+    leaderboard = client.get(reverse("event_leaderboard", args=[at("cold-start")])).content.decode()
     assert "<strong>-5</strong>" in leaderboard and "<strong>-7</strong>" in leaderboard
 
 
@@ -117,7 +117,7 @@ def test_g1_g9_a_negative_card_at_a_club_night_shows_in_its_standings(
     with django_capture_on_commit_callbacks(execute=True):
         card_enter(actor=director.user, match=tonight, scores=[-5, -7, -12], unusual_confirmed=True)
 
-    feed = json.loads(client.get(reverse("league_standings_json", args=[club.slug])).content)
+    feed = json.loads(client.get(reverse("league_standings_json", args=[club])).content)
     # G9: each seat meets the other two, so its own score counts twice.
     by_points = sorted((row["points_for"], row["points_against"]) for row in feed["standings"])
     assert by_points == [(-24, -12), (-14, -17), (-10, -19)]
@@ -130,11 +130,9 @@ def test_g1_l7_a_negative_league_result_shows_in_the_standings_page_and_feed(
     with django_capture_on_commit_callbacks(execute=True):
         report_confirm(actor=opponent.user, report=report)
 
-    feed = json.loads(
-        client.get(reverse("league_standings_json", args=[match.league.slug])).content
-    )
+    feed = json.loads(client.get(reverse("league_standings_json", args=[match.league])).content)
     rows = {row["points_for"]: row for row in feed["standings"]}
     assert rows[-5]["points_against"] == -7 and rows[-5]["wins"] == 1
     assert rows[-7]["points_against"] == -5 and rows[-7]["spread"] == -2
-    page = client.get(reverse("league_standings", args=[match.league.slug])).content.decode()
+    page = client.get(reverse("league_standings", args=[match.league])).content.decode()
     assert ">-5<" in page and ">-7<" in page

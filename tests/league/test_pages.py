@@ -247,7 +247,7 @@ def test_rotating_the_calendar_link_retires_the_old_one(client, player):
 
 
 def test_the_league_calendar_has_each_rounds_play_by_date(client, match, league):
-    body = client.get(reverse("league_calendar", args=[league.slug])).content.decode()
+    body = client.get(reverse("league_calendar", args=[league])).content.decode()
     assert "SUMMARY:Tuesday League: round 1 play-by date" in body
 
 
@@ -255,7 +255,7 @@ def test_the_league_calendar_has_each_rounds_play_by_date(client, match, league)
 
 
 def test_g10_the_two_letter_words_page_lists_the_shippable_list(client, league):
-    page = client.get(reverse("two_letter_words", args=[league.slug])).content.decode()
+    page = client.get(reverse("two_letter_words", args=[league])).content.decode()
     assert "96 two-letter words" in page
     for word in ("AA", "XU", "JO"):
         assert f'<span class="word">{word}</span>' in page
@@ -472,9 +472,9 @@ def test_the_bracket_page_and_json_run_a_constant_number_of_queries(
         [league.pk], today=season.registration_deadline + timedelta(days=1), build_brackets=True
     )
     with django_assert_max_num_queries(1):
-        page = client.get(reverse("league_bracket", args=[league.slug]))
+        page = client.get(reverse("league_bracket", args=[league]))
     with django_assert_max_num_queries(1):
-        data = client.get(reverse("league_bracket_json", args=[league.slug])).json()
+        data = client.get(reverse("league_bracket_json", args=[league])).json()
     assert page.status_code == 200 and data["size"] == (4 if entrants == 3 else 32)
 
 

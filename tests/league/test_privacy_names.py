@@ -38,11 +38,11 @@ def played(league, ada, bo, django_capture_on_commit_callbacks):
 
 
 def _standings(client, league) -> str:
-    return client.get(reverse("league_standings", args=[league.slug])).content.decode()
+    return client.get(reverse("league_standings", args=[league])).content.decode()
 
 
 def _json_players(league) -> list[str]:
-    body = Client().get(reverse("league_standings_json", args=[league.slug])).content
+    body = Client().get(reverse("league_standings_json", args=[league])).content
     return [row["player"] for row in json.loads(body)["standings"]]
 
 
@@ -196,7 +196,7 @@ def test_p2_every_calendar_feed_names_a_withheld_student_by_number(league, ada, 
     feeds = {
         "hers": reverse("player_calendar", args=[ada.calendar_token]),
         "his": reverse("player_calendar", args=[bo.calendar_token]),
-        "league": reverse("league_calendar", args=[league.slug]),
+        "league": reverse("league_calendar", args=[league]),
     }
     for whose, url in feeds.items():
         body = Client().get(url).content.decode()

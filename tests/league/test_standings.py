@@ -252,7 +252,7 @@ def test_standings_json_serves_what_the_pipeline_built(client, table, league):
     ada, bo, _, _ = table
     confirmed_game(match_between(league, ada, bo), winner=ada, loser=bo, scores=(420, 380))
     refresh_leagues([league.pk])
-    data = client.get(reverse("league_standings_json", args=[league.slug])).json()
+    data = client.get(reverse("league_standings_json", args=[league])).json()
     assert data["league"] == league.slug and data["updated"]
     first = data["standings"][0]
     assert set(first) == {
@@ -288,11 +288,11 @@ def test_r1_the_standings_show_each_players_rating_and_mark_a_provisional_one(
     confirmed_game(match_between(league, ada, bo), winner=ada, loser=bo, scores=(420, 380))
     rate(league.season.institution)
     refresh_leagues([league.pk])
-    data = client.get(reverse("league_standings_json", args=[league.slug])).json()
+    data = client.get(reverse("league_standings_json", args=[league])).json()
     rated = {row["player"]: (row["rating"], row["rating_provisional"]) for row in data["standings"]}
     assert rated["Ada Example"][0] > 1500 > rated["Bo Example"][0]
     assert rated["Ada Example"][1] is True  # one game: provisional
-    page = client.get(reverse("league_standings", args=[league.slug])).content.decode()
+    page = client.get(reverse("league_standings", args=[league])).content.decode()
     assert f'data-sort="{rated["Ada Example"][0]}">{rated["Ada Example"][0]}*</td>' in page
     assert "* marks a provisional one" in page
 
@@ -309,7 +309,7 @@ def test_bracket_json_has_the_public_shape_and_byes_have_no_player_b(
     refresh_leagues(
         [league.pk], today=season.registration_deadline + timedelta(days=1), build_brackets=True
     )
-    data = client.get(reverse("league_bracket_json", args=[league.slug])).json()
+    data = client.get(reverse("league_bracket_json", args=[league])).json()
     assert (data["league"], data["size"], data["champion"]) == (league.slug, 4, None)
     bye, game = data["rounds"][0]
     assert "player_b" not in bye and bye["status"] == "bye" and bye["winner"] == bye["player_a"]
@@ -324,7 +324,7 @@ def test_the_standings_page_reads_in_a_constant_number_of_queries(
         entrant(league)
     refresh_leagues([league.pk])
     with django_assert_max_num_queries(5):
-        page = client.get(reverse("league_standings", args=[league.slug]))
+        page = client.get(reverse("league_standings", args=[league]))
     assert page.status_code == 200
     assert page.content.decode().count("<tr") == players + 1
 
@@ -332,7 +332,7 @@ def test_the_standings_page_reads_in_a_constant_number_of_queries(
 def test_a_private_leagues_json_is_not_public(client, league):
     league.public = False
     league.save()
-    assert client.get(reverse("league_standings_json", args=[league.slug])).status_code == 404
+    assert client.get(reverse("league_standings_json", args=[league])).status_code == 404
 
 
 def test_l10_a_tournament_bracket_leaves_out_a_player_ruled_ineligible_and_says_why(

@@ -244,7 +244,7 @@ def test_the_match_page_runs_a_constant_number_of_queries(
 
 
 def test_a_public_league_page_is_visible_to_anyone(client, league, match):
-    assert client.get(reverse("league_detail", args=[league.slug])).status_code == 200
+    assert client.get(reverse("league_detail", args=[league])).status_code == 200
 
 
 @pytest.mark.parametrize(
@@ -255,7 +255,7 @@ def test_a_private_league_page_is_for_its_institution(client, request, league, p
     league.public = False
     league.save()
     login(client, request, persona)
-    assert client.get(reverse("league_detail", args=[league.slug])).status_code == status
+    assert client.get(reverse("league_detail", args=[league])).status_code == status
 
 
 @pytest.mark.parametrize("rounds", [1, 8])
@@ -266,7 +266,7 @@ def test_the_league_page_runs_a_constant_number_of_queries(
     for _ in range(rounds):
         match_between(league, player, opponent)
     with django_assert_max_num_queries(5):
-        client.get(reverse("league_detail", args=[league.slug]))
+        client.get(reverse("league_detail", args=[league]))
 
 
 def test_the_leagues_page_says_why_joining_is_disabled(client, league, player):
@@ -278,7 +278,7 @@ def test_the_leagues_page_says_why_joining_is_disabled(client, league, player):
 def test_an_eligible_student_joins_from_the_leagues_page(client, league, player, season):
     eligible(player, season)
     client.force_login(player.user)
-    response = client.post(reverse("league_join", args=[league.slug]), follow=True)
+    response = client.post(reverse("league_join", args=[league]), follow=True)
     assert "You joined Tuesday League" in response.content.decode()
 
 
@@ -288,7 +288,7 @@ def test_a_student_cannot_join_another_institutions_league(client, outsider, oth
     elsewhere = LeagueFactory(season=SeasonFactory(institution=other_institution))
     client.force_login(ProfileFactory(institution=other_institution).user)
     client.force_login(outsider.user)
-    assert client.post(reverse("league_join", args=[elsewhere.slug])).status_code == 302
+    assert client.post(reverse("league_join", args=[elsewhere])).status_code == 302
 
 
 # --- The director's dispute queue --------------------------------------------------------------------
@@ -465,7 +465,7 @@ def test_g7_the_leagues_lexicon_is_named_on_the_league_list_the_league_page_and_
     client.force_login(player.user)
     for url in (
         reverse("league_list"),
-        reverse("league_detail", args=[league.slug]),
+        reverse("league_detail", args=[league]),
         reverse("match_detail", args=[match.pk]),
     ):
         assert "Collins Scrabble Words 2024" in page_text(client.get(url)), url

@@ -334,11 +334,11 @@ def test_g9_a_clubs_standings_page_shows_games_sat_and_win_percentage(client, ta
     for each in four[1:]:
         report_confirm(actor=each.user, report=report)
     refresh_leagues([table.league_id])
-    page = client.get(reverse("league_standings", args=[table.league.slug])).content.decode()
+    page = client.get(reverse("league_standings", args=[table.league])).content.decode()
     assert '<th scope="col" class="col-matches">Sat</th>' in page
     assert '<th scope="col" class="col-win_pct">Win %</th>' in page
     assert "counts as a game against each other player" in page
-    rows = client.get(reverse("league_standings_json", args=[table.league.slug])).json()
+    rows = client.get(reverse("league_standings_json", args=[table.league])).json()
     ben = next(row for row in rows["standings"] if row["player"].startswith("Ben"))
     assert (ben["rank"], ben["wins"], ben["games"], ben["matches"], ben["win_pct"]) == (
         1,

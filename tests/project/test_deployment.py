@@ -150,8 +150,8 @@ from django.test import Client
 from accounts.models import User
 from league.models import League
 league = League.objects.order_by("pk").first()
-for path in ("/", f"/leagues/{league.slug}/standings/", f"/leagues/{league.slug}/bracket/",
-             f"/leagues/{league.slug}/standings.json"):
+for path in ("/", f"/example-state/leagues/{league.slug}/standings/", f"/example-state/leagues/{league.slug}/bracket/",
+             f"/example-state/leagues/{league.slug}/standings.json"):
     print("page", path, Client(HTTP_HOST="127.0.0.1").get(path).status_code)
 for user in User.objects.order_by("pk"):
     client = Client(HTTP_HOST="127.0.0.1")
@@ -163,7 +163,7 @@ from matches.models import Match
 match = Match.objects.filter(seats__player__user__email="student00001@example.edu").first()
 for email, paths in [
     ("student00001@example.edu", ["/leagues/", "/leagues/?open=1", "/profile/",
-                                  "/leagues/tuesday-night/", "/leagues/wednesday-open/",
+                                  "/example-state/leagues/tuesday-night/", "/example-state/leagues/wednesday-open/",
                                   match.get_absolute_url()]),
     ("director@example.edu", ["/director/", "/director/leagues/tuesday-night/", "/desk/"]),
 ]:

@@ -8,7 +8,7 @@ from django.urls import reverse
 from league.models import Round
 from matches.models import AuditEvent
 from tests.events.self_entry_support import self_entry_event
-from tests.support import round_of
+from tests.support import at, round_of
 
 
 def test_a_rounds_bulk_actions_opened_by_get_lead_to_the_leagues_director_page(
@@ -36,10 +36,10 @@ def test_an_event_rounds_actions_opened_by_get_lead_to_the_rounds_page(
     client.force_login(director.user)
     second = Round.objects.get(league__slug="fest", number=2)
 
-    response = client.get(reverse(action, args=["fest", 2]))
+    response = client.get(reverse(action, args=[at("fest"), 2]))
 
     assert response.status_code == 302
-    assert response.url == reverse("event_round", args=["fest", 2])
+    assert response.url == reverse("event_round", args=[at("fest"), 2])
     assert not second.matches.exists()  # round 2 is not paired by a GET
 
 

@@ -199,9 +199,11 @@ def _withheld():
 def _public_urls() -> list[str]:
     """Every page and feed of every league a visitor can open, an event's rounds, tables and
     projector included."""
-    urls = ["/", reverse("league_list")]
-    for league in League.objects.filter(public=True).order_by("pk"):
-        slug = league.slug
+    urls = ["/", reverse("league_list"), reverse("campus_leagues", args=["example-state"])]
+    for league in (
+        League.objects.filter(public=True).select_related("season__institution").order_by("pk")
+    ):
+        slug = league
         urls += [
             reverse(name, args=[slug])
             for name in (
@@ -239,7 +241,7 @@ def _printables(director: Client, withheld, tmp_path) -> dict[str, str]:
         paired = league.rounds.filter(matches__isnull=False).distinct().order_by("number")
         for round_ in paired.filter(matches__seats__player__in=withheld)[:1]:
             for kind in ("pairings", "cards", "sheets"):
-                url = reverse("event_print", args=[league.slug, round_.number, kind])
+                url = reverse("event_print", args=[league, round_.number, kind])
                 response = director.get(url)
                 assert response.status_code == 200, url
                 texts[url] = poppler("pdftotext", response.content, tmp_path)
@@ -300,20 +302,20 @@ def test_p2_a_withheld_student_is_a_number_on_every_public_surface(demo, db, tmp
 def test_p3_pages_that_name_players_ask_search_engines_not_to_index_them(demo, db):
     league = League.objects.filter(format="league").order_by("pk").first()
     for name in ("league_detail", "league_standings", "league_standings_json"):
-        response = Client().get(reverse(name, args=[league.slug]))
+        response = Client().get(reverse(name, args=[league]))
         assert response["X-Robots-Tag"] == "noindex, nofollow"
     assert "X-Robots-Tag" not in Client().get(reverse("league_list"))
 
     League.objects.filter(pk=league.pk).update(search_engines=True)
     for name in ("league_detail", "league_standings", "league_standings_json"):
-        response = Client().get(reverse(name, args=[league.slug]))
+        response = Client().get(reverse(name, args=[league]))
         assert response["X-Robots-Tag"] == "all"
 
 
 def _totals(league) -> str:
     """A league's standings.json, or its event.json for an event, without the players' names."""
     name = "event_json" if league.format == "event" else "league_standings_json"
-    document = Client().get(reverse(name, args=[league.slug])).json()
+    document = Client().get(reverse(name, args=[league])).json()
     document.pop("updated", None)
     for row in document.get("standings", []):
         row.pop("player", None) or row.pop("name", None)

@@ -65,7 +65,7 @@ class Browser:
 
 
 def standings_of(browser: Browser, port: int, slug: str) -> list[tuple[str, float]]:
-    status, text = browser.request(port, "GET", f"/leagues/{slug}/standings.json")
+    status, text = browser.request(port, "GET", f"/example-state/leagues/{slug}/standings.json")
     assert status == 200, text[:300]
     return [(row["player"], row["wins"]) for row in json.loads(text)["standings"]]
 

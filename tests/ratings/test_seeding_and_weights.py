@@ -16,7 +16,7 @@ from league.rating_runs import rate
 from matches.services import card_enter
 from ratings.imports import ratings_import
 from ratings.models import PlayerRating, RatingChange
-from tests.support import FEST, entrant, known_ratings, refused, run, table_of, write
+from tests.support import FEST, at, entrant, known_ratings, refused, run, table_of, write
 
 pytestmark = pytest.mark.django_db
 
@@ -164,7 +164,7 @@ def test_r2_an_event_is_rated_when_its_last_round_closes_not_at_night(
     rated = PlayerRating.objects.values_list("player_id", flat=True)
     assert sorted(rated) == sorted(first.seats.values_list("player_id", flat=True))
     assert RatingChange.objects.filter(period__key=f"l{fest.pk}").count() == 2
-    document = client.get(reverse("event_json", args=["fest"])).json()
+    document = client.get(reverse("event_json", args=[at("fest")])).json()
     rows = [row for row in document["standings"] if row.get("rating")]
     assert len(rows) == 2  # the event's page shows them
 

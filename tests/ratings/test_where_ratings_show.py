@@ -134,7 +134,7 @@ def test_r1_an_events_leaderboard_has_a_rating_column_once_anyone_is_rated(
         "fest",
     )
     fest = League.objects.get(slug="fest")
-    url = reverse("event_leaderboard", args=[fest.slug])
+    url = reverse("event_leaderboard", args=[fest])
     assert ">Rating</th>" not in client.get(url).content.decode()
 
     ratings_import(

@@ -7,9 +7,9 @@ from accounts.models import Season
 from core.errors import DomainError
 from core.values import read_bounded, slug_argument
 from league import formats
+from league.addresses import league_argument, league_of_command
 from league.file_schema import MAX_BYTES, parse_league_file
-from league.models import League
-from league.settings_files import league_file_export, league_file_save
+from league.settings_files import LeagueSlugTaken, league_file_export, league_file_save
 
 
 class Command(BaseCommand):
@@ -24,7 +24,10 @@ class Command(BaseCommand):
         parser.add_argument("--season", type=slug_argument, help="season slug")
         parser.add_argument("--update", action="store_true", help="change an existing league")
         parser.add_argument(
-            "--export", metavar="SLUG", type=slug_argument, help="print this league's file"
+            "--export",
+            metavar="LEAGUE",
+            type=league_argument,
+            help="print this league's file (SLUG or CAMPUS/SLUG)",
         )
         parser.add_argument(
             "--slug",
@@ -54,15 +57,15 @@ class Command(BaseCommand):
             league, changed = league_file_save(
                 actor=None, season=season_row, data=data, update=update, as_system=True
             )
+        except LeagueSlugTaken as error:
+            raise CommandError(f"{error.message} To change it, add --update.") from None
         except DomainError as error:
             raise CommandError(error.message) from None
         saved = "saved" if changed else "unchanged"
         self.stdout.write(f"{saved} {league.slug}: {formats.of(league.format).describe(league)}")
 
     def _export(self, slug, new_slug, first):
-        league = League.objects.filter(slug=slug).first()
-        if league is None:
-            raise CommandError(f"No league {slug!r}.")
+        league = league_of_command(slug)
         try:
             first_night = date.fromisoformat(first) if first else None
         except ValueError:

@@ -8,12 +8,12 @@ from core.values import (
     csv_rows,
     decoded,
     read_bounded,
-    slug_argument,
     whole_number,
     whole_number_argument,
 )
 from league import formats
-from league.models import Entry, League, Round
+from league.addresses import league_argument, league_of_command
+from league.models import Entry, Round
 from league.selectors import round_tables
 from matches.models import GameEnd, Match, MatchStatus
 from matches.results import MAX_SCORE, MIN_SCORE
@@ -36,7 +36,9 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("--league", required=True, type=slug_argument, help="league slug")
+        parser.add_argument(
+            "--league", required=True, type=league_argument, help="league: SLUG or CAMPUS/SLUG"
+        )
         parser.add_argument(
             "--round",
             required=True,
@@ -48,10 +50,11 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, league, round, file, **options):
-        night = Round.objects.filter(league__slug=league, number=round).first()
+        league_row = league_of_command(league)
+        night = (
+            Round.objects.filter(league=league_row, number=round).select_related("league").first()
+        )
         if night is None:
-            if not League.objects.filter(slug=league).exists():
-                raise CommandError(f"No league {league!r}.")
             raise CommandError(f"{league} has no round {round}.")
         try:
             records = list(csv_rows(decoded(read_bounded(file, max_bytes=MAX_BYTES))))

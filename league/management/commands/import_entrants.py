@@ -1,9 +1,9 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from core.errors import DomainError, RowsRejected
-from core.values import read_bounded, slug_argument
+from core.values import read_bounded
 from league import formats
-from league.models import League
+from league.addresses import league_argument, league_of_command
 
 
 class Command(BaseCommand):
@@ -16,14 +16,15 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("file", help="CSV with a header line naming the columns")
         parser.add_argument(
-            "--league", required=True, type=slug_argument, help="the event's or club's slug"
+            "--league",
+            required=True,
+            type=league_argument,
+            help="the event's or club's slug, or CAMPUS/SLUG",
         )
         parser.add_argument("--strict", action="store_true", help="import nothing if a row is bad")
 
     def handle(self, *args, file, league, strict, **options):
-        event = League.objects.filter(slug=league).select_related("season__institution").first()
-        if event is None:
-            raise CommandError(f"No league {league!r}.")
+        event = league_of_command(league)
         spec = formats.of(event.format)
         if spec.import_entrants is None:
             raise CommandError(

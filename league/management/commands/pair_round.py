@@ -1,9 +1,10 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from core.errors import DomainError
-from core.values import INT_MAX, SMALLINT_MAX, slug_argument, whole_number_argument
+from core.values import INT_MAX, SMALLINT_MAX, whole_number_argument
 from league import formats
-from league.models import Entry, League, Round
+from league.addresses import league_argument, league_of_command
+from league.models import Entry, Round
 
 
 class Command(BaseCommand):
@@ -14,7 +15,9 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("--league", required=True, type=slug_argument, help="league slug")
+        parser.add_argument(
+            "--league", required=True, type=league_argument, help="league: SLUG or CAMPUS/SLUG"
+        )
         parser.add_argument(
             "--round",
             type=whole_number_argument(1, SMALLINT_MAX),
@@ -32,9 +35,7 @@ class Command(BaseCommand):
         parser.add_argument("--repair", action="store_true", help="re-seat a seated night")
 
     def handle(self, *args, league, round, seed, all_entrants, repair, **options):
-        league_row = League.objects.filter(slug=league).first()
-        if league_row is None:
-            raise CommandError(f"No league {league!r}.")
+        league_row = league_of_command(league)
         spec = formats.of(league_row.format)
         if spec.pair_round is None:
             raise CommandError(f"{league} is not an event or a club: its rounds are drawn.")
