@@ -85,7 +85,7 @@ def operate(port: int, session: str, number: int, tables: list[Table]) -> dict:
     from league.models import League, Round
 
     director = Phone(port, {"sessionid": session})
-    scores_page = f"/leagues/{SLUG}/rounds/{number}/scores/"
+    scores_page = f"/example-state/leagues/{SLUG}/rounds/{number}/scores/"
     started = time.perf_counter()
     status, _, html = director.request("GET", scores_page)
     read_took = time.perf_counter() - started
@@ -117,7 +117,7 @@ def operate(port: int, session: str, number: int, tables: list[Table]) -> dict:
         begun = time.perf_counter()
         status, _, _ = director.request(
             "POST",
-            f"/leagues/{SLUG}/rounds/{number}/tables/{table}/count/",
+            f"/example-state/leagues/{SLUG}/rounds/{number}/tables/{table}/count/",
             {"csrfmiddlewaretoken": token, "card": versions[0]},
         )
         count_took.append(time.perf_counter() - begun)
@@ -125,7 +125,7 @@ def operate(port: int, session: str, number: int, tables: list[Table]) -> dict:
         actions += 1
     closing = time.perf_counter()
     status, _, _ = director.request(
-        "POST", f"/leagues/{SLUG}/rounds/{number}/close/", {"csrfmiddlewaretoken": token}
+        "POST", f"/example-state/leagues/{SLUG}/rounds/{number}/close/", {"csrfmiddlewaretoken": token}
     )
     assert status == 302, f"closing round {number} answered {status}"
     actions += 1

@@ -172,7 +172,7 @@ def play_burst(port: int, number: int, tables: list[Table], args, rng: random.Ra
     queue: list = []
     lock = threading.Condition()
     outstanding = [0]
-    base = f"/leagues/{SLUG}/rounds/{number}/tables"
+    base = f"/example-state/leagues/{SLUG}/rounds/{number}/tables"
     start = burst.start = time.perf_counter()
     order = iter(range(1 << 30))
 
@@ -274,7 +274,7 @@ def play_burst(port: int, number: int, tables: list[Table], args, rng: random.Ra
 
 def shown_scores(port: int, number: int) -> tuple[set[int], str]:
     """The tables of round `number` with scores in the stored event.json, and its time."""
-    status, _, text = Phone(port).request("GET", f"/leagues/{SLUG}/event.json")
+    status, _, text = Phone(port).request("GET", f"/example-state/leagues/{SLUG}/event.json")
     if status != 200:
         return set(), ""
     document = json.loads(text)
@@ -293,7 +293,7 @@ def until_shown(port: int, number: int, expected: set[int], since: float) -> flo
         shown, _ = shown_scores(port, number)
         if expected <= shown:
             took = time.perf_counter() - since
-            status, _, _ = Phone(port).request("GET", f"/leagues/{SLUG}/leaderboard/")
+            status, _, _ = Phone(port).request("GET", f"/example-state/leagues/{SLUG}/leaderboard/")
             return took if status == 200 else None
         time.sleep(0.02)
     return None

@@ -237,12 +237,12 @@ def served(template_name: str):
     try:
         wait_for(port)
         pages = [
-            ("standings page", "/leagues/league-2/standings/", None),
-            ("bracket page", "/leagues/bench-cup/bracket/", None),
-            ("standings.json", "/leagues/league-2/standings.json", None),
-            ("club standings (G9)", "/leagues/scrabble-club/standings/", None),
-            ("event leaderboard (E3)", "/leagues/scrabble-fest/leaderboard/", None),
-            ("event.json (E3)", "/leagues/scrabble-fest/event.json", None),
+            ("standings page", "/example-state/leagues/league-2/standings/", None),
+            ("bracket page", "/example-state/leagues/bench-cup/bracket/", None),
+            ("standings.json", "/example-state/leagues/league-2/standings.json", None),
+            ("club standings (G9)", "/example-state/leagues/scrabble-club/standings/", None),
+            ("event leaderboard (E3)", "/example-state/leagues/scrabble-fest/leaderboard/", None),
+            ("event.json (E3)", "/example-state/leagues/scrabble-fest/event.json", None),
         ] + [
             (name, path, f"sessionid={sessions[who]}", setup["queries"].get(name))
             for name, path, who in setup["pages"]

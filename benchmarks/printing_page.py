@@ -1,6 +1,6 @@
 """A round's printouts through their page, at 1,000 entrants (500 tables): the event built by
 the project's commands in a throwaway PostgreSQL database (as `self_entry_evening.py` builds
-it, round 1 paired), then `/leagues/<slug>/rounds/1/print/<kind>.pdf` asked for by the
+it, round 1 paired), then `/<campus>/leagues/<slug>/rounds/1/print/<kind>.pdf` asked for by the
 director, pairings, cards and sheets in turn, each timed from the request to the PDF's bytes
 (reading the round included, which `printing.py` leaves out).
 

@@ -205,8 +205,8 @@ def rounds(args) -> list[dict]:
     worker = celery_worker(Path(tempfile.gettempdir(), f"{DATABASE}-worker.log"))
     rows = []
     try:
-        Phone(port).request("GET", f"/leagues/{SLUG}/event.json")  # both workers up
-        Phone(port).request("GET", f"/leagues/{SLUG}/rounds/1/tables/1/")
+        Phone(port).request("GET", f"/example-state/leagues/{SLUG}/event.json")  # both workers up
+        Phone(port).request("GET", f"/example-state/leagues/{SLUG}/rounds/1/tables/1/")
         for number in range(1, args.rounds + 1):
             tables = plan_round(number, rng, args.conflicts, args.missing)
             say(f"round {number}: {len(tables)} tables, the burst ({args.window:.0f} s)")

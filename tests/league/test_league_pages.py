@@ -104,6 +104,7 @@ def test_a_page_missing_or_rendered_by_older_templates_is_rendered_when_served(
     assert client.get(reverse("league_bracket", args=[league])).status_code == 200
     stored = LeaguePage.objects.get(league=league)
     assert json.loads(stored.bracket_json) == {
+        "institution": "example-state",
         "league": league.slug,
         "size": 0,
         "champion": None,
