@@ -389,14 +389,3 @@ def sign_in_with_link(request: HttpRequest, token: str) -> HttpResponse:
     institution = link.user.institution
     with timezone.override(institution.tz if institution else timezone.get_current_timezone()):
         return render(request, "account/sign_in_link.html", {"link": link})
-
-
-def campus_sign_in_page(request: HttpRequest, slug: str) -> HttpResponse:
-    """An institution's campus sign-in: a button on to the campus's own page, or, where no
-    identity provider is connected yet (as in the demo), what to do instead (200 either way)."""
-    from .models import CampusSignIn
-
-    sign_in = get_object_or_404(
-        CampusSignIn.objects.select_related("institution"), institution__slug=slug, enabled=True
-    )
-    return render(request, "accounts/campus_sign_in.html", {"sign_in": sign_in})

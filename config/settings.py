@@ -84,6 +84,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
+    # After django-csp: the campus sign-in buttons' identity providers join form-action.
+    "accounts.campus_csp.CampusFormsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
 ]
 

@@ -1,0 +1,39 @@
+"""The Content-Security-Policy's form-action on a page with campus sign-in buttons: each button
+posts here and is sent on to the campus's identity provider, and browsers hold that redirect
+to form-action too. The buttons name the providers' origins (`allow_forms_to`); this
+middleware, listed after django-csp's so that it answers first, adds them to the page's policy."""
+
+from urllib.parse import urlsplit
+
+
+def origin(url: str) -> str | None:
+    parts = urlsplit(url or "")
+    if parts.scheme in ("http", "https") and parts.netloc:
+        return f"{parts.scheme}://{parts.netloc}"
+    return None
+
+
+def allow_forms_to(request, sign_ins) -> None:
+    origins = getattr(request, "_campus_form_origins", set())
+    for sign_in in sign_ins:
+        app_settings = sign_in.social_app.settings if sign_in.social_app_id else {}
+        idp = app_settings.get("idp") or {}
+        for url in (sign_in.issuer, idp.get("sso_url"), idp.get("metadata_url")):
+            if found := origin(url):
+                origins.add(found)
+    if request is not None:
+        request._campus_form_origins = origins
+
+
+class CampusFormsMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        origins = getattr(request, "_campus_form_origins", None)
+        if origins:
+            update = dict(getattr(response, "_csp_update", None) or {})
+            update["form-action"] = sorted(origins)
+            response._csp_update = update
+        return response
