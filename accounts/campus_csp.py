@@ -25,7 +25,13 @@ def allow_forms_to(request, sign_ins) -> None:
         request._campus_form_origins = origins
 
 
+CAMPUS_ANSWERS = {"saml_finish_acs", "saml_acs", "openid_connect_callback"}
+
+
 class CampusFormsMiddleware:
+    """Also: an answer from the campus that allauth refuses by raising PermissionDenied (its
+    state already used: a replayed assertion or callback) ends on the refusal page too."""
+
     def __init__(self, get_response):
         self.get_response = get_response
 
@@ -37,3 +43,19 @@ class CampusFormsMiddleware:
             update["form-action"] = sorted(origins)
             response._csp_update = update
         return response
+
+    def process_exception(self, request, exception):
+        from django.core.exceptions import PermissionDenied
+
+        match = getattr(request, "resolver_match", None)
+        if not isinstance(exception, PermissionDenied) or match is None:
+            return None
+        if match.url_name not in CAMPUS_ANSWERS:
+            return None
+        from .social import refuse
+
+        return refuse(
+            request,
+            "This answer from the campus's sign-in had been used before, or was not one this "
+            "site asked for. Nothing was changed. Start again from the log-in page.",
+        )

@@ -163,3 +163,160 @@ def auto_post_form(action: str, fields: dict) -> str:
         f'<html><body><form method="post" action="{html.escape(action)}">{inputs}'
         '<button type="submit" id="continue">Continue</button></form></body></html>'
     )
+
+
+def key_and_certificate(directory, name: str, common_name: str) -> tuple[str, str]:
+    """A fresh RSA key and a self-signed certificate for it, as PEM files in `directory`."""
+    import datetime
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import rsa
+    from cryptography.x509.oid import NameOID
+
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, common_name)])
+    now = datetime.datetime.now(datetime.UTC)
+    certificate = (
+        x509.CertificateBuilder()
+        .subject_name(subject)
+        .issuer_name(subject)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(days=1))
+        .not_valid_after(now + datetime.timedelta(days=30))
+        .sign(key, hashes.SHA256())
+    )
+    key_path = directory / f"{name}.key"
+    cert_path = directory / f"{name}.crt"
+    key_path.write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.TraditionalOpenSSL,
+            serialization.NoEncryption(),
+        )
+    )
+    cert_path.write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
+    return str(key_path), str(cert_path)
+
+
+class SamlIdp(_Server):
+    """A SAML 2.0 identity provider: pysaml2's own server side. It publishes its metadata at
+    /metadata, takes our authentication request at /sso (HTTP-Redirect) and answers with a
+    signed response the browser posts to our assertion consumer service. Signs with a key made
+    for it (`key_and_certificate`); signs through Debian's xmlsec1."""
+
+    def __init__(self, directory, *, name="idp", entity_id=None, key_from=None, answers_for=None):
+        self.directory = directory
+        self.name = name
+        self.entity_id_override = entity_id
+        self.key_from = key_from  # another IdP whose key and certificate this one uses
+        # Another IdP whose requests this one answers (an impostor, another campus's).
+        self.answers_for = answers_for
+        self.person: dict = {}
+        self.bend: dict = {}  # sign=False, key_file=…, audience=…, lifetime_minutes=…
+        self.last_response: dict = {}
+
+    def start(self):
+        super().start()
+        from saml2 import BINDING_HTTP_REDIRECT
+        from saml2.config import IdPConfig
+        from saml2.server import Server
+
+        if self.key_from is not None:
+            self.key_file, self.cert_file = self.key_from.key_file, self.key_from.cert_file
+        else:
+            self.key_file, self.cert_file = key_and_certificate(
+                self.directory, self.name, "Test campus identity provider"
+            )
+        self.entity_id = self.entity_id_override or f"{self.url}/metadata"
+        config = IdPConfig()
+        config.load(
+            {
+                "entityid": self.entity_id,
+                "service": {
+                    "idp": {
+                        "name": "Test campus",
+                        "endpoints": {
+                            "single_sign_on_service": [
+                                (f"{idp.url}/sso", BINDING_HTTP_REDIRECT)
+                                for idp in (self, self.answers_for)
+                                if idp is not None
+                            ]
+                        },
+                        "policy": {"default": {"lifetime": {"minutes": 5}}},
+                        "name_id_format": ["urn:oasis:names:tc:SAML:2.0:nameid-format:transient"],
+                    }
+                },
+                "key_file": self.key_file,
+                "cert_file": self.cert_file,
+                "xmlsec_binary": "/usr/bin/xmlsec1",
+                "metadata": {},
+            }
+        )
+        self.config = config
+        self.saml = Server(config=config)
+        return self
+
+    def trust(self, sp_metadata: str):
+        """Our service provider's metadata, as the campus registers it."""
+        self.saml.metadata.load("inline", sp_metadata)
+
+    def metadata_xml(self) -> str:
+        from saml2.metadata import create_metadata_string
+
+        return create_metadata_string(None, self.config, valid=1, sign=False).decode()
+
+    def handle(self, method, path, query, form, headers):
+        if path == "/metadata":
+            return 200, {"Content-Type": "application/samlmetadata+xml"}, self.metadata_xml()
+        if path == "/sso":
+            action, fields = self.answer(query["SAMLRequest"], query.get("RelayState", ""))
+            return 200, {"Content-Type": "text/html"}, auto_post_form(action, fields)
+        return 404, {}, "not found"
+
+    def answer(self, saml_request: str, relay_state: str = "") -> tuple[str, dict]:
+        """Sign `person` in: the ACS address and the form fields the browser posts there."""
+        import base64
+
+        from saml2 import BINDING_HTTP_REDIRECT
+        from saml2.saml import NAMEID_FORMAT_TRANSIENT, NameID
+        from saml2.xmldsig import DIGEST_SHA256, SIG_RSA_SHA256
+
+        request = self.saml.parse_authn_request(saml_request, BINDING_HTTP_REDIRECT).message
+        bend = self.bend
+        if "lifetime_minutes" in bend:
+            from saml2.assertion import Policy
+
+            self.saml.config.setattr(
+                "idp",
+                "policy",
+                Policy({"default": {"lifetime": {"minutes": bend["lifetime_minutes"]}}}),
+            )
+        signed = bend.get("sign", True)
+        response = self.saml.create_authn_response(
+            identity=dict(self.person),
+            in_response_to=request.id,
+            destination=request.assertion_consumer_service_url,
+            sp_entity_id=bend.get("audience", request.issuer.text),
+            name_id=NameID(format=NAMEID_FORMAT_TRANSIENT, text="transient-" + request.id[-8:]),
+            authn={
+                "class_ref": "urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport"
+            },
+            sign_assertion=signed,
+            sign_response=signed,
+            sign_alg=SIG_RSA_SHA256,
+            digest_alg=DIGEST_SHA256,
+            best_effort=True,
+        )
+        if "lifetime_minutes" in bend:
+            from saml2.assertion import Policy
+
+            self.saml.config.setattr(
+                "idp", "policy", Policy({"default": {"lifetime": {"minutes": 5}}})
+            )
+        fields = {"SAMLResponse": base64.b64encode(str(response).encode()).decode()}
+        if relay_state:
+            fields["RelayState"] = relay_state
+        self.last_response = fields
+        return request.assertion_consumer_service_url, fields

@@ -3,8 +3,10 @@ provider, and a student signing in with the campus account is registered, or has
 eligibility brought in line with what the campus says now (L10)."""
 
 from allauth.socialaccount.models import SocialApp
+from django.conf import settings as django_settings
 from django.contrib.auth.models import Group
 from django.db import IntegrityError, transaction
+from django.urls import reverse
 from django.utils import timezone
 from onelogin.saml2.idp_metadata_parser import OneLogin_Saml2_IdPMetadataParser
 
@@ -55,6 +57,10 @@ def _saml_idp(sign_in: CampusSignIn) -> dict:
     return {"entity_id": sign_in.idp_entity_id, "sso_url": sso, "x509cert": cert}
 
 
+def sp_entity_id(slug: str) -> str:
+    return django_settings.SITE_URL + reverse("saml_metadata", args=[slug])
+
+
 def _app_settings(sign_in: CampusSignIn) -> dict:
     mapping = sign_in.mapping()
     if sign_in.protocol == Protocol.OIDC:
@@ -66,6 +72,8 @@ def _app_settings(sign_in: CampusSignIn) -> dict:
             for key, names in mapping.items()
             if key in ("uid", "email", "first_name", "last_name")
         },
+        # Our entity ID is our metadata's address on SITE_URL, whatever Host a request names.
+        "sp": {"entity_id": sp_entity_id(sign_in.institution.slug)},
         "advanced": {
             "want_assertion_signed": True,
             "reject_idp_initiated_sso": True,
