@@ -25,12 +25,23 @@ def allow_forms_to(request, sign_ins) -> None:
         request._campus_form_origins = origins
 
 
+def unreachable() -> tuple[type[BaseException], ...]:
+    """What the way to a campus's identity provider raises when it does not answer, answers
+    with an error, or its metadata cannot be read."""
+    import requests
+    from lxml.etree import XMLSyntaxError
+    from onelogin.saml2.errors import OneLogin_Saml2_Error
+
+    return (OSError, requests.RequestException, OneLogin_Saml2_Error, XMLSyntaxError)
+
+
 CAMPUS_ANSWERS = {"saml_finish_acs", "saml_acs", "openid_connect_callback"}
 
 
 class CampusFormsMiddleware:
     """Also: an answer from the campus that allauth refuses by raising PermissionDenied (its
-    state already used: a replayed assertion or callback) ends on the refusal page too."""
+    state already used: a replayed assertion or callback) ends on the refusal page too; an
+    identity provider that cannot be reached, on a page saying so."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -46,11 +57,22 @@ class CampusFormsMiddleware:
 
     def process_exception(self, request, exception):
         from django.core.exceptions import PermissionDenied
+        from django.shortcuts import render
 
         match = getattr(request, "resolver_match", None)
-        if not isinstance(exception, PermissionDenied) or match is None:
+        name = match.url_name if match is not None else ""
+        if not name.startswith(("saml_", "openid_connect_")):
             return None
-        if match.url_name not in CAMPUS_ANSWERS:
+        if isinstance(exception, unreachable()):
+            # The campus's identity provider cannot be reached, or its metadata read: said in
+            # words (503), never a server error.
+            return render(
+                request,
+                "accounts/campus_sign_in_unavailable.html",
+                {"slug": match.kwargs.get("organization_slug") or match.kwargs.get("provider_id")},
+                status=503,
+            )
+        if not isinstance(exception, PermissionDenied) or name not in CAMPUS_ANSWERS:
             return None
         from .social import refuse
 

@@ -140,6 +140,10 @@ class CampusSocialAccountAdapter(DefaultSocialAccountAdapter):
         """Every failure allauth or the SAML library finds (another audience, an expired,
         replayed, unsigned or wrongly signed assertion, another identity provider's response,
         a state that does not match) ends on the refusal page: the reason in words."""
+        from allauth.socialaccount.providers.base.constants import AuthError
+
+        if error == AuthError.CANCELLED:
+            return  # allauth's own page: the sign-in was cancelled at the campus
         app = getattr(provider, "app", None)
         sign_in = (
             CampusSignIn.objects.select_related("institution").filter(social_app=app).first()

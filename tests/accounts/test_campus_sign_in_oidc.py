@@ -322,3 +322,73 @@ def test_a_director_cannot_see_campus_sign_in_in_the_admin(client, director):
     client.force_login(director.user)
     response = client.get(reverse("admin:accounts_campussignin_changelist"))
     assert response.status_code == 403
+
+
+def test_l10_an_answer_from_a_provider_not_configured_for_the_institution_is_refused(
+    client, institution, season, provider, sign_in
+):
+    """Another campus's provider (same client ID, its own key) signs the student in and sends
+    them back here: its code means nothing to the institution's provider, nothing is made."""
+    other = OidcProvider(client_id=provider.client_id).start()
+    try:
+        other.person = student()
+        authorize = start(client, institution).replace(provider.url, other.url)
+        before = User.objects.count()
+        response = client.get(at_the_campus(authorize))
+        assert response.status_code == 403
+        assert "could not be trusted" in response.content.decode()
+        nothing_created(before)
+    finally:
+        other.stop()
+
+
+def test_l10_a_joined_student_signs_in_with_the_campus_where_it_is_required_staff_keep_passwords(
+    client, institution, season, provider, sign_in, staff
+):
+    sign_in.require_for_students = True
+    sign_in.save()
+    existing = ProfileFactory(
+        institution=institution, user__email="ada.lovelace@example.edu", campus_id="2345678"
+    )
+    login = reverse("account_login")
+    # Not yet joined: the password still logs in, to join.
+    answer = client.post(login, {"login": existing.user.email, "password": PASSWORD})
+    assert answer.status_code == 302 and "_auth_user_id" in client.session
+    provider.person = student()
+    connect = client.post(
+        reverse("openid_connect_login", kwargs={"provider_id": institution.slug}),
+        {"process": "connect"},
+    )
+    client.get(at_the_campus(connect["Location"]))
+    assert SocialAccount.objects.filter(user=existing.user).exists()
+    client.logout()
+    # Joined: the password no longer logs in; the page says where to sign in.
+    refused = client.post(login, {"login": existing.user.email, "password": PASSWORD}, follow=True)
+    assert "_auth_user_id" not in client.session
+    assert "students sign in with their campus account" in refused.content.decode()
+    # Staff keep their passwords.
+    client.post(login, {"login": staff.user.email, "password": PASSWORD})
+    assert client.session["_auth_user_id"] == str(staff.user.pk)
+
+
+def test_an_unreachable_identity_provider_is_said_in_words_never_a_server_error(
+    client, institution, site_admin
+):
+    from accounts.models import Protocol as P
+
+    campus_sign_in_save(
+        actor=site_admin,
+        sign_in=CampusSignIn(
+            institution=institution,
+            protocol=P.OIDC,
+            issuer="http://127.0.0.1:9",  # nothing answers there
+            client_id="x",
+            client_secret="y",
+        ),
+    )
+    response = client.post(
+        reverse("openid_connect_login", kwargs={"provider_id": institution.slug}),
+        {"process": "login"},
+    )
+    assert response.status_code == 503
+    assert "could not be reached" in response.content.decode()

@@ -215,3 +215,23 @@ def test_l10_a_person_the_institution_does_not_accept_is_refused_with_nothing_cr
     assert response.status_code == 403
     assert says in response.content.decode()
     nothing_created(before)
+
+
+def test_an_unreachable_identity_provider_is_said_in_words_never_a_server_error(
+    client, institution, site_admin
+):
+    campus_sign_in_save(
+        actor=site_admin,
+        sign_in=CampusSignIn(
+            institution=institution,
+            protocol=Protocol.SAML,
+            idp_entity_id="https://idp.example.edu/idp",
+            idp_metadata_url="http://127.0.0.1:9/metadata",  # nothing answers there
+        ),
+    )
+    for response in (
+        client.post(reverse("saml_login", args=[institution.slug]), {"process": "login"}),
+        client.get(reverse("saml_metadata", args=[institution.slug])),
+    ):
+        assert response.status_code == 503
+        assert "could not be reached" in response.content.decode()
