@@ -5,11 +5,12 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ImproperlyConfigured, ValidationError
+from django.shortcuts import redirect
 
 from core.errors import DomainError
 from core.tasks import queue_email
 
-from .selectors import institution_for_email
+from .selectors import institution_for_email, password_refused_for
 from .services import email_change_confirm
 
 
@@ -75,6 +76,28 @@ class AccountAdapter(DefaultAccountAdapter):
             "current_site": SiteName(),
         }
         queue_email(self.render_mail(template_prefix, email, context))
+
+    def pre_login(self, request, user, **kwargs):
+        """A student of an institution that requires its campus sign-in, whose account is joined
+        to the campus identity, signs in with the campus account from then on: their password
+        no longer logs them in. One not yet joined still may, to join (allauth's connect)."""
+        refusal = super().pre_login(request, user, **kwargs)
+        if refusal is not None:
+            return refusal
+        if (kwargs.get("signal_kwargs") or {}).get("sociallogin") is not None:
+            return None
+        sign_in = password_refused_for(user)
+        if sign_in is None:
+            return None
+        from allauth.account.internal.stagekit import clear_login
+
+        clear_login(request)
+        self.add_message(
+            request,
+            messages.ERROR,
+            message=f"{sign_in.institution} students sign in with their campus account.",
+        )
+        return redirect("campus_sign_in", sign_in.institution.slug)
 
     def get_client_ip(self, request):
         """The client's address for the rate limits (settings: TRUSTED_PROXY_COUNT). A request

@@ -1,6 +1,8 @@
 from allauth.account.forms import AddEmailForm, SignupForm
 from django import forms
 from django.db import transaction
+from django.urls import reverse
+from django.utils.html import format_html
 
 from core.errors import DomainError
 from core.zones import zone_choices
@@ -59,6 +61,20 @@ class CampusSignupForm(SignupForm):
         email = cleaned.get("email")
         raw = cleaned.get("campus_id") or ""
         self.institution = institution_for_email(email) if email else None
+        sign_in = getattr(self.institution, "campus_sign_in", None) if self.institution else None
+        if sign_in is not None and sign_in.enabled and sign_in.require_for_students:
+            url = reverse("campus_sign_in", args=[self.institution.slug])
+            self.add_error(
+                "email",
+                format_html(
+                    '{} students sign up with their campus account: <a href="{}">sign in with '
+                    "{}</a>.",
+                    self.institution.name,
+                    url,
+                    sign_in.label,
+                ),
+            )
+            return cleaned
         if self.institution and raw:
             try:
                 campus_id = self.institution.clean_campus_id(raw)

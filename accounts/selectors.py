@@ -8,6 +8,7 @@ from core.compiled import CompiledQuery, counted
 
 from . import roles
 from .models import (
+    CampusSignIn,
     Checkout,
     Eligibility,
     EligibilitySource,
@@ -140,3 +141,22 @@ def pending_students(institution: Institution | int, season: Season | int | None
 
 def overdue_checkouts(institution: Institution | int, now):
     return open_checkouts(institution).filter(due_at__lt=now)
+
+
+def password_refused_for(user):
+    """The campus sign-in a student must use instead of their password, or None: their
+    institution requires it of its students and their account is joined to the campus identity.
+    Staff, volunteers and guests keep their passwords."""
+    from allauth.socialaccount.models import SocialAccount
+
+    profile = PlayerProfile.objects.filter(user_id=user.pk).first()
+    if profile is None or not roles.in_group(user, roles.STUDENTS):
+        return None
+    sign_in = (
+        CampusSignIn.objects.select_related("institution")
+        .filter(institution_id=profile.institution_id, enabled=True, require_for_students=True)
+        .first()
+    )
+    if sign_in is None or not SocialAccount.objects.filter(user_id=user.pk).exists():
+        return None
+    return sign_in

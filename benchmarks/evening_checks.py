@@ -125,7 +125,9 @@ def operate(port: int, session: str, number: int, tables: list[Table]) -> dict:
         actions += 1
     closing = time.perf_counter()
     status, _, _ = director.request(
-        "POST", f"/example-state/leagues/{SLUG}/rounds/{number}/close/", {"csrfmiddlewaretoken": token}
+        "POST",
+        f"/example-state/leagues/{SLUG}/rounds/{number}/close/",
+        {"csrfmiddlewaretoken": token},
     )
     assert status == 302, f"closing round {number} answered {status}"
     actions += 1

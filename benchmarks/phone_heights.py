@@ -23,7 +23,11 @@ PASSWORD = "scrabble-demo"
 WIDTHS = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1280, "height": 800}}
 PAGES = [
     ("the door", "/example-state/leagues/scrabble-fest/desk/", "frontdesk@example.edu"),
-    ("a round's pairings", "/example-state/leagues/scrabble-fest/rounds/2/", "frontdesk@example.edu"),
+    (
+        "a round's pairings",
+        "/example-state/leagues/scrabble-fest/rounds/2/",
+        "frontdesk@example.edu",
+    ),
     ("the leaderboard", "/example-state/leagues/scrabble-fest/leaderboard/", None),
     ("the Fest's page", "/example-state/leagues/scrabble-fest/", None),
 ]

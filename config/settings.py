@@ -44,6 +44,11 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "allauth",
     "allauth.account",
+    # Campus sign-in (single sign-on): each institution's identity provider is an allauth app,
+    # set up in the admin (accounts.CampusSignIn).
+    "allauth.socialaccount",
+    "allauth.socialaccount.providers.openid_connect",
+    "allauth.socialaccount.providers.saml",
     "csp",
     "django_celery_beat",
     "post_office",
@@ -79,6 +84,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
+    # After django-csp: the campus sign-in buttons' identity providers join form-action.
+    "accounts.campus_csp.CampusFormsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
 ]
 
@@ -147,6 +154,17 @@ ACCOUNT_FORMS = {
     "add_email": "accounts.forms.CampusEmailChangeForm",
 }
 ACCOUNT_USER_MODEL_USERNAME_FIELD = None
+# Campus sign-in: a student the campus vouches for is signed up at once, with the verified
+# address and campus ID it sent (accounts.social). An address that already has an account here
+# is joined to the campus identity only after its password is proven (allauth's own flow: log in,
+# then connect), never by the address alone.
+SOCIALACCOUNT_ADAPTER = "accounts.social.CampusSocialAccountAdapter"
+SOCIALACCOUNT_AUTO_SIGNUP = True
+SOCIALACCOUNT_EMAIL_AUTHENTICATION = False
+SOCIALACCOUNT_EMAIL_REQUIRED = True
+SOCIALACCOUNT_STORE_TOKENS = False
+# A GET on a provider's button page shows a confirm step; the buttons post.
+SOCIALACCOUNT_LOGIN_ON_GET = False
 ACCOUNT_LOGIN_METHODS = {"email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
 ACCOUNT_UNIQUE_EMAIL = True

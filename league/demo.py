@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from accounts import roles
 from accounts.models import (
+    CampusSignIn,
     Checkout,
     Eligibility,
     EligibilitySource,
@@ -24,6 +25,7 @@ from accounts.models import (
     EquipmentItem,
     Institution,
     PlayerProfile,
+    Protocol,
     RosterEntry,
     Season,
     User,
@@ -84,6 +86,11 @@ def build_demo(
             timezone="America/Chicago",
             default_venue="Student Union, Games Room (2nd floor)",
             front_desk_location="the Recreation Center front desk",
+        )
+        # The campus sign-in button, with no identity provider behind it: it leads to a page
+        # saying so and how the site admin connects one.
+        CampusSignIn.objects.create(
+            institution=institution, protocol=Protocol.OIDC, button_name="Example State"
         )
         season = current_term(institution)
         password_hash = make_password(DEMO_PASSWORD)  # once: hashing costs ~0.27 s a password

@@ -26,7 +26,8 @@ fi
 
 # The event printables: WeasyPrint renders with Pango; tests turn PDFs into text and PNG with
 # poppler-utils.
-for package in libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core poppler-utils; do
+# Campus sign-in: the tests' SAML identity provider (pysaml2) signs through the xmlsec1 command.
+for package in libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core poppler-utils xmlsec1; do
   if ! dpkg -s "$package" >/dev/null 2>&1; then
     as_root true && apt_install "$package"
   fi

@@ -8,7 +8,7 @@ from ..models import Institution, PlayerProfile, Season, User
 # Importing each module registers its admins: people (institutions, users, profiles),
 # eligibility (seasons and the roster, ID checks, rulings), front_desk (equipment), records
 # (the exports of personal data).
-from . import eligibility, front_desk, people, records  # noqa: F401
+from . import campus_sign_in, eligibility, front_desk, people, records  # noqa: F401
 
 # The drop-downs of every scoped admin offer only the director's institution's rows of these.
 INSTITUTION_PATHS.update(

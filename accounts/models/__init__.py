@@ -12,6 +12,7 @@ Words used here:
   student and season, with where it came from. A director's ruling outranks roster and ID checks.
 """
 
+from .campus_sign_in import CampusSignIn, NoAffiliation, Protocol
 from .eligibility import (
     Eligibility,
     EligibilityEvent,
@@ -29,6 +30,9 @@ from .records import DataExport
 from .sign_in import SignInLink, UserSession
 
 __all__ = [
+    "CampusSignIn",
+    "NoAffiliation",
+    "Protocol",
     "GUEST_NAME_MAX",
     "Checkout",
     "DataExport",

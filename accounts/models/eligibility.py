@@ -106,6 +106,7 @@ class EligibilitySource(models.TextChoices):
     ROSTER = "roster", "Registrar roster"
     ID_CHECK = "id_check", "Picture-ID check at the front desk"
     DIRECTOR = "director", "Director's ruling"
+    CAMPUS = "campus", "The campus's sign-in"
 
 
 class Eligibility(models.Model):

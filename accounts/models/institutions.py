@@ -29,9 +29,9 @@ def validate_regex(value: str) -> None:
 # /<campus>/leagues/, so a campus named one of these would be hidden by the site's page.
 RESERVED_CAMPUS_SLUGS = frozenset(
     {
-        "about", "accounts", "admin", "api", "bench", "desk", "director", "favicon.ico",
-        "help", "home", "leagues", "log-in", "login", "logout", "matches", "media", "privacy",
-        "profile", "ratings", "signup", "slip", "static",
+        "about", "accounts", "admin", "api", "bench", "campus-sign-in", "desk", "director",
+        "favicon.ico", "health", "help", "home", "leagues", "log-in", "login", "logout",
+        "matches", "media", "privacy", "profile", "ratings", "signup", "slip", "static",
     }
 )  # fmt: skip
 

@@ -24,11 +24,15 @@ from ..signals import ruled_ineligible
 MESSAGE_REASON_REQUIRED = "A reason is required."
 
 
-def require_eligible(*, profile: PlayerProfile, season: Season, campus_only: bool = True) -> None:
+def require_eligible(
+    *, profile: PlayerProfile, season: Season, campus_only: bool = True, drawn: bool = False
+) -> None:
     """The one gate on every way into a game (L10): joining, enrolment, the round-robin and
     bracket draws, check-in, scheduling and reporting. Callers pass their league's
     `campus_only`: a league open to visitors (E3, E4) admits guests, who have no campus ID and
-    so no eligibility; students are held to it everywhere."""
+    so no eligibility; students are held to it everywhere. `drawn`: the game is a match already
+    drawn (scheduling, reporting), which goes on for a student sent back to pending because
+    the campus's sign-in stopped calling them a student; only new entries wait."""
     if profile.is_guest:
         if campus_only:
             raise NotEligible(f"{profile.name} is a guest: this league is for students only.")
@@ -39,6 +43,12 @@ def require_eligible(*, profile: PlayerProfile, season: Season, campus_only: boo
         raise NotEligible(f"{profile.user} is not a student of {season.institution}.")
     eligibility = eligibility_of(profile, season)
     if eligibility.status == EligibilityStatus.ELIGIBLE:
+        return
+    if (
+        drawn
+        and eligibility.status == EligibilityStatus.PENDING
+        and eligibility.source == EligibilitySource.CAMPUS
+    ):
         return
     if eligibility.status == EligibilityStatus.INELIGIBLE:
         why = f": {eligibility.reason}" if eligibility.reason else ""

@@ -23,7 +23,7 @@ def fill_campus_and_pin(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("accounts", "0011_campus_slugs"),
+        ("accounts", "0012_campus_slugs"),
         ("league", "0028_pages_wanted"),
     ]
 

@@ -105,6 +105,7 @@ def report_submit(
                 profile=each.player,
                 season=match.league.season,
                 campus_only=match.league.campus_only,
+                drawn=True,
             )
         record_text, record_note = "", ""
         if record is not None:

@@ -41,6 +41,7 @@ def proposal_create(*, actor, match: Match, times: list[datetime], now=None) -> 
                 profile=other.player,
                 season=match.league.season,
                 campus_only=match.league.campus_only,
+                drawn=True,
             )
         times = sorted(set(times))
         if not times:
@@ -99,6 +100,7 @@ def proposal_accept(*, actor, proposal: ScheduleProposal, starts_at: datetime, n
                 profile=other.player,
                 season=match.league.season,
                 campus_only=match.league.campus_only,
+                drawn=True,
             )
         before = snapshot(match, seats)
         proposal.status = ScheduleProposal.Status.ACCEPTED

@@ -69,6 +69,11 @@ EXEMPT = {
     "sign_in_link": "a volunteer's one-time link: names the volunteer to themself",
     "table_timer": "the timer shows the names its own link carries (?names=), nothing stored",
     "favicon": "an icon",
+    "socialaccount_": "django-allauth's campus sign-in pages: they name only the signed-in reader",
+    "openid_connect_": "campus sign-in (OpenID Connect): redirects to and from the campus",
+    "saml_": "campus sign-in (SAML): redirects, our metadata, the campus's answer",
+    "social/": "django-allauth's older addresses of the same pages: redirects",
+    "campus_sign_in": "an institution's campus sign-in button page: names nobody",
 }
 POSTED = {
     "event_table_card": "every refusal of the card form, below",

@@ -382,3 +382,17 @@ def _games_played() -> list[tuple]:
             "match_id", "player_id", "score", "outcome"
         )
     )
+
+
+def test_the_demo_shows_a_campus_sign_in_button_leading_to_a_page_saying_none_is_set_up(demo, db):
+    client = Client()
+    for name in ("account_login", "account_signup"):
+        page = client.get(reverse(name)).content.decode()
+        assert "Sign in with Example State" in page
+    target = reverse("campus_sign_in", args=["example-state"])
+    assert f'href="{target}"' in client.get(reverse("account_login")).content.decode()
+    response = client.get(target)
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "not set up yet" in page
+    assert "client ID and client secret" in page

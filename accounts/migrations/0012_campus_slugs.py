@@ -26,7 +26,7 @@ def rename_reserved(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("accounts", "0010_help_in_plain_words"),
+        ("accounts", "0011_campus_sign_in"),
     ]
 
     operations = [
