@@ -68,6 +68,7 @@ EXEMPT = {
     "sign_in_link": "a volunteer's one-time link: names the volunteer to themself",
     "table_timer": "the timer shows the names its own link carries (?names=), nothing stored",
     "favicon": "an icon",
+    "offline_worker": "the scoring table's service worker: a script that names nobody",
 }
 POSTED = {
     "event_table_card": "every refusal of the card form, below",
