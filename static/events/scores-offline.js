@@ -21,6 +21,8 @@
   var refusedList = box.querySelector("[data-testid=refused-list]");
   var problem = document.getElementById("card-problem");
   var table = form.querySelector("input[name=table]");
+  var signIn = box.querySelector("[data-testid=sign-in-again]");
+  var signedOut = false;
   var waiting = 0;
   var sending = false;
   var stopped = "";
@@ -120,6 +122,7 @@
           " typed under another sign-in wait on this device for it.";
       }
       state.textContent = words;
+      signIn.hidden = !signedOut;
       box.hidden = !(waiting || refused.length || others || stopped);
     });
   }
@@ -184,7 +187,7 @@
       method: "POST", body: body, credentials: "same-origin", headers: { "X-CSRFToken": csrf() }
     }).then(function (response) {
       return response.json().then(function (answer) {
-        if (response.status === 401) { stopped = answer.reason; return false; }
+        if (response.status === 401) { stopped = answer.reason; signedOut = true; return false; }
         if (answer.gone) {
           stopped = answer.reason;
           var event = card.pageUrl.replace(/rounds\/\d+\/scores\/$/, "");
@@ -209,6 +212,7 @@
     if (sending) return;
     sending = true;
     stopped = "";
+    signedOut = false;
     store.all().then(function (cards) {
       var mine = cards.filter(function (card) { return card.user === user && card.state === "waiting"; });
       return mine.reduce(function (going, card) {
@@ -219,6 +223,17 @@
     }).catch(function () { /* try again later */ }).then(function () {
       sending = false;
       render();
+    });
+  }
+
+  // Signing out clears what this device kept: say so first if cards still wait.
+  var logOut = document.getElementById("log-out");
+  if (logOut) {
+    logOut.addEventListener("submit", function (event) {
+      if (waiting && !window.confirm(
+        (waiting === 1 ? "1 card has" : waiting + " cards have") + " not been sent yet: " +
+        "signing out removes them from this device. Sign out anyway?"
+      )) event.preventDefault();
     });
   }
 

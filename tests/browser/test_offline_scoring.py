@@ -23,7 +23,7 @@ from events.models import SentCard
 from league.models import League, Round
 from matches.models import AuditEvent, Match, MatchStatus
 from tests.browser import DESKTOP, PHONE, log_in, shoot
-from tests.support import rounds_started
+from tests.support import PASSWORD, rounds_started
 
 pytestmark = pytest.mark.browser
 
@@ -295,3 +295,30 @@ def test_e3_the_projector_says_since_when_it_is_stale_keeps_its_standings_and_ca
     expect(stale).to_be_hidden()
     expect(page.get_by_test_id("leaders-slide")).to_contain_text("477")
     page.wait_for_load_state("networkidle")
+
+
+def test_e3_cards_typed_offline_wait_for_the_next_sign_in_on_the_device_and_are_sent_then(
+    browser, server, season, director, tmp_path
+):
+    league = fest(season, tmp_path, entrants=8)
+    page = scoring_page(browser, server, director.user, viewport=PHONE)
+    unreachable(page, server)
+    type_card(page, 3, [420, 380])
+    expect(waiting(page)).to_have_text("1 card waiting to send")
+    page.context.clear_cookies(name="sessionid")  # the sign-in ended meanwhile
+    server.start()
+    expect(page.get_by_test_id("cards-state")).to_contain_text(
+        "Your sign-in has ended. The cards stay on this device", timeout=30_000
+    )
+    expect(waiting(page)).to_have_text("1 card waiting to send")
+    shoot(page, "offline-signed-out-phone")
+    page.get_by_role("link", name="Sign in again").click()
+    page.get_by_label("Email").fill(director.user.email)
+    page.get_by_label("Password").fill(PASSWORD)
+    with page.expect_response(lambda response: response.url.endswith("/send/")) as sent:
+        page.get_by_role("button", name="Log in").click()  # back to the scoring table
+    assert sent.value.json()["outcome"] == "counted"
+    expect(page.locator("#offline-cards")).to_be_hidden()
+    table = Match.objects.get(round__league=league, round__number=1, table=3)
+    assert table.status == MatchStatus.CONFIRMED
+    assert [seat.score for seat in table.seats.order_by("order")] == [420, 380]
