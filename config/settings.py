@@ -78,6 +78,8 @@ MIDDLEWARE = [
     "accounts.naming.ReaderMiddleware",
     # Cache-Control on what belongs to a person (after the user is known).
     "core.middleware.PrivateResponsesMiddleware",
+    # Signing out clears the scoring table's offline copies and cards from the device.
+    "core.middleware.ClearDeviceAtSignOutMiddleware",
     "core.middleware.CampusTimeMiddleware",
     # X-Robots-Tag: noindex unless a page names nobody or its league opted in (P3).
     "core.middleware.NoIndexMiddleware",

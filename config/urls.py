@@ -4,6 +4,7 @@ from django.urls import include, path, register_converter
 from django.views.generic import RedirectView
 
 from accounts import views as accounts_views
+from events.views import offline as event_offline
 from events.views import slips as event_slips
 from league import views as league_views
 from league.addresses import LeagueAddressConverter
@@ -26,6 +27,8 @@ register_converter(LeagueAddressConverter, "league")
 
 urlpatterns = [
     path("favicon.ico", FaviconRedirect.as_view()),
+    # The scoring table's service worker: served from the root, its scope covers the events.
+    path("offline-worker.js", event_offline.offline_worker, name="offline_worker"),
     path("admin/", admin.site.urls),
     # Before allauth's own: the signup that turns a campus ID taken at the last moment into a message.
     path("accounts/signup/", accounts_views.signup, name="account_signup"),

@@ -183,6 +183,27 @@ class PrivateResponsesMiddleware:
         return response
 
 
+class ClearDeviceAtSignOutMiddleware:
+    """Signing out clears what this site kept on the device (``Clear-Site-Data``): the scoring
+    table's copy of its pages and the cards it kept while offline (issue 52), with the
+    service worker that served them. The next person on a shared phone finds none of it."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        match = getattr(request, "resolver_match", None)
+        if (
+            request.method == "POST"
+            and match is not None
+            and match.url_name == "account_logout"
+            and response.status_code in (200, 302, 303)
+        ):
+            response["Clear-Site-Data"] = '"cache", "storage"'
+        return response
+
+
 # Pages a search engine may index whatever the leagues say: they name no player.
 INDEXABLE_PATHS = {"/", "/leagues/", "/accounts/login/", "/accounts/signup/"}
 

@@ -4,16 +4,17 @@ checked in, the next round and the round's clock; each page reads the event thro
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import cached_property
 
 from django.core.exceptions import ObjectDoesNotExist
-from django.db.models import Count, Q
+from django.db.models import Count, F, Q
 
 from events.leaderboard import BoardEntrant, BoardTable, Leaderboard, leaderboard
 from events.models import (
     AssistSale,
     RoundCards,
+    SentCard,
     TableCard,
     event_of_league,
 )
@@ -279,6 +280,19 @@ def _played_tables(round_: Round):
         Match.objects.filter(round=round_)
         .exclude(status=MatchStatus.BYE)
         .prefetch_related("seats__player__user")
+    )
+
+
+def late_cards(round_: Round) -> list[SentCard]:
+    """The round's cards that devices sent more than a minute after they were typed (kept
+    offline meanwhile), and every card refused, by device then arrival: the director's list."""
+    return list(
+        SentCard.objects.filter(round=round_)
+        .filter(
+            Q(arrived_at__gt=F("typed_at") + timedelta(minutes=1))
+            | Q(outcome=SentCard.Outcome.REFUSED)
+        )
+        .order_by("device", "arrived_at")
     )
 
 

@@ -7,6 +7,7 @@ from django.urls import path
 from .views import (
     assists,
     door,
+    offline,
     printables,
     public,
     rounds,
@@ -39,6 +40,11 @@ urlpatterns = [
     path("<league:address>/rounds/<int:number>/close/", rounds.event_close, name="event_close"),
     path("<league:address>/rounds/<int:number>/start/", rounds.event_start, name="event_start"),
     path("<league:address>/rounds/<int:number>/scores/", scoring.event_scores, name="event_scores"),
+    path(
+        "<league:address>/rounds/<int:number>/scores/send/",
+        offline.event_scores_send,
+        name="event_scores_send",
+    ),
     path(
         "<league:address>/rounds/<int:number>/print/<str:kind>.pdf",
         printables.event_print,

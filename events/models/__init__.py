@@ -23,8 +23,10 @@ from .event import (
     event_of_league,
 )
 from .self_entry import CardConfirmation, CodeAttempt, EntrantSlip, RoundSelfEntry, TableCard
+from .sent_cards import SentCard
 
 __all__ = [
+    "SentCard",
     "AssistItem",
     "AssistSale",
     "CardConfirmation",

@@ -12,6 +12,7 @@
 - `table_cards`: the players' own card at their table (S1–S4): entered by the scorekeeper,
   confirmed by the other seats (login or their own slip)
 - `slips`: each entrant's slip, their own proof for the whole event (S4)
+- `sent_cards`: a card a scoring table's page sent from its device, counted once per key
 - `card_settling`: the scoring table's side of it (S2, S3, S5): counting a version, a typed
   card meeting the players' versions, counting confirmed cards when time is up, the switch
 
@@ -59,6 +60,7 @@ from .rounds import (
     pair_event_round,
     round_start_early,
 )
+from .sent_cards import CardRefused, card_send
 from .slips import live_slip, slip_mail, slip_of, slip_print_again, slips_of
 from .swaps import SwapNeedsConfirming, swap_players
 from .table_cards import SeatProof, WrongCode, table_card_confirm, table_card_enter
@@ -71,6 +73,8 @@ from .volunteers import (
 )
 
 __all__ = [
+    "CardRefused",
+    "card_send",
     "AlreadyPaired",
     "AssistError",
     "EntrantDetails",

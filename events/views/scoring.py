@@ -152,6 +152,21 @@ def _card_for_seats(
     return seen, scores
 
 
+def _checked_card(
+    form: ScoreCardForm, round_: Round, numbers: dict[int, int]
+) -> tuple[Match, list[int], list[int]] | None:
+    """The card's table, its players and its scores in seat order, once the form is valid and
+    the card fits who sits at the table; None with the form's errors otherwise."""
+    if not form.is_valid():
+        return None
+    table = selectors.scoring_table(round_, form.cleaned_data["table"])
+    if table is None:
+        form.add_error("table", f"Round {round_.number} has no table {form.cleaned_data['table']}.")
+        return None
+    card = _card_for_seats(form, table, round_, numbers)
+    return None if card is None else (table, *card)
+
+
 def _seating(tables, numbers: dict[int, int]) -> dict[str, dict]:
     """Who sits at each table (seat order), named as staff read names (P2), and its scores once
     final: the page's labels, its script's and a refused card's."""
@@ -231,6 +246,7 @@ def _scoring_context(
         "self_entry": self_entry,
         "self_entry_open": self_entry and self_entry_open(league, round_),
         "board": board,
+        "late_cards": selectors.late_cards(round_) if is_director else [],
     }
 
 
@@ -266,55 +282,49 @@ def event_scores(request: HttpRequest, address: LeagueAddress, number: int) -> H
     # A score refused names its seat as the page does (the table typed, before it is read).
     labels = _seat_labels(_seating(tables, numbers), request.POST.get("table"))
     form = ScoreCardForm(request.POST, labels=labels)
-    if form.is_valid():
-        table = selectors.scoring_table(round_, form.cleaned_data["table"])
-        card = None
-        if table is None:
-            form.add_error("table", f"Round {number} has no table {form.cleaned_data['table']}.")
+    checked = _checked_card(form, round_, numbers)
+    if checked is not None:
+        table, players, scores = checked
+        try:
+            services.card_enter(
+                actor=request.user,
+                match=table,
+                scores=scores,
+                players=players,
+                ended_by=form.cleaned_data["ended_by"],
+                override_reason=form.cleaned_data["override_reason"],
+                unusual_confirmed=True,  # the card is what the table signed
+                before_start_confirmed=form.cleaned_data["before_start"],
+            )
+        except RoundNotBegun as early:
+            form.add_error(None, early.message)
+            form.ask_before_start = True
+        except CardConflict as conflict:
+            form.add_error(
+                None,
+                f"{conflict.facts}. "
+                + (
+                    "To replace it, give the reason under “How it ended, or a correction” "
+                    "and enter the card again."
+                    if is_director
+                    else "Nothing was entered: only the director can replace a result, "
+                    "so call them over with the card."
+                ),
+            )
+        except DomainError as error:
+            form.add_error(None, error.message)
+        except Match.DoesNotExist:
+            form.add_error(
+                None,
+                f"Round {number} was just paired again: check table "
+                f"{form.cleaned_data['table']}'s players and enter the card again.",
+            )
         else:
-            card = _card_for_seats(form, table, round_, numbers)
-        if card is not None:
-            players, scores = card
-            try:
-                services.card_enter(
-                    actor=request.user,
-                    match=table,
-                    scores=scores,
-                    players=players,
-                    ended_by=form.cleaned_data["ended_by"],
-                    override_reason=form.cleaned_data["override_reason"],
-                    unusual_confirmed=True,  # the card is what the table signed
-                    before_start_confirmed=form.cleaned_data["before_start"],
-                )
-            except RoundNotBegun as early:
-                form.add_error(None, early.message)
-                form.ask_before_start = True
-            except CardConflict as conflict:
-                form.add_error(
-                    None,
-                    f"{conflict.facts}. "
-                    + (
-                        "To replace it, give the reason under “How it ended, or a correction” "
-                        "and enter the card again."
-                        if is_director
-                        else "Nothing was entered: only the director can replace a result, "
-                        "so call them over with the card."
-                    ),
-                )
-            except DomainError as error:
-                form.add_error(None, error.message)
-            except Match.DoesNotExist:
-                form.add_error(
-                    None,
-                    f"Round {number} was just paired again: check table "
-                    f"{form.cleaned_data['table']}'s players and enter the card again.",
-                )
-            else:
-                messages.success(
-                    request,
-                    f"Table {table.table}: {'–'.join(map(str, scores))} entered.",
-                )
-                return redirect(reverse("event_scores", args=[league, number]))
+            messages.success(
+                request,
+                f"Table {table.table}: {'–'.join(map(str, scores))} entered.",
+            )
+            return redirect(reverse("event_scores", args=[league, number]))
     return render(
         request,
         "events/scores.html",

@@ -74,6 +74,7 @@ EXEMPT = {
     "saml_": "campus sign-in (SAML): redirects, our metadata, the campus's answer",
     "social/": "django-allauth's older addresses of the same pages: redirects",
     "campus_sign_in": "an institution's campus sign-in button page: names nobody",
+    "offline_worker": "the scoring table's service worker: a script that names nobody",
 }
 POSTED = {
     "event_table_card": "every refusal of the card form, below",

@@ -1,0 +1,83 @@
+{% load static %}// The scoring table's service worker (issue 52). It acts on the scoring tables' pages only (a
+// round's "…/rounds/N/scores/"): each is fetched from the network when it can be, and the copy
+// kept on the device is what loads while the hall is offline; a card posted while the server
+// cannot be reached is kept with the page's other waiting cards (card-store.js) and the page
+// loads again from its copy, listing it. Every other page and request passes straight through.
+"use strict";
+importScripts("{% static 'events/card-store.js' %}");
+var PAGES = self.CardStore.PAGES;
+var SCORING = /\/rounds\/\d+\/scores\/$/;
+var ASSETS = [
+  "{% static 'css/site.css' %}",
+  "{% static 'favicon.svg' %}",
+  "{% static 'events/card-store.js' %}",
+  "{% static 'events/scores.js' %}",
+  "{% static 'events/scores-offline.js' %}"
+];
+
+self.addEventListener("install", function (event) {
+  event.waitUntil(caches.open(PAGES).then(function (cache) { return cache.addAll(ASSETS); }));
+  self.skipWaiting();
+});
+
+self.addEventListener("activate", function (event) {
+  event.waitUntil(self.clients.claim());
+});
+
+function page(request) {
+  return fetch(request).then(function (response) {
+    return caches.open(PAGES).then(function (cache) {
+      if (response.ok && response.type === "basic" && !response.redirected) {
+        return cache.put(request.url, response.clone()).then(function () { return response; });
+      }
+      if (response.status === 404 || response.status === 403) {
+        // The table is no longer this person's: forget its page and the cards kept for it.
+        return cache.delete(request.url).then(function () {
+          return self.CardStore.forget(request.url);
+        }).then(function () { return response; });
+      }
+      return response;
+    });
+  }, function () {
+    return caches.match(request.url).then(function (kept) {
+      return kept || new Response(
+        "This page was not kept on this device: it opens again when the connection is back.",
+        { status: 503, headers: { "Content-Type": "text/plain; charset=utf-8" } }
+      );
+    });
+  });
+}
+
+function postOrKeep(request) {
+  var copy = request.clone();
+  return fetch(request).catch(function () {
+    return copy.formData().then(function (data) {
+      return self.CardStore.put(self.CardStore.fromForm(data, request.url));
+    }).then(function () { return Response.redirect(request.url, 303); });
+  });
+}
+
+function asset(request) {
+  return fetch(request).then(function (response) {
+    if (!response.ok) return response;
+    var copy = response.clone();
+    return caches.open(PAGES).then(function (cache) {
+      return cache.put(request, copy);
+    }).then(function () { return response; });
+  }, function () {
+    return caches.match(request).then(function (kept) { return kept || Response.error(); });
+  });
+}
+
+self.addEventListener("fetch", function (event) {
+  var request = event.request;
+  var url = new URL(request.url);
+  if (url.origin !== self.location.origin || url.search) return;
+  if (SCORING.test(url.pathname) && request.method === "GET") {
+    event.respondWith(page(request));
+  } else if (SCORING.test(url.pathname) && request.method === "POST" && request.mode === "navigate") {
+    event.respondWith(postOrKeep(request));
+  } else if (request.method === "GET" && ASSETS.indexOf(url.pathname) >= 0) {
+    event.respondWith(asset(request));
+  }
+});
