@@ -105,7 +105,9 @@ def main() -> None:
             )
             if found.returncode:
                 sys.exit(found.stderr)
-            print(json.dumps({"players": int(size), "queries": json.loads(found.stdout)}))
+            # The last line: seeding or a warning may have printed before it.
+            counts = json.loads(found.stdout.strip().splitlines()[-1])
+            print(json.dumps({"players": int(size), "queries": counts}))
         finally:
             drop(database)
 
