@@ -23,7 +23,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from harness import PY, ROOT, TEN_TIMES, admin, env, exists, fresh_copy, say
+from harness import DATA_VERSION, PY, ROOT, TEN_TIMES, admin, env, exists, fresh_copy, say
 from pages import SETUP_LOAD, free_port, require_signed_in, wait_for, wrk
 
 
@@ -74,7 +74,8 @@ def main() -> int:
     options = parser.parse_args()
 
     size = TEN_TIMES if options.ten_times else {"players": 20000, "leagues": 200}
-    name = f"bench_tpl_v3_{size['players']}_{size['leagues']}"
+    # The template `make bench` builds (harness.template names it).
+    name = f"bench_tpl_{DATA_VERSION}_{size['players']}_{size['leagues']}"
     name += "_500000_c100" if options.ten_times else "_200000"
     if not exists(name):
         raise SystemExit(f"no template {name}: build it with make bench first")
