@@ -1,18 +1,22 @@
-{% load static %}// The scoring table's service worker (issue 52). It acts on the scoring tables' pages only (a
-// round's "…/rounds/N/scores/"): each is fetched from the network when it can be, and the copy
-// kept on the device is what loads while the hall is offline; a card posted while the server
-// cannot be reached is kept with the page's other waiting cards (card-store.js) and the page
-// loads again from its copy, listing it. Every other page and request passes straight through.
+{% load static %}// The event's service worker (issue 52). It acts on the scoring tables' pages (a round's
+// "…/rounds/N/scores/") and the tables' own pages ("…/rounds/N/tables/T/") only: each is
+// fetched from the network when it can be, and the copy kept on the device is what loads while
+// the hall is offline; a card (or a table's confirmation) posted while the server cannot be
+// reached is kept with the page's other waiting cards (card-store.js) and the page loads again
+// from its copy, listing it. Every other page and request passes straight through.
 "use strict";
 importScripts("{% static 'events/card-store.js' %}");
 var PAGES = self.CardStore.PAGES;
 var SCORING = /\/rounds\/\d+\/scores\/$/;
+var TABLE = /\/rounds\/\d+\/tables\/\d+\/$/;
+var TABLE_POST = /\/rounds\/\d+\/tables\/\d+\/(card|confirm)\/$/;
 var ASSETS = [
   "{% static 'css/site.css' %}",
   "{% static 'favicon.svg' %}",
   "{% static 'events/card-store.js' %}",
   "{% static 'events/scores.js' %}",
-  "{% static 'events/scores-offline.js' %}"
+  "{% static 'events/scores-offline.js' %}",
+  "{% static 'events/table-offline.js' %}"
 ];
 
 self.addEventListener("install", function (event) {
@@ -48,12 +52,13 @@ function page(request) {
   });
 }
 
-function postOrKeep(request) {
+// `pageUrl`: the page the form belongs to, which loads again listing what was kept.
+function postOrKeep(request, pageUrl) {
   var copy = request.clone();
   return fetch(request).catch(function () {
     return copy.formData().then(function (data) {
-      return self.CardStore.put(self.CardStore.fromForm(data, request.url));
-    }).then(function () { return Response.redirect(request.url, 303); });
+      return self.CardStore.put(self.CardStore.fromForm(data, pageUrl));
+    }).then(function () { return Response.redirect(pageUrl, 303); });
   });
 }
 
@@ -73,10 +78,13 @@ self.addEventListener("fetch", function (event) {
   var request = event.request;
   var url = new URL(request.url);
   if (url.origin !== self.location.origin || url.search) return;
-  if (SCORING.test(url.pathname) && request.method === "GET") {
+  var navigatePost = request.method === "POST" && request.mode === "navigate";
+  if ((SCORING.test(url.pathname) || TABLE.test(url.pathname)) && request.method === "GET") {
     event.respondWith(page(request));
-  } else if (SCORING.test(url.pathname) && request.method === "POST" && request.mode === "navigate") {
-    event.respondWith(postOrKeep(request));
+  } else if (SCORING.test(url.pathname) && navigatePost) {
+    event.respondWith(postOrKeep(request, request.url));
+  } else if (TABLE_POST.test(url.pathname) && navigatePost) {
+    event.respondWith(postOrKeep(request, request.url.replace(/(card|confirm)\/$/, "")));
   } else if (request.method === "GET" && ASSETS.indexOf(url.pathname) >= 0) {
     event.respondWith(asset(request));
   }
