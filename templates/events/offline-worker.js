@@ -24,8 +24,32 @@ self.addEventListener("install", function (event) {
   self.skipWaiting();
 });
 
+// A table's page kept on a phone goes two days after its last online visit, with whatever
+// was kept for it: as long as a phone remembers a slip, so a guest's phone, which never signs
+// out, does not keep the table's names after the event.
+var TABLE_KEPT_MS = 2 * 24 * 60 * 60 * 1000;
+
+function prune() {
+  return caches.open(PAGES).then(function (cache) {
+    return cache.keys().then(function (requests) {
+      return Promise.all(requests.map(function (request) {
+        if (!TABLE.test(new URL(request.url).pathname)) return null;
+        return cache.match(request).then(function (kept) {
+          var when = kept ? Date.parse(kept.headers.get("Date") || "") : NaN;
+          if (Date.now() - when > TABLE_KEPT_MS) {
+            return cache.delete(request).then(function () {
+              return self.CardStore.forget(request.url);
+            });
+          }
+          return null;
+        });
+      }));
+    });
+  });
+}
+
 self.addEventListener("activate", function (event) {
-  event.waitUntil(self.clients.claim());
+  event.waitUntil(self.clients.claim().then(prune));
 });
 
 function page(request) {
@@ -77,7 +101,9 @@ function asset(request) {
 self.addEventListener("fetch", function (event) {
   var request = event.request;
   var url = new URL(request.url);
-  if (url.origin !== self.location.origin || url.search) return;
+  if (url.origin !== self.location.origin) return;
+  if (request.mode === "navigate") event.waitUntil(prune());
+  if (url.search) return;
   var navigatePost = request.method === "POST" && request.mode === "navigate";
   if ((SCORING.test(url.pathname) || TABLE.test(url.pathname)) && request.method === "GET") {
     event.respondWith(page(request));

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from events.models import SentCard, TableCard
 from matches.models import AuditEvent, MatchStatus
 from tests.browser import PHONE, shoot, signed_in
-from tests.browser.test_offline_scoring import Server, unreachable
+from tests.browser.test_offline_scoring import KEPT, Server, unreachable, until
 from tests.events.self_entry_support import seats_of, self_entry_event, slip_of_seat, tables
 
 pytestmark = pytest.mark.browser
@@ -37,10 +37,7 @@ def phone_of(browser, hall, seat):
         expect(page.get_by_test_id("slip-entrant")).to_be_visible()
     page.goto(hall.url + reverse("event_table", args=["fest", 1, seat.match.table]))
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
-    page.wait_for_function(
-        "() => caches.open('scoring-pages-v1').then(cache => cache.keys())"
-        ".then(kept => kept.some(request => request.url === location.href))"
-    )
+    until(page, KEPT, page.url)
     return page
 
 
@@ -105,3 +102,30 @@ def test_e3_s2_a_card_entered_and_confirmed_offline_survives_a_reload_and_counts
         (SentCard.Kind.TABLE_CARD, SentCard.Outcome.SAVED),
         (SentCard.Kind.TABLE_CONFIRM, SentCard.Outcome.COUNTED),
     ]
+
+
+def test_e3_a_guests_phone_keeps_its_tables_page_two_days_after_its_last_visit_only(
+    browser, hall, season, tmp_path
+):
+    """A guest's phone never signs out: its copy of the table's page (the players' names) goes
+    two days after its last online visit, as the phone's memory of the slip does."""
+    league = self_entry_event(season, tmp_path, seats=2, entrants=2, students=0)
+    match = tables(league)[0]
+    phone = phone_of(browser, hall, seats_of(match)[1])
+    table_url = phone.url
+    phone.goto(hall.url + reverse("event_round", args=["fest", 1]))
+    phone.wait_for_load_state("load")
+    assert phone.evaluate(KEPT, table_url) is True  # a fresh copy stays
+
+    # Its last visit was three days ago.
+    phone.evaluate(
+        """url => caches.open('scoring-pages-v1').then(cache => cache.match(url).then(found =>
+            found.text().then(body => cache.put(url, new Response(body, {headers: {
+              'Content-Type': 'text/html; charset=utf-8',
+              'Date': new Date(Date.now() - 3 * 24 * 3600 * 1000).toUTCString()
+            }})))))""",
+        table_url,
+    )
+    assert phone.evaluate(KEPT, table_url) is True
+    phone.goto(hall.url + reverse("event_round", args=["fest", 1]))
+    until(phone, KEPT, table_url, wanted=False)
