@@ -78,7 +78,8 @@
   function check(form) {
     var seat = form.querySelector("select[name=seat]");
     var code = form.querySelector("input[name=code]");
-    if (seat && !form.querySelector(".acting-as") && !seat.value && !(code && code.value.trim())) {
+    var known = form.querySelector(".acting-as") || box.getAttribute("data-me");
+    if (seat && !known && !seat.value && !(code && code.value.trim())) {
       return "Choose your seat.";
     }
     if (!isCard(form)) return "";
@@ -86,9 +87,12 @@
     for (var i = 0; i < inputs.length; i += 1) {
       var value = inputs[i].value.trim();
       var number = Number(value);
-      if (!/^-?\d+$/.test(value) || number < -100 || number > 1500) {
+      var low = Number(inputs[i].min || -100);
+      var high = Number(inputs[i].max || 1500);
+      if (!/^-?\d+$/.test(value) || number < low || number > high) {
         var label = form.querySelector("label[for='" + inputs[i].id + "']");
-        return (label ? label.textContent : "Each seat") + ": type a score between -100 and 1500.";
+        return (label ? label.textContent : "Each seat") + ": type a score between " + low +
+          " and " + high + ".";
       }
     }
     return "";
@@ -160,11 +164,11 @@
 
   forms.forEach(function (form) {
     form.addEventListener("submit", function (event) {
-      var wrong = check(form);
-      if (wrong) { event.preventDefault(); problem.textContent = wrong; return; }
       stamp(form);
       if (navigator.onLine && !waiting && !stopped) return; // the worker keeps it if the post fails
       event.preventDefault();
+      var wrong = check(form);
+      if (wrong) { problem.textContent = wrong; return; }
       keep(form);
     });
   });

@@ -8,6 +8,7 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
+from events import services as events
 from events.models import SentCard, TableCard
 from matches.models import AuditEvent, MatchStatus
 from tests.browser import PHONE, shoot, signed_in
@@ -63,6 +64,15 @@ def test_e3_s2_a_card_entered_and_confirmed_offline_survives_a_reload_and_counts
     first.reload()  # served by the worker from the phone's copy
     expect(waiting(first)).to_have_text("1 waiting to send")
     expect(first.get_by_test_id("table-waiting-list")).to_contain_text("Your card 412–377")
+    # With a card waiting, the page checks and keeps the next itself: a score out of range stays.
+    form = first.locator("details.enter-card form")
+    form.locator('input[name="score_1"]').fill("2000")
+    form.locator('input[name="score_2"]').fill("377")
+    form.get_by_role("button", name="Enter our card").click()
+    expect(first.get_by_test_id("table-problem")).to_contain_text(
+        "type a score between -100 and 1500"
+    )
+    expect(waiting(first)).to_have_text("1 waiting to send")
     shoot(first, "offline-table-card-waiting-phone")
     assert not TableCard.objects.filter(match=match).exists()
 
@@ -129,3 +139,29 @@ def test_e3_a_guests_phone_keeps_its_tables_page_two_days_after_its_last_visit_o
     assert phone.evaluate(KEPT, table_url) is True
     phone.goto(hall.url + reverse("event_round", args=["fest", 1]))
     until(phone, KEPT, table_url, wanted=False)
+
+
+def test_e3_s5_a_card_entered_offline_after_self_entry_closed_comes_back_with_the_reason(
+    browser, hall, season, director, tmp_path
+):
+    league = self_entry_event(season, tmp_path, seats=2, entrants=2, students=0)
+    match = tables(league)[0]
+    keeper = phone_of(browser, hall, seats_of(match)[0])
+    unreachable(keeper, hall)
+    form = keeper.locator("details.enter-card form")
+    form.locator('input[name="score_1"]').fill("401")
+    form.locator('input[name="score_2"]').fill("388")
+    form.get_by_role("button", name="Enter our card").click()
+    expect(waiting(keeper)).to_have_text("1 waiting to send")
+    # Meanwhile the director closed self-entry for the round on the laptop.
+    events.self_entry_close(actor=director.user, round=match.round, closed=True)
+    hall.start()
+    refused = keeper.get_by_test_id("table-refused-list").locator("li")
+    expect(refused).to_have_count(1, timeout=60_000)
+    expect(refused).to_contain_text("Your card 401–388 was not taken.")
+    expect(refused).to_contain_text("are entered at the scoring table")
+    expect(waiting(keeper)).to_have_text("1 not taken")
+    shoot(keeper, "offline-table-card-refused-phone")
+    assert not TableCard.objects.filter(match=match).exists()
+    refused.get_by_role("button", name="Dismiss").click()
+    expect(refused).to_have_count(0)
