@@ -287,7 +287,7 @@ def late_cards(round_: Round) -> list[SentCard]:
     """The round's cards that devices sent more than a minute after they were typed (kept
     offline meanwhile), and every card refused, by device then arrival: the director's list."""
     return list(
-        SentCard.objects.filter(round=round_)
+        SentCard.objects.filter(round=round_, kind=SentCard.Kind.SCORING)
         .filter(
             Q(arrived_at__gt=F("typed_at") + timedelta(minutes=1))
             | Q(outcome=SentCard.Outcome.REFUSED)

@@ -66,6 +66,11 @@ urlpatterns = [
         name="event_table_confirm",
     ),
     path(
+        "<league:address>/rounds/<int:number>/tables/<int:table>/send/",
+        offline.event_table_send,
+        name="event_table_send",
+    ),
+    path(
         "<league:address>/rounds/<int:number>/tables/<int:table>/count/",
         table_cards.event_table_count,
         name="event_table_count",

@@ -12,15 +12,24 @@ from league.models import Round
 
 class SentCard(models.Model):
     """One card typed at a scoring table and sent by the page's script: counted, the same as the
-    table already had, or refused with the reason said to the volunteer. ``typed_at`` is the
+    table already had, or refused with the reason said to the volunteer. A table's own page
+    sends its players' cards and confirmations the same way (``kind``; ``sent_by`` is empty for
+    a player known by their slip), saved until the other seats confirm, or counted. ``typed_at`` is the
     device's own clock (it may be wrong); ``arrived_at`` the server's."""
 
     class Outcome(models.TextChoices):
         COUNTED = "counted", "Counted"
         SAME = "same", "Already counted: the same scores"
+        SAVED = "saved", "Saved: waiting for the other seats"
         REFUSED = "refused", "Refused"
 
+    class Kind(models.TextChoices):
+        SCORING = "scoring", "A card typed at the scoring table"
+        TABLE_CARD = "card", "A card a player entered at their table"
+        TABLE_CONFIRM = "confirm", "A player's confirmation of their table's card"
+
     key = models.UUIDField(unique=True, help_text="Made by the page when the card was typed.")
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.SCORING)
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="sent_cards")
     table = models.PositiveIntegerField()
     sent_by = models.ForeignKey(

@@ -12,7 +12,8 @@
 - `table_cards`: the players' own card at their table (S1–S4): entered by the scorekeeper,
   confirmed by the other seats (login or their own slip)
 - `slips`: each entrant's slip, their own proof for the whole event (S4)
-- `sent_cards`: a card a scoring table's page sent from its device, counted once per key
+- `sent_cards`: a card a scoring table's page sent from its device, counted once per key (and
+  a table's card or confirmation a player's phone sent, acted on once per key)
 - `card_settling`: the scoring table's side of it (S2, S3, S5): counting a version, a typed
   card meeting the players' versions, counting confirmed cards when time is up, the switch
 
@@ -60,7 +61,7 @@ from .rounds import (
     pair_event_round,
     round_start_early,
 )
-from .sent_cards import CardRefused, card_send
+from .sent_cards import CardRefused, card_send, table_send
 from .slips import live_slip, slip_mail, slip_of, slip_print_again, slips_of
 from .swaps import SwapNeedsConfirming, swap_players
 from .table_cards import SeatProof, WrongCode, table_card_confirm, table_card_enter
@@ -75,6 +76,7 @@ from .volunteers import (
 __all__ = [
     "CardRefused",
     "card_send",
+    "table_send",
     "AlreadyPaired",
     "AssistError",
     "EntrantDetails",

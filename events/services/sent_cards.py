@@ -69,3 +69,62 @@ def card_send(
             sent.outcome = SentCard.Outcome.COUNTED if counted else SentCard.Outcome.SAME
         sent.save(update_fields=["outcome", "reason"])
     return sent
+
+
+def table_send(
+    *,
+    user,
+    round,
+    key: UUID,
+    kind: str,
+    device: str,
+    typed_at,
+    table: int,
+    scores: list[int],
+    act: Callable,
+    now=None,
+):
+    """A table's card or a confirmation a player's phone kept offline and sent (issue 52),
+    acted on once per key. `act(now)` is the table-card service (which proves the seat and
+    locks the table) and returns the table's card; a refusal it raises is kept with the send,
+    after any code attempt it kept. Returns the send's row and, on its first arrival, the
+    card (None when the key was sent before: the same answer, nothing changed)."""
+    now = now or timezone.now()
+    sender = user if getattr(user, "is_authenticated", False) else None
+    with transaction.atomic():
+        SentCard.objects.bulk_create(
+            [
+                SentCard(
+                    key=key,
+                    kind=kind,
+                    round=round,
+                    table=table,
+                    sent_by=sender,
+                    device=device,
+                    scores=scores,
+                    typed_at=typed_at,
+                    arrived_at=now,
+                )
+            ],
+            ignore_conflicts=True,
+        )
+        sent = SentCard.objects.select_for_update().get(key=key)
+        if (sent.kind, sent.round_id, sent.table, sent.sent_by_id) != (
+            kind,
+            round.pk,
+            table,
+            getattr(sender, "pk", None),
+        ):
+            raise EventError("This card's key belongs to another card: enter it again.")
+        if sent.outcome:
+            return sent, None  # sent before: the same answer, nothing changed
+        card = None
+        try:
+            card = act(now)
+        except DomainError as refusal:
+            sent.outcome, sent.reason = SentCard.Outcome.REFUSED, str(refusal.message)[:600]
+        else:
+            counted = card.state == card.State.COUNTED
+            sent.outcome = SentCard.Outcome.COUNTED if counted else SentCard.Outcome.SAVED
+        sent.save(update_fields=["outcome", "reason"])
+    return sent, card

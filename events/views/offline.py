@@ -12,8 +12,11 @@ from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
 from events import selectors, services
+from events.models import SentCard
 from events.services.cards import RoundNotBegun
-from events.views.access import round_of, scorer_event_of
+from events.views import table_cards
+from events.views.access import event_of, round_of, scorer_event_of
+from events.views.phone import keep_device, remember
 from events.views.scoring import ScoreCardForm, _checked_card, _seat_labels, _seating
 from league.addresses import LeagueAddress
 from matches.models import Match
@@ -139,3 +142,102 @@ def offline_worker(request: HttpRequest) -> HttpResponse:
     )
     response["Cache-Control"] = "no-cache"
     return response
+
+
+TABLE_GONE = (
+    "This table's page is no longer open to this phone: what it kept for the table was "
+    "removed. Give your card to the scoring table."
+)
+
+
+class TableSendForm(SentCardForm):
+    """What a table's page adds to a card or confirmation it kept: which of the two it is, and
+    the table (its match) the page showed, so a table paired again meanwhile is refused."""
+
+    kind = forms.ChoiceField(
+        choices=[(SentCard.Kind.TABLE_CARD, "card"), (SentCard.Kind.TABLE_CONFIRM, "confirm")]
+    )
+    match = forms.IntegerField(min_value=1)
+
+
+@require_POST
+def event_table_send(
+    request: HttpRequest, address: LeagueAddress, number: int, table: int
+) -> HttpResponse:
+    """A table's card or a confirmation a player's phone kept offline (issue 52), acted on once
+    per key however often it is sent, through the table-card service: the seat proved by the
+    login or a slip this phone remembers (S4), as when it is sent from the page's form.
+    Answers in JSON: the outcome and, for a refusal, its reason."""
+    try:
+        league = event_of(request, address)
+        round_ = round_of(league, number)
+    except Http404:
+        return JsonResponse({"gone": True, "reason": TABLE_GONE}, status=403)
+    sent_form = TableSendForm(request.POST)
+    if not sent_form.is_valid():
+        return JsonResponse(
+            {"reason": "The page sent this without its key: enter it again."}, status=400
+        )
+    kind = sent_form.cleaned_data["kind"]
+    found = selectors.table_seats(round_, table)
+    match, seats = found if found is not None else (None, [])
+    _, names_here = table_cards._naming(request, league, seats)
+    plain_seats = [seat for seat, _ in seats]
+    form_class = table_cards.TableCardForm if kind == "card" else table_cards.ConfirmForm
+    form = form_class(
+        request.POST, seats=plain_seats, labels=table_cards.seat_labels(seats, names_here)
+    )
+    valid = form.is_valid()
+    proof = table_cards._proof(request, form) if valid else None
+
+    def act(now):
+        if match is None or match.pk != sent_form.cleaned_data["match"]:
+            raise services.CardRefused(
+                f"Round {number} was paired again meanwhile: the players at table {table} "
+                "changed since this page was loaded. Find your table on the round's page."
+            )
+        if not valid:
+            raise services.CardRefused(_words(form))
+        try:
+            if kind == "card":
+                return services.table_card_enter(
+                    match=match,
+                    proof=proof,
+                    scores=form.scores(),
+                    ended_by=form.cleaned_data["ended_by"],
+                    unusual_confirmed=form.cleaned_data["unusual_confirmed"],
+                    now=now,
+                )
+            return services.table_card_confirm(
+                match=match, card_id=form.cleaned_data["card"], proof=proof, now=now
+            )
+        except Match.DoesNotExist as gone:
+            raise services.CardRefused(
+                f"Round {number} was paired again meanwhile: find your table on the round's page."
+            ) from gone
+
+    try:
+        sent, card = services.table_send(
+            user=request.user,
+            round=round_,
+            key=sent_form.cleaned_data["key"],
+            kind=kind,
+            device=sent_form.cleaned_data["device"],
+            typed_at=sent_form.typed(),
+            table=table,
+            scores=_typed_scores(request.POST) if kind == "card" else [],
+            act=act,
+        )
+    except DomainError as error:
+        return JsonResponse({"outcome": "refused", "reason": str(error.message)})
+    said = (
+        table_cards._after_card(card, plain_seats)
+        if card is not None
+        else sent.get_outcome_display()
+    )
+    response = JsonResponse({"outcome": sent.outcome, "reason": sent.reason, "said": said})
+    if card is not None and proof is not None and proof.code:
+        slip = services.live_slip(code=proof.code)  # a slip's code typed: the phone knows it now
+        if slip is not None:
+            remember(request, response, slip)
+    return keep_device(request, response)

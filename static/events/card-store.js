@@ -2,7 +2,8 @@
 // in the browser's own database (IndexedDB), shared by the page and its service worker. A card
 // is kept as typed: its key (made when it was typed, so the server counts it once however often
 // it is sent), the device's name for itself, who was signed in, when it was typed by the
-// device's clock, where to send it, the form's fields, and its state ("waiting" or "refused"
+// device's clock, where to send it, the form's fields (a table's page adds whether it is a card
+// or a confirmation, and the scores shown), and its state ("waiting" or "refused"
 // with the server's reason). Nothing else is kept.
 (function (scope) {
   "use strict";
@@ -72,7 +73,7 @@
     fromForm: function (data, pageUrl) {
       var fields = {};
       data.forEach(function (value, name) {
-        if (["csrfmiddlewaretoken", "key", "device", "typed_at", "typed_by"].indexOf(name) < 0) {
+        if (["csrfmiddlewaretoken", "key", "device", "typed_at", "typed_by", "what"].indexOf(name) < 0) {
           fields[name] = String(value);
         }
       });
@@ -83,6 +84,9 @@
         user: String(data.get("typed_by") || ""),
         typedAt: typedAt,
         seq: Date.now() + Math.random(),
+        // A table's page: "card" or "confirm", and what the player saw ("412–377").
+        kind: String(data.get("kind") || ""),
+        what: String(data.get("what") || ""),
         pageUrl: pageUrl,
         sendTo: pageUrl + "send/",
         fields: fields,

@@ -93,8 +93,8 @@
 
   function render() {
     return store.all().then(function (cards) {
-      var mine = cards.filter(function (card) { return card.user === user; });
-      var others = cards.length - mine.length;
+      var mine = cards.filter(function (card) { return card.user === user && !card.kind; });
+      var others = cards.filter(function (card) { return !card.kind; }).length - mine.length;
       var refused = mine.filter(function (card) { return card.state === "refused"; });
       var held = mine.filter(function (card) { return card.state === "waiting"; });
       waiting = held.length;
@@ -214,7 +214,7 @@
     stopped = "";
     signedOut = false;
     store.all().then(function (cards) {
-      var mine = cards.filter(function (card) { return card.user === user && card.state === "waiting"; });
+      var mine = cards.filter(function (card) { return card.user === user && !card.kind && card.state === "waiting"; });
       return mine.reduce(function (going, card) {
         return going.then(function (onward) { return onward && sendOne(card).then(function (next) {
           return render().then(function () { return next; });

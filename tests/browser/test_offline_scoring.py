@@ -128,11 +128,25 @@ def scoring_page(browser, server, user, viewport=DESKTOP):
     page.goto(url)
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     # The device's copy of the page is in the worker's cache, whole.
-    page.wait_for_function(
-        "() => caches.open('scoring-pages-v1').then(cache => cache.keys())"
-        ".then(kept => kept.some(request => request.url === location.href))"
-    )
+    until(page, KEPT, page.url)
     return page
+
+
+# Whether the worker's cache holds the page at `url` (a promise: evaluate awaits it, where
+# wait_for_function would take the promise itself for a true value).
+KEPT = (
+    "url => caches.open('scoring-pages-v1').then(cache => cache.match(url))"
+    ".then(found => found !== undefined)"
+)
+
+
+def until(page, script: str, arg, wanted=True):
+    """Ask the page until `script` answers `wanted` (the worker works in its own time)."""
+    for _ in range(100):
+        if page.evaluate(script, arg) is wanted:
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"{script} never answered {wanted} at {page.url}")
 
 
 def unreachable(page, server):

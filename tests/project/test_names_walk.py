@@ -57,6 +57,8 @@ EXEMPT = {
     "event_swap": "swapping players: the director only",
     "event_close": "closing a round: the director only",
     "event_table_count": "counting a table's card: staff only",
+    "event_table_send": "a table's card or confirmation a phone kept offline: the card form's own "
+    "service and refusals, said in the reader's names, answered in JSON to that phone",
     "event_self_entry": "closing self-entry: the director only",
     "event_start": "starting a round early: the director only",
     "event_slip": "the door's slips (printing, a new one): staff only",
