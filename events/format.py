@@ -81,10 +81,16 @@ def open_for_entry(today) -> Q:
 
 
 def doors_on(institution, day) -> list[formats.Door]:
-    """The door (check-in) of each of the institution's events on `day`: one query."""
-    events = League.objects.filter(
-        season__institution=institution, format=LeagueFormat.EVENT, event__date=day
-    ).order_by("name")
+    """The door (check-in) of each of the institution's events on `day`: its own day, or a
+    day one of its rounds falls on (an evening's round after midnight keeps its door on the
+    desk's home past 0:00). One query."""
+    events = (
+        League.objects.filter(season__institution=institution, format=LeagueFormat.EVENT)
+        .filter(Q(event__date=day) | Q(rounds__play_by=day))
+        .distinct()
+        .select_related("season__institution")
+        .order_by("name")
+    )
     return [
         formats.Door(league.name, league.venue, reverse("event_desk", args=[league]))
         for league in events

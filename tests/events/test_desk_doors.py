@@ -73,3 +73,23 @@ def test_e3_a_students_home_shows_no_door(season, tmp_path, client, player, toda
     assert (
         'data-testid="doors-today"' not in page and "/example-state/leagues/fest/desk/" not in page
     )
+
+
+def test_e3_an_evening_past_midnight_keeps_its_door_and_yesterdays_finished_one_does_not(
+    season, tmp_path, client, staff, today
+):
+    """Yesterday's Fest whose round 3 starts at 00:15 today is still on at the door; an event
+    whose rounds all fell yesterday is over."""
+    yesterday = today - timedelta(days=1)
+    rounds = [
+        {"number": 1, "periods": [{"starts": "22:00", "minutes": 45}]},
+        {"number": 2, "periods": [{"starts": "23:00", "minutes": 45}]},
+        {"number": 3, "periods": [{"starts": "00:15", "minutes": 45}]},
+    ]
+    make_fest(season, tmp_path, yesterday, rounds=rounds)
+    make_fest(season, tmp_path, yesterday, slug="over", name="Afternoon Fest")
+    client.force_login(staff.user)
+
+    assert door_links(client.get("/").content.decode()) == [
+        reverse("event_desk", args=[at("fest")])
+    ]
